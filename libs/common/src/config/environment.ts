@@ -1,0 +1,62 @@
+import { plainToInstance } from 'class-transformer';
+import { IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+
+/**
+ * Builds the `validate` function of ConfigModule.forRoot: the environment is read once at boot
+ * into `type` (whose initializers are the defaults of unset variables, and whose declared types
+ * drive the conversion from text, so each field states its type); a bad value stops the
+ * process with a message naming the variable.
+ */
+export function environmentValidator<T extends object>(type: new () => T) {
+  return (raw: Record<string, unknown>): T => {
+    const present = Object.fromEntries(
+      Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
+    );
+    const config = plainToInstance(type, present, { enableImplicitConversion: true });
+    const errors = validateSync(config, { forbidUnknownValues: false });
+    if (errors.length > 0) {
+      const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+      throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+    }
+    return config;
+  };
+}
+
+const AMQP_URL = /^amqps?:\/\/\S+$/;
+const HTTP_URL = /^https?:\/\/[^\s/]+(\/\S*)?$/;
+const MONGODB_URI = /^mongodb(\+srv)?:\/\/\S+$/;
+
+/** What every process reads. */
+export class CommonEnvironment {
+  @Matches(AMQP_URL, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
+  AMQP_URL: string = 'amqp://guest:guest@localhost:5672';
+
+  /** Prefix of queue and database names, so that several stacks can share one broker and server. */
+  @Matches(/^[A-Za-z0-9_-]{0,32}$/, { message: 'NAMESPACE must be up to 32 letters, digits, _ or -' })
+  NAMESPACE: string = '';
+
+  @Matches(HTTP_URL, { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL' })
+  PUBLIC_BASE_URL: string = 'http://localhost:3000';
+}
+
+/** What each microservice reads besides the common part. */
+export class ServiceEnvironment extends CommonEnvironment {
+  @Matches(MONGODB_URI, { message: 'MONGODB_URI must be a mongodb:// or mongodb+srv:// URI' })
+  MONGODB_URI: string = 'mongodb://localhost:27017';
+
+  /** Messages one instance works on at once. */
+  @IsInt({ message: 'RMQ_PREFETCH must be an integer' })
+  @Min(1, { message: 'RMQ_PREFETCH must be at least 1' })
+  @Max(1000, { message: 'RMQ_PREFETCH must be at most 1000' })
+  RMQ_PREFETCH: number = 32;
+}
+
+/** Validated integer milliseconds, for the RPC deadlines. */
+export function isTimeout(name: string): PropertyDecorator {
+  return (target: object, key: string | symbol) => {
+    IsInt({ message: `${name} must be an integer number of milliseconds` })(target, key);
+    Min(50, { message: `${name} must be at least 50` })(target, key);
+    Max(120000, { message: `${name} must be at most 120000` })(target, key);
+  };
+}
+

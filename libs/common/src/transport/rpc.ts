@@ -1,0 +1,33 @@
+import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
+
+export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
+
+/**
+ * The one way to ask another service something. @nestjs/microservices waits forever by
+ * default; here every request has a deadline, and a request nobody picked up by then expires
+ * in the queue instead of being done later behind the caller's back.
+ * Resolves with the answer or rejects with a ServiceError, never anything else.
+ */
+export async function sendRpc<TResult>(
+  client: ClientProxy,
+  pattern: string,
+  data: unknown,
+  timeoutMs: number,
+): Promise<TResult> {
+  const record = new RmqRecordBuilder(data).setOptions({ expiration: String(timeoutMs) }).build();
+  try {
+    return await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+  } catch (error: unknown) {
+    throw toServiceError(error);
+  }
+}
+
+export function toServiceError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (isErrorPayload(error)) return new ServiceError(error.code, error.message, error.details ?? null);
+  if (error instanceof TimeoutError) return ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE);
+  // Anything else is the transport failing (broker gone, connection lost, channel closed).
+  return new ServiceError(ErrorCode.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_MESSAGE);
+}

@@ -1,0 +1,71 @@
+/**
+ * Error codes are stable: they are raised where the problem arises, cross the broker inside
+ * `{code, message, details}`, and the gateway alone decides which HTTP status each one gets.
+ */
+export const ErrorCode = {
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  PROPERTY_ID_INVALID: 'PROPERTY_ID_INVALID',
+  PROPERTY_NOT_FOUND: 'PROPERTY_NOT_FOUND',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL: 'INTERNAL',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** What a service answers instead of a result when it cannot do the work. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  details: FieldProblem[] | null;
+}
+
+export const PROPERTY_ID_INVALID_MESSAGE = 'property_id is invalid or cannot be found';
+
+export function propertyNotFoundMessage(id: string | number): string {
+  return `property ${id} cannot be found`;
+}
+
+/** Thrown by services and the RPC helper; never an HTTP exception below the gateway. */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: FieldProblem[] | null = null,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+
+  toPayload(): ErrorPayload {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+
+  static propertyIdInvalid(): ServiceError {
+    return new ServiceError(ErrorCode.PROPERTY_ID_INVALID, PROPERTY_ID_INVALID_MESSAGE);
+  }
+
+  static propertyNotFound(id: string | number): ServiceError {
+    return new ServiceError(ErrorCode.PROPERTY_NOT_FOUND, propertyNotFoundMessage(id));
+  }
+
+  static unavailable(message: string): ServiceError {
+    return new ServiceError(ErrorCode.SERVICE_UNAVAILABLE, message);
+  }
+}
+
+const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
+
+export function isErrorPayload(value: unknown): value is ErrorPayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.code === 'string' &&
+    KNOWN_CODES.has(candidate.code) &&
+    typeof candidate.message === 'string'
+  );
+}

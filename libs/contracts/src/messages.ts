@@ -1,0 +1,51 @@
+import { ErrorCode, ServiceError } from './errors';
+
+/**
+ * Bodies of the messages the gateway and the services exchange. `request` is the HTTP body the
+ * client sent, already validated and normalized by the gateway; the receiving service validates it
+ * again with the same contract class, since a queue may be written to by more than the gateway.
+ */
+export interface ClientScoped {
+  client_id: number;
+}
+
+export interface CreatePropertyMessage extends ClientScoped {
+  request: unknown;
+}
+
+export interface PropertyRefMessage extends ClientScoped {
+  id: number;
+}
+
+/** The answer to PROPERTIES.LOOKUP: the live property the client owns, or null. */
+export interface PropertySummary {
+  id: number;
+  name: string;
+}
+
+export interface CreateApplicationMessage extends ClientScoped {
+  request: unknown;
+}
+
+/** Positive safe integers only: ids and client ids alike. */
+export function isPositiveId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+/** A path segment naming an id: decimal digits, no sign, positive and safe. */
+export function parseIdSegment(segment: string): number | null {
+  if (!/^\d{1,16}$/.test(segment)) return null;
+  const id = Number(segment);
+  return isPositiveId(id) ? id : null;
+}
+
+/**
+ * Every client-scoped message carries the caller's client id; the gateway always sets it, so a
+ * message without one did not come from the gateway and is refused.
+ */
+export function requireClientId(value: unknown): number {
+  if (!isPositiveId(value)) {
+    throw new ServiceError(ErrorCode.INTERNAL, 'message without a valid client_id');
+  }
+  return value;
+}

@@ -1,0 +1,22 @@
+/** Message patterns: the producer and the consumer import these, never a string literal. */
+export const PROPERTIES = {
+  CREATE: 'properties.create',
+  GET: 'properties.get',
+  DELETE: 'properties.delete',
+  /** Asked by the applications service: does this client own this live property? */
+  LOOKUP: 'properties.lookup',
+} as const;
+
+export const APPLICATIONS = {
+  CREATE: 'applications.create',
+} as const;
+
+/** Base queue names; `queueName` adds the deployment's NAMESPACE. */
+export const QUEUES = {
+  PROPERTIES: 'properties',
+  APPLICATIONS: 'applications',
+} as const;
+
+export function queueName(namespace: string, base: string): string {
+  return `${namespace}${base}`;
+}
