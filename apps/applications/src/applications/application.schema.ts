@@ -1,0 +1,78 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+
+// Applicants live inside their application, so that creating both is one atomic insert.
+@Schema({ _id: false, versionKey: false })
+export class ApplicantRecord {
+  @Prop({ required: true })
+  id: number;
+
+  @Prop({ required: true, type: String })
+  type: 'primary';
+
+  @Prop({ required: true })
+  first_name: string;
+
+  @Prop({ required: true })
+  last_name: string;
+
+  @Prop({ required: true })
+  email: string;
+
+  @Prop({ type: String, default: null })
+  dob: string | null;
+
+  /** Nine digits. Never part of a response or a log line. */
+  @Prop({ type: String, default: null })
+  id_number: string | null;
+
+  @Prop({ type: String, default: null })
+  phone: string | null;
+
+  /** The caller's JSON object, kept as text: its keys are the caller's and never reach a query. */
+  @Prop({ type: String, default: null })
+  custom_data: string | null;
+
+  @Prop({ type: String, default: null })
+  reference_id: string | null;
+
+  @Prop({ type: String, default: null })
+  redirect_url: string | null;
+}
+
+export const ApplicantSchema = SchemaFactory.createForClass(ApplicantRecord);
+
+@Schema({ collection: 'applications', versionKey: false, autoIndex: false })
+export class ApplicationRecord {
+  @Prop({ required: true })
+  id: number;
+
+  @Prop({ required: true })
+  client_id: number;
+
+  @Prop({ required: true })
+  property_id: number;
+
+  /** The property's name when the application was made. */
+  @Prop({ required: true })
+  property_name: string;
+
+  @Prop({ type: Number, default: null })
+  assigned_user_id: number | null;
+
+  @Prop({ type: Number, default: null })
+  user_specified_rent: number | null;
+
+  @Prop({ type: String, default: null })
+  desired_move_in: string | null;
+
+  @Prop({ type: [ApplicantSchema], default: [] })
+  applicants: ApplicantRecord[];
+
+  @Prop({ required: true })
+  created_at: Date;
+
+  @Prop({ required: true })
+  updated_at: Date;
+}
+
+export const ApplicationSchema = SchemaFactory.createForClass(ApplicationRecord);

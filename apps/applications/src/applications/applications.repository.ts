@@ -1,0 +1,26 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { ApplicationRecord } from './application.schema';
+
+/** Stored applications, as plain objects; mongoose documents never leave this class. */
+@Injectable()
+export class ApplicationsRepository implements OnModuleInit {
+  constructor(
+    @InjectModel(ApplicationRecord.name) private readonly applications: Model<ApplicationRecord>,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.applications.createCollection().catch(ignoreExisting);
+    await this.applications.collection.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
+  }
+
+  async insert(record: ApplicationRecord): Promise<void> {
+    await this.applications.collection.insertOne({ ...record });
+  }
+}
+
+function ignoreExisting(error: { codeName?: string; code?: number }): void {
+  if (error.code === 48 || error.codeName === 'NamespaceExists') return;
+  throw error;
+}

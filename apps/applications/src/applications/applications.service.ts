@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IdAllocator } from '@app/common';
+import { ApplicationInput, ApplicationRepresentation, ServiceError } from '@app/contracts';
+import { toApplicationRepresentation } from './application.mapper';
+import { ApplicationRecord } from './application.schema';
+import { ApplicationsRepository } from './applications.repository';
+import { PropertiesClient } from './properties.client';
+
+export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
+
+@Injectable()
+export class ApplicationsService {
+  constructor(
+    private readonly repository: ApplicationsRepository,
+    private readonly properties: PropertiesClient,
+    private readonly ids: IdAllocator,
+    @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
+  ) {}
+
+  /** Creates the application and its primary applicant, for a live property the client owns. */
+  async create(clientId: number, input: ApplicationInput): Promise<ApplicationRepresentation> {
+    const property = await this.properties.lookup(clientId, input.property_id);
+    if (!property) throw ServiceError.propertyIdInvalid();
+
+    const [id, applicantId] = await Promise.all([
+      this.ids.allocate('applications'),
+      this.ids.allocate('applicants'),
+    ]);
+    const { applicant } = input;
+    const now = new Date();
+    const record: ApplicationRecord = {
+      id,
+      client_id: clientId,
+      property_id: property.id,
+      property_name: property.name,
+      assigned_user_id: input.assigned_user_id ?? null,
+      user_specified_rent: input.user_specified_rent ?? null,
+      desired_move_in: input.desired_move_in ?? null,
+      applicants: [
+        {
+          id: applicantId,
+          type: 'primary',
+          first_name: applicant.first_name,
+          last_name: applicant.last_name,
+          email: applicant.email,
+          dob: applicant.dob ?? null,
+          id_number: applicant.id_number ?? null,
+          phone: applicant.phone ?? null,
+          custom_data: applicant.custom_data ? JSON.stringify(applicant.custom_data) : null,
+          reference_id: applicant.reference_id ?? null,
+          redirect_url: applicant.redirect_url ?? null,
+        },
+      ],
+      created_at: now,
+      updated_at: now,
+    };
+    await this.repository.insert(record);
+    return toApplicationRepresentation(record, this.publicBaseUrl);
+  }
+}

@@ -1,0 +1,55 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { ClientsModule } from '@nestjs/microservices';
+import { environmentValidator, rmqClientOptions } from '@app/common';
+import { QUEUES, queueName } from '@app/contracts';
+import { ApplicationsHttpController } from './applications/applications.http.controller';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { ApiKeys } from './auth/api-keys';
+import {
+  APPLICATIONS_QUEUE_CLIENT,
+  Backends,
+  PROPERTIES_QUEUE_CLIENT,
+  RPC_TIMEOUT_MS,
+} from './backends/backends';
+import { GatewayEnvironment } from './config/gateway.environment';
+import { PropertiesHttpController } from './properties/properties.http.controller';
+
+type Config = ConfigService<GatewayEnvironment, true>;
+
+const queueClient = (name: symbol, baseQueue: string) => ({
+  name,
+  inject: [ConfigService],
+  useFactory: (config: Config) =>
+    rmqClientOptions({ url: config.get('AMQP_URL'), queue: queueName(config.get('NAMESPACE'), baseQueue) }),
+});
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({
+      isGlobal: true,
+      ignoreEnvFile: true,
+      validate: environmentValidator(GatewayEnvironment),
+    }),
+    ClientsModule.registerAsync([
+      queueClient(PROPERTIES_QUEUE_CLIENT, QUEUES.PROPERTIES),
+      queueClient(APPLICATIONS_QUEUE_CLIENT, QUEUES.APPLICATIONS),
+    ]),
+  ],
+  controllers: [PropertiesHttpController, ApplicationsHttpController],
+  providers: [
+    Backends,
+    ApiKeyGuard,
+    {
+      provide: ApiKeys,
+      inject: [ConfigService],
+      useFactory: (config: Config) => new ApiKeys(config.get('API_KEYS')),
+    },
+    {
+      provide: RPC_TIMEOUT_MS,
+      inject: [ConfigService],
+      useFactory: (config: Config) => config.get('RPC_TIMEOUT_MS'),
+    },
+  ],
+})
+export class AppModule {}

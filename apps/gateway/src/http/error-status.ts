@@ -1,0 +1,13 @@
+import { ErrorCode } from '@app/contracts';
+
+/** The one place where an error code becomes an HTTP status. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  [ErrorCode.VALIDATION_FAILED]: 422,
+  [ErrorCode.PROPERTY_ID_INVALID]: 422,
+  [ErrorCode.PROPERTY_NOT_FOUND]: 404,
+  [ErrorCode.SERVICE_UNAVAILABLE]: 503,
+  [ErrorCode.INTERNAL]: 500,
+};
+
+/** Seconds a client should wait before retrying after a 503. */
+export const RETRY_AFTER_SECONDS = 5;

@@ -1,0 +1,60 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { FieldProblem, ServiceError } from '@app/contracts';
+import { RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './error-status';
+
+export interface ErrorBody {
+  error: { message: string; details: FieldProblem[] | null };
+}
+
+export interface HttpProblem {
+  status: number;
+  body: ErrorBody;
+}
+
+const logger = new Logger('HttpErrors');
+
+/**
+ * Turns anything thrown while serving a request into the documented error body. Unexpected
+ * errors are logged and answered with a bare 500: no stack trace, no internals.
+ */
+export function toHttpProblem(exception: unknown): HttpProblem {
+  if (exception instanceof ServiceError) {
+    return problem(STATUS_BY_CODE[exception.code], exception.message, exception.details);
+  }
+  if (exception instanceof HttpException) {
+    return problem(exception.getStatus(), messageOf(exception));
+  }
+  // Other client errors raised by the HTTP layer before a route runs carry a statusCode.
+  const status = (exception as { statusCode?: unknown })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return problem(status, 'the request cannot be read');
+  }
+  logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+  return problem(500, 'internal error');
+}
+
+function sendProblem(reply: FastifyReply, { status, body }: HttpProblem): void {
+  if (status === 503) reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    sendProblem(host.switchToHttp().getResponse<FastifyReply>(), toHttpProblem(exception));
+  }
+}
+
+function problem(status: number, message: string, details: FieldProblem[] | null = null): HttpProblem {
+  return { status, body: { error: { message, details } } };
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.join('; ');
+  return exception.message;
+}

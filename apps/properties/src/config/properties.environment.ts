@@ -1,0 +1,18 @@
+import { IsInt, Matches, Min } from 'class-validator';
+import { ServiceEnvironment } from '@app/common';
+
+export class PropertiesEnvironment extends ServiceEnvironment {
+  @IsInt({ message: 'DEFAULT_FORM_PRESET_ID must be an integer' })
+  @Min(1, { message: 'DEFAULT_FORM_PRESET_ID must be at least 1' })
+  DEFAULT_FORM_PRESET_ID: number = 1;
+
+  @IsInt({ message: 'DEFAULT_BACKGROUND_CONFIG_ID must be an integer' })
+  @Min(1, { message: 'DEFAULT_BACKGROUND_CONFIG_ID must be at least 1' })
+  DEFAULT_BACKGROUND_CONFIG_ID: number = 1;
+
+  /** Per-client overrides: `client_id:form_preset_id:background_config_id`, comma separated. */
+  @Matches(/^(\d+:\d+:\d+)?(,\d+:\d+:\d+)*$/, {
+    message: 'CLIENT_DEFAULTS must be client_id:form_preset_id:background_config_id entries, comma separated',
+  })
+  CLIENT_DEFAULTS: string = '';
+}

@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IdAllocator } from '@app/common';
+import {
+  PropertyInput,
+  PropertyRepresentation,
+  PropertySummary,
+  ServiceError,
+} from '@app/contracts';
+import { ClientDefaults } from './client-defaults';
+import { PropertiesRepository } from './properties.repository';
+import { toPropertyRepresentation } from './property.mapper';
+import { PropertyRecord } from './property.schema';
+
+export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
+
+@Injectable()
+export class PropertiesService {
+  constructor(
+    private readonly repository: PropertiesRepository,
+    private readonly ids: IdAllocator,
+    private readonly clientDefaults: ClientDefaults,
+    @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
+  ) {}
+
+  /** Creates the property with its one default floor plan, named after it. */
+  async create(clientId: number, input: PropertyInput): Promise<PropertyRepresentation> {
+    const [id, floorPlanId] = await Promise.all([
+      this.ids.allocate('properties'),
+      this.ids.allocate('floor_plans'),
+    ]);
+    const now = new Date();
+    const record: PropertyRecord = {
+      id,
+      client_id: clientId,
+      available: input.available ?? true,
+      kind: input.kind ?? 'multi_family',
+      name: input.name,
+      street: input.street ?? '',
+      city: input.city ?? '',
+      state: input.state ?? '',
+      zip: input.zip ?? '',
+      invitation_only: input.invitation_only ?? false,
+      invitation_only_message: input.invitation_only_message ?? '',
+      ...this.clientDefaults.for(clientId),
+      floor_plans: [
+        { id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null },
+      ],
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await this.repository.insert(record);
+    return toPropertyRepresentation(record, this.publicBaseUrl);
+  }
+
+  async get(clientId: number, id: number): Promise<PropertyRepresentation> {
+    const record = await this.repository.findLive(clientId, id);
+    if (!record) throw ServiceError.propertyNotFound(id);
+    return toPropertyRepresentation(record, this.publicBaseUrl);
+  }
+
+  async delete(clientId: number, id: number): Promise<PropertyRepresentation> {
+    const record = await this.repository.markDeleted(clientId, id, new Date());
+    if (!record) throw ServiceError.propertyNotFound(id);
+    return toPropertyRepresentation(record, this.publicBaseUrl);
+  }
+
+  /** Another client's property, a deleted one and an unknown id all look the same: null. */
+  async lookup(clientId: number, id: number): Promise<PropertySummary | null> {
+    const record = await this.repository.findLive(clientId, id);
+    return record ? { id: record.id, name: record.name } : null;
+  }
+}

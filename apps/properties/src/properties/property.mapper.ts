@@ -1,0 +1,30 @@
+import { PropertyRepresentation } from '@app/contracts';
+import { PropertyRecord } from './property.schema';
+
+/** The public representation: every documented field, in the documented order. */
+export function toPropertyRepresentation(record: PropertyRecord, publicBaseUrl: string): PropertyRepresentation {
+  return {
+    id: record.id,
+    available: record.available,
+    kind: record.kind,
+    name: record.name,
+    street: record.street ?? '',
+    city: record.city ?? '',
+    state: record.state ?? '',
+    zip: record.zip ?? '',
+    invitation_only: record.invitation_only,
+    invitation_only_message: record.invitation_only_message ?? '',
+    application_url: `${publicBaseUrl}/properties/${record.id}/apply`,
+    form_preset_id: record.form_preset_id,
+    background_config_id: record.background_config_id,
+    floor_plans: (record.floor_plans ?? []).map((plan) => ({
+      id: plan.id,
+      property_id: plan.property_id,
+      name: plan.name,
+      beds: plan.beds ?? null,
+      baths: plan.baths ?? null,
+      deposit: plan.deposit ?? null,
+      rent: plan.rent ?? null,
+    })),
+  };
+}

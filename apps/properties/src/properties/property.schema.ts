@@ -1,0 +1,87 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { PROPERTY_KINDS, PropertyKind } from '@app/contracts';
+
+// Floor plans live inside their property: creating both is then one atomic insert, which
+// matters on a database without transactions.
+@Schema({ _id: false, versionKey: false })
+export class FloorPlanRecord {
+  @Prop({ required: true })
+  id: number;
+
+  @Prop({ required: true })
+  property_id: number;
+
+  @Prop({ required: true })
+  name: string;
+
+  @Prop({ type: Number, default: null })
+  beds: number | null;
+
+  @Prop({ type: Number, default: null })
+  baths: number | null;
+
+  @Prop({ type: Number, default: null })
+  deposit: number | null;
+
+  @Prop({ type: Number, default: null })
+  rent: number | null;
+}
+
+export const FloorPlanSchema = SchemaFactory.createForClass(FloorPlanRecord);
+
+@Schema({ collection: 'properties', versionKey: false, autoIndex: false })
+export class PropertyRecord {
+  @Prop({ required: true })
+  id: number;
+
+  @Prop({ required: true })
+  client_id: number;
+
+  @Prop({ required: true })
+  available: boolean;
+
+  @Prop({ required: true, type: String, enum: PROPERTY_KINDS })
+  kind: PropertyKind;
+
+  @Prop({ required: true })
+  name: string;
+
+  @Prop({ type: String, default: '' })
+  street: string;
+
+  @Prop({ type: String, default: '' })
+  city: string;
+
+  @Prop({ type: String, default: '' })
+  state: string;
+
+  @Prop({ type: String, default: '' })
+  zip: string;
+
+  @Prop({ required: true })
+  invitation_only: boolean;
+
+  @Prop({ type: String, default: '' })
+  invitation_only_message: string;
+
+  @Prop({ required: true })
+  form_preset_id: number;
+
+  @Prop({ required: true })
+  background_config_id: number;
+
+  @Prop({ type: [FloorPlanSchema], default: [] })
+  floor_plans: FloorPlanRecord[];
+
+  @Prop({ required: true })
+  created_at: Date;
+
+  @Prop({ required: true })
+  updated_at: Date;
+
+  /** Deleted properties are kept, so their ids are never handed out again. */
+  @Prop({ type: Date, default: null })
+  deleted_at: Date | null;
+}
+
+export const PropertySchema = SchemaFactory.createForClass(PropertyRecord);
