@@ -1,0 +1,32 @@
+# One image definition for the three apps; the build argument APP picks which one runs:
+#   docker build --build-arg APP=gateway -t rental-applications-gateway .
+#   (APP is gateway, applications or properties)
+
+# --- build: all dependencies, compile TypeScript ------------------------------------------------
+FROM node:20-alpine AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# --- runtime: production dependencies and the selected app's compiled output ---------------------
+FROM node:20-alpine AS runtime
+# tini as PID 1 forwards signals to node and reaps zombies.
+RUN apk add --no-cache tini
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+ARG APP=gateway
+ENV APP=${APP}
+COPY --from=build /app/dist/apps/${APP} ./dist/apps/${APP}
+RUN test -f "dist/apps/${APP}/apps/${APP}/src/main.js" \
+  || { echo "APP=${APP}: no dist/apps/${APP}/apps/${APP}/src/main.js (APP must be gateway, applications or properties)" >&2; exit 1; }
+
+USER node
+# Only the gateway listens for HTTP (PORT, default 3000); the other two talk over RabbitMQ.
+EXPOSE 3000
+ENTRYPOINT ["/sbin/tini", "--"]
+CMD ["sh", "-c", "exec node dist/apps/$APP/apps/$APP/src/main.js"]
