@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { AppName, distMain } from './support/stack';
+
+/** Starts one app with `env` and resolves with its exit code and everything it printed. */
+async function runToExit(app: AppName, env: Record<string, string>) {
+  const child = spawn(process.execPath, [distMain(app)], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20000);
+  const [code] = await once(child, 'exit');
+  clearTimeout(killer);
+  return { code: code as number | null, output };
+}
+
+describe('configuration is validated at boot', () => {
+  it.each<[AppName, Record<string, string>, string]>([
+    ['gateway', { PORT: 'abc' }, 'PORT'],
+    ['gateway', { API_KEYS: 'no-client-id' }, 'API_KEYS'],
+    ['gateway', { RPC_TIMEOUT_MS: '5' }, 'RPC_TIMEOUT_MS'],
+    ['gateway', { PUBLIC_BASE_URL: 'localhost:3000' }, 'PUBLIC_BASE_URL'],
+    ['properties', { AMQP_URL: 'http://broker' }, 'AMQP_URL'],
+    ['properties', { MONGODB_URI: 'postgres://db' }, 'MONGODB_URI'],
+    ['properties', { CLIENT_DEFAULTS: '1:2' }, 'CLIENT_DEFAULTS'],
+    ['applications', { RMQ_PREFETCH: '0' }, 'RMQ_PREFETCH'],
+    ['applications', { PROPERTY_LOOKUP_TIMEOUT_MS: 'soon' }, 'PROPERTY_LOOKUP_TIMEOUT_MS'],
+    ['applications', { NAMESPACE: 'has spaces' }, 'NAMESPACE'],
+  ])('%s stops with a message naming the variable when %j', async (app, env, variable) => {
+    const { code, output } = await runToExit(app, env);
+
+    expect(code).toBe(1);
+    expect(output).toContain('invalid configuration');
+    expect(output).toContain(variable);
+  });
+});

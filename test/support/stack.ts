@@ -1,0 +1,182 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { connect } from 'amqplib';
+import mongoose from 'mongoose';
+
+export type AppName = 'gateway' | 'applications' | 'properties';
+
+const READY_LINE: Record<AppName, string> = {
+  gateway: 'Nest application successfully started',
+  applications: 'Nest microservice successfully started',
+  properties: 'Nest microservice successfully started',
+};
+const START_TIMEOUT_MS = 30000;
+const STOP_TIMEOUT_MS = 10000;
+
+export interface StackOptions {
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+  /** Instances of each service (default 1 each). */
+  instances?: Partial<Record<'applications' | 'properties', number>>;
+}
+
+export interface RunningProcess {
+  app: AppName;
+  child: ChildProcess;
+  output: string[];
+}
+
+export const KEYS = {
+  clientOne: 'test-key-client-one',
+  clientTwo: 'test-key-client-two',
+} as const;
+
+export function distMain(app: AppName): string {
+  return join(__dirname, '..', '..', 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
+}
+
+/**
+ * The built gateway and services as separate processes, as they run in production, on a
+ * namespace of their own (queues and databases) so that stacks never see each other's data.
+ */
+export class Stack {
+  readonly processes: RunningProcess[] = [];
+  readonly namespace = `t${randomBytes(4).toString('hex')}_`;
+  readonly publicBaseUrl = 'http://api.example.test';
+  url = '';
+  env: Record<string, string> = {};
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const stack = new Stack();
+    const port = await freePort();
+    stack.url = `http://127.0.0.1:${port}`;
+    stack.env = {
+      AMQP_URL: process.env.AMQP_URL!,
+      MONGODB_URI: process.env.MONGODB_URI!,
+      NAMESPACE: stack.namespace,
+      PORT: String(port),
+      PUBLIC_BASE_URL: stack.publicBaseUrl,
+      API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
+      NO_COLOR: '1',
+      ...options.env,
+    };
+    try {
+      const starts: Promise<RunningProcess>[] = [];
+      for (const app of ['properties', 'applications'] as const) {
+        for (let i = 0; i < (options.instances?.[app] ?? 1); i++) starts.push(stack.startApp(app));
+      }
+      starts.push(stack.startApp('gateway'));
+      await Promise.all(starts);
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  /** Starts one more process of `app` and resolves once it says it is serving. */
+  async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+    const child = spawn(process.execPath, [distMain(app)], {
+      env: { ...process.env, ...this.env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const running: RunningProcess = { app, child, output: [] };
+    this.processes.push(running);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
+        START_TIMEOUT_MS,
+      );
+      const onData = (chunk: Buffer) => {
+        running.output.push(chunk.toString());
+        if (chunk.toString().includes(READY_LINE[app])) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${app} exited with ${code} before it started:\n${running.output.join('')}`));
+      });
+    });
+    return running;
+  }
+
+  /** Stops every process of `app` (SIGTERM, then SIGKILL if it lingers). */
+  async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const targets = this.processes.filter((p) => p.app === app);
+    await Promise.all(targets.map((p) => terminate(p.child, signal)));
+    for (const target of targets) this.processes.splice(this.processes.indexOf(target), 1);
+  }
+
+  /** Stops every process, then removes the stack's queues and databases. */
+  async stop(): Promise<void> {
+    await Promise.all(this.processes.map((p) => terminate(p.child, 'SIGTERM')));
+    this.processes.length = 0;
+    await this.removeQueues();
+    await this.dropDatabases();
+  }
+
+  /** A raw connection to one of the stack's databases, for reading what was stored. */
+  async database(service: 'applications' | 'properties'): Promise<mongoose.Connection> {
+    return mongoose
+      .createConnection(process.env.MONGODB_URI!, { dbName: `${this.namespace}${service}` })
+      .asPromise();
+  }
+
+  /** How many consumers the broker counts on one of the stack's queues. */
+  async consumerCount(service: 'applications' | 'properties'): Promise<number> {
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const channel = await connection.createChannel();
+      const { consumerCount } = await channel.checkQueue(`${this.namespace}${service}`);
+      await channel.close();
+      return consumerCount;
+    } finally {
+      await connection.close();
+    }
+  }
+
+  private async removeQueues(): Promise<void> {
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const channel = await connection.createChannel();
+      for (const queue of ['properties', 'applications']) await channel.deleteQueue(`${this.namespace}${queue}`);
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
+  }
+
+  private async dropDatabases(): Promise<void> {
+    for (const service of ['applications', 'properties'] as const) {
+      const connection = await this.database(service);
+      await connection.dropDatabase();
+      await connection.close();
+    }
+  }
+}
+
+async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
