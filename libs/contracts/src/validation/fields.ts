@@ -1,3 +1,5 @@
+// The decorators below read and write design-time metadata.
+import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import {
   isEmail,
