@@ -1,0 +1,193 @@
+import { toApplicationRepresentation } from './application.mapper';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
+
+const BASE_URL = 'https://rentals.example.com';
+
+const APPLICATION_FIELDS = [
+  'id',
+  'property_id',
+  'client_id',
+  'assigned_user_id',
+  'floor_plan_id',
+  'desired_unit_description',
+  'desired_lease_length',
+  'desired_unit_number',
+  'user_specified_rent',
+  'desired_move_in',
+  'showing_agent',
+  'showing_agent_id',
+  'referral',
+  'archived',
+  'created_at',
+  'updated_at',
+  'property',
+  'applicants',
+];
+
+const FIELDS_NULL_AFTER_CREATION = [
+  'floor_plan_id',
+  'desired_unit_description',
+  'desired_lease_length',
+  'desired_unit_number',
+  'showing_agent',
+  'showing_agent_id',
+  'referral',
+  'archived',
+];
+
+const SSN = '078051120';
+const DOB = '1981-07-23';
+const EMAIL = 'grace.hopper@example.com';
+const PHONE = '15550104242';
+const CUSTOM_DATA_MARKER = 'custom-marker-3f9a';
+const REFERENCE_ID = 'crm-ref-5521';
+const REDIRECT_URL = 'https://integrator.example.net/after-apply';
+
+function storedApplicant(overrides: Partial<ApplicantRecord> = {}): ApplicantRecord {
+  return {
+    id: 501,
+    type: 'primary',
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email: EMAIL,
+    dob: DOB,
+    id_number: SSN,
+    phone: PHONE,
+    custom_data: JSON.stringify({ [CUSTOM_DATA_MARKER]: { note: 'private' } }),
+    reference_id: REFERENCE_ID,
+    redirect_url: REDIRECT_URL,
+    ...overrides,
+  };
+}
+
+/** A stored application as a lean query returns it, `_id` included. */
+function storedApplication(overrides: Partial<ApplicationRecord> = {}): ApplicationRecord {
+  return {
+    _id: '665f1c2e9d1b2a0087654321',
+    id: 3001,
+    client_id: 7,
+    property_id: 42,
+    property_name: 'Elm Court',
+    assigned_user_id: 12,
+    user_specified_rent: 1850,
+    desired_move_in: '2031-05-01',
+    applicants: [storedApplicant()],
+    created_at: new Date('2026-11-22T14:03:09.457Z'),
+    updated_at: new Date('2026-11-23T08:15:00.999Z'),
+    ...overrides,
+  } as ApplicationRecord;
+}
+
+describe('toApplicationRepresentation', () => {
+  it('has every documented field, in the documented order', () => {
+    const application = toApplicationRepresentation(storedApplication(), BASE_URL);
+    expect(Object.keys(application)).toEqual(APPLICATION_FIELDS);
+    expect(Object.keys(application.property)).toEqual(['id', 'name']);
+    expect(Object.keys(application.applicants[0])).toEqual(['id', 'type', 'name', 'api_url']);
+  });
+
+  it('maps a stored application to its representation', () => {
+    expect(toApplicationRepresentation(storedApplication(), BASE_URL)).toEqual({
+      id: 3001,
+      property_id: 42,
+      client_id: 7,
+      assigned_user_id: 12,
+      floor_plan_id: null,
+      desired_unit_description: null,
+      desired_lease_length: null,
+      desired_unit_number: null,
+      user_specified_rent: 1850,
+      desired_move_in: '2031-05-01',
+      showing_agent: null,
+      showing_agent_id: null,
+      referral: null,
+      archived: null,
+      created_at: '2026-11-22T14:03:09+00:00',
+      updated_at: '2026-11-23T08:15:00+00:00',
+      property: { id: 42, name: 'Elm Court' },
+      applicants: [
+        {
+          id: 501,
+          type: 'primary',
+          name: 'Grace Hopper',
+          api_url: 'https://rentals.example.com/api/v2/applications/3001/applicants/501',
+        },
+      ],
+    });
+  });
+
+  it('gives null for the fields creation leaves unset', () => {
+    const application = toApplicationRepresentation(storedApplication(), BASE_URL) as unknown as Record<string, unknown>;
+    for (const field of FIELDS_NULL_AFTER_CREATION) {
+      expect(application[field]).toBeNull();
+    }
+  });
+
+  it('gives null for optional inputs stored as null or never stored', () => {
+    const stored = storedApplication({ assigned_user_id: null, user_specified_rent: null, desired_move_in: null });
+    const fromNull = toApplicationRepresentation(stored, BASE_URL);
+    expect([fromNull.assigned_user_id, fromNull.user_specified_rent, fromNull.desired_move_in]).toEqual([null, null, null]);
+
+    const bare = storedApplication();
+    for (const field of ['assigned_user_id', 'user_specified_rent', 'desired_move_in'] as const) {
+      delete (bare as Partial<ApplicationRecord>)[field];
+    }
+    const fromMissing = toApplicationRepresentation(bare, BASE_URL);
+    expect([fromMissing.assigned_user_id, fromMissing.user_specified_rent, fromMissing.desired_move_in]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(Object.keys(fromMissing)).toEqual(APPLICATION_FIELDS);
+  });
+
+  it('keeps a rent of zero as zero', () => {
+    expect(toApplicationRepresentation(storedApplication({ user_specified_rent: 0 }), BASE_URL).user_specified_rent).toBe(0);
+  });
+
+  it('writes timestamps at seconds precision with a numeric offset', () => {
+    const application = toApplicationRepresentation(
+      storedApplication({ created_at: new Date('2027-01-01T00:00:00.000Z'), updated_at: new Date('2027-03-04T05:06:07.890+02:00') }),
+      BASE_URL,
+    );
+    expect(application.created_at).toBe('2027-01-01T00:00:00+00:00');
+    expect(application.updated_at).toBe('2027-03-04T03:06:07+00:00');
+  });
+
+  it('names the property it was made to', () => {
+    const application = toApplicationRepresentation(storedApplication({ property_id: 9, property_name: 'Oak Row' }), BASE_URL);
+    expect(application.property).toEqual({ id: 9, name: 'Oak Row' });
+    expect(application.property_id).toBe(9);
+  });
+
+  it('builds each applicant api_url from the public base URL, the application id and the applicant id', () => {
+    const application = toApplicationRepresentation(
+      storedApplication({
+        id: 77,
+        applicants: [storedApplicant({ id: 8 }), storedApplicant({ id: 9, first_name: 'Alan', last_name: 'Turing' })],
+      }),
+      'http://localhost:3000',
+    );
+    expect(application.applicants).toEqual([
+      { id: 8, type: 'primary', name: 'Grace Hopper', api_url: 'http://localhost:3000/api/v2/applications/77/applicants/8' },
+      { id: 9, type: 'primary', name: 'Alan Turing', api_url: 'http://localhost:3000/api/v2/applications/77/applicants/9' },
+    ]);
+  });
+
+  it('reveals no personal detail of an applicant anywhere', () => {
+    const text = JSON.stringify(toApplicationRepresentation(storedApplication(), BASE_URL));
+    for (const field of ['id_number', 'dob', 'email', 'phone', 'custom_data', 'reference_id', 'redirect_url']) {
+      expect(text).not.toContain(`"${field}"`);
+    }
+    for (const value of [SSN, '078-05-1120', DOB, EMAIL, PHONE, CUSTOM_DATA_MARKER, 'private', REFERENCE_ID, REDIRECT_URL]) {
+      expect(text).not.toContain(value);
+    }
+  });
+
+  it('leaves out storage fields: _id and property_name', () => {
+    const application = toApplicationRepresentation(storedApplication(), BASE_URL) as unknown as Record<string, unknown>;
+    expect(application).not.toHaveProperty('_id');
+    expect(application).not.toHaveProperty('property_name');
+    expect(JSON.stringify(application)).not.toContain('665f1c2e9d1b2a0087654321');
+  });
+});

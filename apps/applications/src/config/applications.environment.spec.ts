@@ -1,0 +1,43 @@
+import { environmentValidator } from '@app/common';
+import { ApplicationsEnvironment } from './applications.environment';
+
+const validate = environmentValidator(ApplicationsEnvironment);
+
+function refusal(raw: Record<string, unknown>): string {
+  try {
+    validate(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(raw)}`);
+}
+
+describe('ApplicationsEnvironment', () => {
+  it('has the documented defaults', () => {
+    const config = validate({});
+    expect(config).toBeInstanceOf(ApplicationsEnvironment);
+    expect({ ...config }).toEqual({
+      AMQP_URL: 'amqp://guest:guest@localhost:5672',
+      NAMESPACE: '',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      MONGODB_URI: 'mongodb://localhost:27017',
+      RMQ_PREFETCH: 32,
+      PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
+    });
+  });
+
+  it('reads the lookup deadline from text', () => {
+    expect(validate({ PROPERTY_LOOKUP_TIMEOUT_MS: '1500' }).PROPERTY_LOOKUP_TIMEOUT_MS).toBe(1500);
+  });
+
+  it.each([
+    ['MONGODB_URI', 'foo'],
+    ['AMQP_URL', 'http://x'],
+    ['PROPERTY_LOOKUP_TIMEOUT_MS', '10'],
+    ['PROPERTY_LOOKUP_TIMEOUT_MS', '120001'],
+    ['PROPERTY_LOOKUP_TIMEOUT_MS', 'later'],
+  ])('throws an Error naming %s when it is %j', (name, value) => {
+    expect(refusal({ [name]: value })).toContain(name);
+  });
+});

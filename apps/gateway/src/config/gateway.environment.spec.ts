@@ -1,0 +1,74 @@
+import { environmentValidator } from '@app/common';
+import { GatewayEnvironment } from './gateway.environment';
+
+const validate = environmentValidator(GatewayEnvironment);
+
+function refusal(raw: Record<string, unknown>): string {
+  try {
+    validate(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(raw)}`);
+}
+
+describe('GatewayEnvironment', () => {
+  it('has the documented defaults', () => {
+    const config = validate({});
+    expect(config).toBeInstanceOf(GatewayEnvironment);
+    expect({ ...config }).toEqual({
+      AMQP_URL: 'amqp://guest:guest@localhost:5672',
+      NAMESPACE: '',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      PORT: 3000,
+      API_KEYS: '',
+      RPC_TIMEOUT_MS: 5000,
+    });
+  });
+
+  it('reads numbers from text', () => {
+    const config = validate({ PORT: '8080', RPC_TIMEOUT_MS: '250' });
+    expect(config.PORT).toBe(8080);
+    expect(config.RPC_TIMEOUT_MS).toBe(250);
+  });
+
+  it('accepts the limits of each range', () => {
+    expect(validate({ PORT: '1' }).PORT).toBe(1);
+    expect(validate({ PORT: '65535' }).PORT).toBe(65535);
+    expect(validate({ RPC_TIMEOUT_MS: '50' }).RPC_TIMEOUT_MS).toBe(50);
+    expect(validate({ RPC_TIMEOUT_MS: '120000' }).RPC_TIMEOUT_MS).toBe(120000);
+  });
+
+  it('accepts key:client_id pairs, comma separated', () => {
+    const keys = 'alpha-key-0001:1,Beta.Key_0002~x+y/z=:22';
+    expect(validate({ API_KEYS: keys }).API_KEYS).toBe(keys);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '0'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['AMQP_URL', 'http://x'],
+    ['API_KEYS', 'short:1'],
+    ['API_KEYS', 'alpha-key-0001'],
+    ['API_KEYS', 'alpha-key-0001:abc'],
+    ['API_KEYS', 'alpha-key-0001:1;beta-key-0002:2'],
+    ['API_KEYS', 'alpha key 0001:1'],
+    ['API_KEYS', 'alpha-key-0001:1,'],
+    ['RPC_TIMEOUT_MS', '10'],
+    ['RPC_TIMEOUT_MS', '120001'],
+    ['RPC_TIMEOUT_MS', 'soon'],
+  ])('throws an Error naming %s when it is %j', (name, value) => {
+    expect(refusal({ [name]: value })).toContain(name);
+  });
+
+  it('names every bad variable at once', () => {
+    const message = refusal({ PORT: 'abc', API_KEYS: 'short:1', RPC_TIMEOUT_MS: '10' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('API_KEYS');
+    expect(message).toContain('RPC_TIMEOUT_MS');
+    expect(message).not.toContain('AMQP_URL');
+  });
+});

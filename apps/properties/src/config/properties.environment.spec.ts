@@ -1,0 +1,54 @@
+import { environmentValidator } from '@app/common';
+import { PropertiesEnvironment } from './properties.environment';
+
+const validate = environmentValidator(PropertiesEnvironment);
+
+function refusal(raw: Record<string, unknown>): string {
+  try {
+    validate(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(raw)}`);
+}
+
+describe('PropertiesEnvironment', () => {
+  it('has the documented defaults: form preset and background config 1', () => {
+    const config = validate({});
+    expect(config).toBeInstanceOf(PropertiesEnvironment);
+    expect({ ...config }).toEqual({
+      AMQP_URL: 'amqp://guest:guest@localhost:5672',
+      NAMESPACE: '',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      MONGODB_URI: 'mongodb://localhost:27017',
+      RMQ_PREFETCH: 32,
+      DEFAULT_FORM_PRESET_ID: 1,
+      DEFAULT_BACKGROUND_CONFIG_ID: 1,
+      CLIENT_DEFAULTS: '',
+    });
+  });
+
+  it('reads numbers from text', () => {
+    const config = validate({ DEFAULT_FORM_PRESET_ID: '6', DEFAULT_BACKGROUND_CONFIG_ID: '9', RMQ_PREFETCH: '4' });
+    expect(config.DEFAULT_FORM_PRESET_ID).toBe(6);
+    expect(config.DEFAULT_BACKGROUND_CONFIG_ID).toBe(9);
+    expect(config.RMQ_PREFETCH).toBe(4);
+  });
+
+  it('accepts per-client overrides', () => {
+    expect(validate({ CLIENT_DEFAULTS: '7:3:4,9:5:6' }).CLIENT_DEFAULTS).toBe('7:3:4,9:5:6');
+  });
+
+  it.each([
+    ['MONGODB_URI', 'foo'],
+    ['DEFAULT_FORM_PRESET_ID', '0'],
+    ['DEFAULT_FORM_PRESET_ID', '1.5'],
+    ['DEFAULT_BACKGROUND_CONFIG_ID', 'one'],
+    ['CLIENT_DEFAULTS', '7:3'],
+    ['CLIENT_DEFAULTS', 'seven:3:4'],
+    ['CLIENT_DEFAULTS', '7:3:4;9:5:6'],
+  ])('throws an Error naming %s when it is %j', (name, value) => {
+    expect(refusal({ [name]: value })).toContain(name);
+  });
+});

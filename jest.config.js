@@ -1,0 +1,24 @@
+/**
+ * Unit specs: `*.spec.ts` beside the code under apps/ and libs/. Tests that cross processes
+ * live in test/ with their own config.
+ *
+ * ts-jest compiles with the root tsconfig.json and type-checks each spec and what it imports
+ * (no isolatedModules): `nest build` leaves spec files out, so this is where their types are
+ * checked.
+ */
+module.exports = {
+  rootDir: __dirname,
+  roots: ['<rootDir>/apps', '<rootDir>/libs'],
+  testRegex: '.*\\.spec\\.ts$',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+  },
+  moduleNameMapper: {
+    '^@app/contracts(|/.*)$': '<rootDir>/libs/contracts/src$1',
+    '^@app/common(|/.*)$': '<rootDir>/libs/common/src$1',
+  },
+  // Each app loads reflect-metadata through Nest before the contract classes are decorated.
+  setupFiles: ['reflect-metadata'],
+  testEnvironment: 'node',
+};
