@@ -342,6 +342,8 @@ describe('CreateApplicationRequest', () => {
       ['1234567890'],
       ['123 45 6789'],
       ['123--45-6789'],
+      ['123-456789'],
+      ['12345-6789'],
       ['123-45-678a'],
       ['abc-de-fghi'],
       [''],
@@ -433,6 +435,16 @@ describe('CreateApplicationRequest', () => {
     });
   });
 
+  describe('custom_data with keys named like built-in members of every object', () => {
+    it('is accepted and kept as sent, at any depth', () => {
+      const customData = JSON.parse(
+        '{"constructor":1,"toString":"x","nested":{"constructor":{"prototype":null},"valueOf":[1]},"__proto__":{"a":1}}',
+      );
+      const parsed = parseApplicant({ custom_data: customData });
+      expect(JSON.stringify(parsed.custom_data)).toBe(JSON.stringify(customData));
+    });
+  });
+
   describe('reference_id', () => {
     const path = 'application.applicant.reference_id';
 
@@ -472,6 +484,8 @@ describe('CreateApplicationRequest', () => {
       ['data:text/html,<p>hi</p>'],
       ['mailto:ada@example.com'],
       ['https://'],
+      ['https:example.com'],
+      ['http:/example.com'],
       ['http://exa mple.com/'],
       [''],
     ])('refuses %j', (url) => {

@@ -1,6 +1,5 @@
 // The decorators below read and write design-time metadata.
 import 'reflect-metadata';
-import { Transform, Type } from 'class-transformer';
 import {
   isEmail,
   registerDecorator,
@@ -15,7 +14,28 @@ import { ErrorCode } from '../errors';
  * One decorator per kind of field, each checking presence, type and range together, so that a
  * field yields exactly one problem with one plain message. Messages name no field: the path is
  * added where errors are flattened (`application.applicant.email`).
+ *
+ * Each decorator also declares the field, with how its value is normalized before the check
+ * (trimmed, digits read as a number, a date rewritten as YYYY-MM-DD) and, for a nested object,
+ * its class. Only declared fields are copied from a request; every other key is an unknown
+ * field, whatever its name (`constructor` and `toString` included).
  */
+
+type Normalize = (value: unknown) => unknown;
+
+export interface FieldSpec {
+  normalize: Normalize;
+  nested?: () => new () => object;
+}
+
+const declared = new Map<Function, Map<string, FieldSpec>>();
+
+/** The fields a contract class declares, by name. */
+export function declaredFields(type: Function): ReadonlyMap<string, FieldSpec> {
+  return declared.get(type) ?? new Map();
+}
+
+const asIs: Normalize = (value) => value;
 
 interface Presence {
   /** The field must be present and not null. */
@@ -31,8 +51,16 @@ type Check = (value: unknown) => string | null;
 const IS_REQUIRED = 'is required';
 const NOT_NULL = 'must not be null';
 
-/** Registers `check` as the field's single constraint; it returns a message or null. */
-function field(name: string, presence: Presence, check: Check): PropertyDecorator {
+/**
+ * Declares the field and registers `check` as its single constraint; `check` returns a message
+ * or null.
+ */
+function field(
+  name: string,
+  presence: Presence,
+  check: Check,
+  spec: Partial<FieldSpec> = {},
+): PropertyDecorator {
   const problem = (value: unknown): string | null => {
     if (value === undefined) return presence.required ? IS_REQUIRED : null;
     if (value === null) {
@@ -43,6 +71,9 @@ function field(name: string, presence: Presence, check: Check): PropertyDecorato
   };
   const options: ValidationOptions = presence.code ? { context: { code: presence.code } } : {};
   return (target: object, propertyName: string | symbol) => {
+    const fields = declared.get(target.constructor) ?? new Map<string, FieldSpec>();
+    declared.set(target.constructor, fields);
+    fields.set(propertyName as string, { normalize: asIs, ...spec });
     registerDecorator({
       name,
       target: target.constructor,
@@ -56,11 +87,7 @@ function field(name: string, presence: Presence, check: Check): PropertyDecorato
   };
 }
 
-function applyAll(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target: object, key: string | symbol) => decorators.forEach((d) => d(target, key));
-}
-
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trim: Normalize = (value) => (typeof value === 'string' ? value.trim() : value);
 
 export interface StringOptions extends Presence {
   min?: number;
@@ -77,8 +104,7 @@ export function StringField(options: StringOptions): PropertyDecorator {
     if (value.length > options.max) return `must be at most ${options.max} characters`;
     return null;
   };
-  const validate = field('stringField', options, check);
-  return options.trim ? applyAll(trim, validate) : validate;
+  return field('stringField', options, check, { normalize: options.trim ? trim : asIs });
 }
 
 /** JSON true or false only: "true", 1 and null are refused. */
@@ -103,15 +129,14 @@ export interface IntegerOptions extends Presence {
 
 /** A JSON integer or a string of decimal digits, read as a number. */
 export function IntegerField(options: IntegerOptions): PropertyDecorator {
-  const toNumber = Transform(({ value }) =>
-    typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value,
-  );
+  const toNumber: Normalize = (value) =>
+    typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value;
   const check: Check = (value) => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) return 'must be an integer';
     if (value < options.min) return `must be at least ${options.min}`;
     return null;
   };
-  return applyAll(toNumber, field('integerField', options, check));
+  return field('integerField', options, check, { normalize: toNumber });
 }
 
 export interface DateOptions extends Presence {
@@ -121,9 +146,8 @@ export interface DateOptions extends Presence {
 
 /** `MM/DD/YYYY` or `YYYY-MM-DD`, stored and returned as `YYYY-MM-DD`. */
 export function DateField(options: DateOptions = {}): PropertyDecorator {
-  const toIso = Transform(({ value }) =>
-    typeof value === 'string' ? (parseCalendarDate(value.trim()) ?? value) : value,
-  );
+  const toIso: Normalize = (value) =>
+    typeof value === 'string' ? (parseCalendarDate(value.trim()) ?? value) : value;
   const check: Check = (value) => {
     if (typeof value !== 'string' || parseCalendarDate(value) !== value) {
       return 'must be a calendar date written MM/DD/YYYY or YYYY-MM-DD';
@@ -131,7 +155,7 @@ export function DateField(options: DateOptions = {}): PropertyDecorator {
     if (options.past && value >= todayUtc()) return 'must be a date in the past';
     return null;
   };
-  return applyAll(toIso, field('dateField', options, check));
+  return field('dateField', options, check, { normalize: toIso });
 }
 
 export function EmailField(options: Presence & { max: number }): PropertyDecorator {
@@ -140,39 +164,39 @@ export function EmailField(options: Presence & { max: number }): PropertyDecorat
     if (value.length > options.max) return `must be at most ${options.max} characters`;
     return isEmail(value) ? null : 'must be a valid e-mail address';
   };
-  return applyAll(trim, field('emailField', options, check));
+  return field('emailField', options, check, { normalize: trim });
 }
 
-const SSN = /^(\d{3})-?(\d{2})-?(\d{4})$/;
+const SSN = /^(?:(\d{3})-(\d{2})-(\d{4})|(\d{3})(\d{2})(\d{4}))$/;
 
 /** A US social security number: nine digits, dashes allowed; stored as the nine digits. */
 export function SsnField(options: Presence = {}): PropertyDecorator {
-  const normalize = Transform(({ value }) => {
+  const normalize: Normalize = (value) => {
     if (typeof value !== 'string') return value;
     const match = SSN.exec(value.trim());
-    return match ? match.slice(1).join('') : value;
-  });
+    return match ? match.slice(1).filter(Boolean).join('') : value;
+  };
   const check: Check = (value) =>
     typeof value === 'string' && /^\d{9}$/.test(value)
       ? null
       : 'must be a US social security number: 9 digits, dashes allowed (123-45-6789)';
-  return applyAll(normalize, field('ssnField', options, check));
+  return field('ssnField', options, check, { normalize });
 }
 
 const PHONE_PUNCTUATION = /[ \-().+]/g;
 
 /** Digits once spaces, dashes, parentheses, dots and plus signs are taken out: 10 to 15. */
 export function PhoneField(options: Presence = {}): PropertyDecorator {
-  const normalize = Transform(({ value }) => {
+  const normalize: Normalize = (value) => {
     if (typeof value !== 'string') return value;
     const digits = value.replace(PHONE_PUNCTUATION, '');
     return /^\d{10,15}$/.test(digits) ? digits : value;
-  });
+  };
   const check: Check = (value) =>
     typeof value === 'string' && /^\d{10,15}$/.test(value)
       ? null
       : 'must be a phone number of 10 to 15 digits';
-  return applyAll(normalize, field('phoneField', options, check));
+  return field('phoneField', options, check, { normalize });
 }
 
 export function UrlField(options: Presence & { max: number }): PropertyDecorator {
@@ -185,7 +209,8 @@ export function UrlField(options: Presence & { max: number }): PropertyDecorator
 }
 
 function isAbsoluteHttpUrl(text: string): boolean {
-  if (/\s/.test(text)) return false;
+  // `new URL` would also read `https:example.com` as absolute; the scheme must be spelled out.
+  if (/\s/.test(text) || !/^https?:\/\//i.test(text)) return false;
   try {
     const url = new URL(text);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -198,24 +223,23 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Any JSON object up to `maxBytes` once serialized; kept exactly as sent. */
+/** Any JSON object up to `maxBytes` once serialized; kept exactly as sent, never walked. */
 export function JsonObjectField(options: Presence & { maxBytes: number }): PropertyDecorator {
-  // class-transformer would rebuild nested objects; the caller's data is kept untouched.
-  const keepAsSent = Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]);
   const check: Check = (value) => {
     if (!isPlainObject(value)) return 'must be a JSON object';
     const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
     return size <= options.maxBytes ? null : `must be at most ${options.maxBytes} bytes as JSON`;
   };
-  return applyAll(keepAsSent, field('jsonObjectField', options, check));
+  return field('jsonObjectField', options, check);
 }
 
 /** A nested object validated by its own class. */
 export function NestedField(type: () => new () => object, options: Presence = {}): PropertyDecorator {
   const check: Check = (value) => (isPlainObject(value) ? null : 'must be an object');
-  return applyAll(
-    Type(type),
-    field('nestedField', options, check),
-    ValidateNested(),
-  );
+  const declare = field('nestedField', options, check, { nested: type });
+  const validateNested = ValidateNested();
+  return (target: object, key: string | symbol) => {
+    declare(target, key);
+    validateNested(target, key);
+  };
 }

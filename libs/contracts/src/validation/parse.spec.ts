@@ -131,6 +131,23 @@ describe('parseRequest', () => {
       expect(error.details).toHaveLength(4);
     });
 
+    it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__', '__defineGetter__'])(
+      'are refused when named %s, like a built-in member of every object, at every level',
+      (name) => {
+        // JSON.parse makes even "__proto__" an own key, as it arrives from the wire.
+        const body = JSON.parse(
+          `{"${name}":1,"application":{"${name}":1,"property_id":12,` +
+            `"applicant":{"${name}":1,"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}}}`,
+        );
+        const error = refusal(CreateApplicationRequest, body);
+        expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
+        expect(error.details?.map((d) => d.field).sort()).toEqual(
+          [name, `application.${name}`, `application.applicant.${name}`].sort(),
+        );
+        expect(({} as Record<string, unknown>).admin).toBeUndefined();
+      },
+    );
+
     it('are refused even when their value is null', () => {
       const error = refusal(CreatePropertyRequest, { property: { name: 'Elm Court', note: null } });
       expect(error.details).toEqual([{ field: 'property.note', message: 'is not a known field' }]);

@@ -1,7 +1,6 @@
-import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ErrorCode, FieldProblem, ServiceError } from '../errors';
-import { isPlainObject } from './fields';
+import { declaredFields, isPlainObject } from './fields';
 
 const UNKNOWN_FIELD = 'is not a known field';
 
@@ -20,40 +19,54 @@ export function parseRequest<T extends object>(type: new () => T, body: unknown)
     const problem = { field: 'body', message: 'must be a JSON object' };
     throw new ServiceError(ErrorCode.VALIDATION_FAILED, 'the request body must be a JSON object', [problem]);
   }
-  const instance = plainToInstance(type, body);
+  const unknown: Problem[] = [];
+  const instance = materialize(type, body, '', unknown);
   const errors = validateSync(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
     stopAtFirstError: true,
     validationError: { target: false, value: false },
   });
-  if (errors.length === 0) return instance;
+  if (errors.length === 0 && unknown.length === 0) return instance;
 
-  const problems = flatten(errors, '');
+  // Problems with known fields come first: they are what a caller most likely got wrong.
+  const problems = [...flatten(errors, ''), ...unknown];
   // A field that carries its own code (property_id) answers with that code and message alone.
-  const coded = problems.find((p) => p.code !== undefined);
-  if (coded?.code === ErrorCode.PROPERTY_ID_INVALID) throw ServiceError.propertyIdInvalid();
+  if (problems.some((p) => p.code === ErrorCode.PROPERTY_ID_INVALID)) throw ServiceError.propertyIdInvalid();
 
   const details = problems.map(({ field, message }) => ({ field, message }));
   const first = details[0];
   throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${first.field} ${first.message}`, details);
 }
 
+/**
+ * Builds an instance of `type` from the declared fields of `plain`, each normalized, nested
+ * objects built from their own class; every other key is recorded in `unknown` and dropped.
+ */
+function materialize<T extends object>(type: new () => T, plain: Record<string, unknown>, path: string, unknown: Problem[]): T {
+  const fields = declaredFields(type);
+  const instance = new type() as Record<string, unknown>;
+  for (const [key, value] of Object.entries(plain)) {
+    const fieldPath = path ? `${path}.${key}` : key;
+    const spec = fields.get(key);
+    if (!spec) {
+      unknown.push({ field: fieldPath, message: UNKNOWN_FIELD });
+    } else if (spec.nested && isPlainObject(value)) {
+      instance[key] = materialize(spec.nested(), value, fieldPath, unknown);
+    } else {
+      instance[key] = spec.normalize(value);
+    }
+  }
+  return instance as T;
+}
+
 function flatten(errors: ValidationError[], parent: string): Problem[] {
   const problems: Problem[] = [];
-  const unknown: Problem[] = [];
   for (const error of errors) {
     const path = parent ? `${parent}.${error.property}` : error.property;
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
-      if (constraint === 'whitelistValidation') {
-        unknown.push({ field: path, message: UNKNOWN_FIELD });
-      } else {
-        const code = (error.contexts?.[constraint] as { code?: ErrorCode } | undefined)?.code;
-        problems.push({ field: path, message, code });
-      }
+      const code = (error.contexts?.[constraint] as { code?: ErrorCode } | undefined)?.code;
+      problems.push({ field: path, message, code });
     }
     problems.push(...flatten(error.children ?? [], path));
   }
-  // Problems with known fields come first: they are what a caller most likely got wrong.
-  return [...problems, ...unknown];
+  return problems;
 }
