@@ -13,7 +13,12 @@ describe('ids under concurrent creation, with two instances of each service on o
   let client: Api;
 
   beforeAll(async () => {
-    stack = await Stack.start({ instances: { properties: 2, applications: 2 } });
+    // This suite is about ids, not latency: a burst of 200 on a loaded 2-core machine may queue
+    // for seconds, so the deadlines are generous.
+    stack = await Stack.start({
+      instances: { properties: 2, applications: 2 },
+      env: { RPC_TIMEOUT_MS: '30000', PROPERTY_LOOKUP_TIMEOUT_MS: '25000' },
+    });
     client = api(stack.url);
   });
 

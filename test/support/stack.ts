@@ -9,7 +9,7 @@ import mongoose from 'mongoose';
 export type AppName = 'gateway' | 'applications' | 'properties';
 
 const READY_LINE: Record<AppName, string> = {
-  gateway: 'Nest application successfully started',
+  gateway: 'HTTP API listening on port',
   applications: 'Nest microservice successfully started',
   properties: 'Nest microservice successfully started',
 };

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
+import { ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
-import { environmentValidator, IdAllocator, publicBase, rmqClientOptions } from '@app/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { rmqClientOptions, ServiceInfrastructureModule } from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
 import { ApplicationsMessageController } from './applications/applications.message.controller';
 import { ApplicationsRepository } from './applications/applications.repository';
-import { ApplicationsService, PUBLIC_BASE_URL } from './applications/applications.service';
+import { ApplicationsService } from './applications/applications.service';
 import {
   PROPERTIES_QUEUE_CLIENT,
   PropertiesClient,
@@ -20,21 +19,7 @@ type Config = ConfigService<ApplicationsEnvironment, true>;
 
 @Module({
   imports: [
-    ConfigModule.forRoot({
-      isGlobal: true,
-      ignoreEnvFile: true,
-      validate: environmentValidator(ApplicationsEnvironment),
-    }),
-    MongooseModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: Config) => ({
-        uri: config.get('MONGODB_URI'),
-        dbName: queueName(config.get('NAMESPACE'), QUEUES.APPLICATIONS),
-        autoIndex: false,
-        autoCreate: false,
-        serverSelectionTimeoutMS: 5000,
-      }),
-    }),
+    ServiceInfrastructureModule.forService(ApplicationsEnvironment, QUEUES.APPLICATIONS),
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     ClientsModule.registerAsync([
       {
@@ -54,19 +39,9 @@ type Config = ConfigService<ApplicationsEnvironment, true>;
     ApplicationsService,
     PropertiesClient,
     {
-      provide: IdAllocator,
-      inject: [getConnectionToken()],
-      useFactory: (connection: Connection) => new IdAllocator(connection),
-    },
-    {
       provide: PROPERTY_LOOKUP_TIMEOUT_MS,
       inject: [ConfigService],
       useFactory: (config: Config) => config.get('PROPERTY_LOOKUP_TIMEOUT_MS'),
-    },
-    {
-      provide: PUBLIC_BASE_URL,
-      inject: [ConfigService],
-      useFactory: (config: Config) => publicBase(config.get('PUBLIC_BASE_URL')),
     },
   ],
 })

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -13,6 +14,8 @@ async function bootstrap(): Promise<void> {
   const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
   const port: number = config.get('PORT', { infer: true });
   await app.listen(port, '0.0.0.0');
+  // Nest's own "successfully started" comes before the port is bound; this comes after.
+  new Logger('Gateway').log(`HTTP API listening on port ${port}`);
 }
 
 bootstrap().catch(exitOnStartupFailure);

@@ -1,46 +1,26 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
-import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
-import { environmentValidator, IdAllocator, publicBase } from '@app/common';
-import { QUEUES, queueName } from '@app/contracts';
+import { ConfigService } from '@nestjs/config';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ServiceInfrastructureModule } from '@app/common';
+import { QUEUES } from '@app/contracts';
 import { PropertiesEnvironment } from './config/properties.environment';
 import { ClientDefaults } from './properties/client-defaults';
 import { PropertiesMessageController } from './properties/properties.message.controller';
 import { PropertiesRepository } from './properties/properties.repository';
-import { PropertiesService, PUBLIC_BASE_URL } from './properties/properties.service';
+import { PropertiesService } from './properties/properties.service';
 import { PropertyRecord, PropertySchema } from './properties/property.schema';
 
 type Config = ConfigService<PropertiesEnvironment, true>;
 
 @Module({
   imports: [
-    ConfigModule.forRoot({
-      isGlobal: true,
-      ignoreEnvFile: true,
-      validate: environmentValidator(PropertiesEnvironment),
-    }),
-    MongooseModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: Config) => ({
-        uri: config.get('MONGODB_URI'),
-        dbName: queueName(config.get('NAMESPACE'), QUEUES.PROPERTIES),
-        autoIndex: false,
-        autoCreate: false,
-        serverSelectionTimeoutMS: 5000,
-      }),
-    }),
+    ServiceInfrastructureModule.forService(PropertiesEnvironment, QUEUES.PROPERTIES),
     MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],
   controllers: [PropertiesMessageController],
   providers: [
     PropertiesRepository,
     PropertiesService,
-    {
-      provide: IdAllocator,
-      inject: [getConnectionToken()],
-      useFactory: (connection: Connection) => new IdAllocator(connection),
-    },
     {
       provide: ClientDefaults,
       inject: [ConfigService],
@@ -52,11 +32,6 @@ type Config = ConfigService<PropertiesEnvironment, true>;
           },
           config.get('CLIENT_DEFAULTS'),
         ),
-    },
-    {
-      provide: PUBLIC_BASE_URL,
-      inject: [ConfigService],
-      useFactory: (config: Config) => publicBase(config.get('PUBLIC_BASE_URL')),
     },
   ],
 })

@@ -7,3 +7,4 @@ export * from './transport/run-service';
 export * from './config/environment';
 export * from './config/service-runtime';
 export * from './persistence/id-allocator';
+export * from './persistence/service-infrastructure.module';

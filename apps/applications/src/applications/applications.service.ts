@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdAllocator } from '@app/common';
+import { IdAllocator, PUBLIC_BASE_URL } from '@app/common';
 import { ApplicationInput, ApplicationRepresentation, ServiceError } from '@app/contracts';
 import { toApplicationRepresentation } from './application.mapper';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { PropertiesClient } from './properties.client';
-
-export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
 
 @Injectable()
 export class ApplicationsService {

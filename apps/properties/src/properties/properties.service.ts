@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdAllocator } from '@app/common';
+import { IdAllocator, PUBLIC_BASE_URL } from '@app/common';
 import {
   PropertyInput,
   PropertyRepresentation,
@@ -10,8 +10,6 @@ import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
 import { toPropertyRepresentation } from './property.mapper';
 import { PropertyRecord } from './property.schema';
-
-export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
 
 @Injectable()
 export class PropertiesService {
