@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { exitOnStartupFailure } from '@app/common';
+import { exitOnStartupFailure, stopGracefully } from '@app/common';
 import { AppModule } from './app.module';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
@@ -10,7 +10,8 @@ import { configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS));
   configureHttp(app);
-  app.enableShutdownHooks();
+  // Closing Fastify lets requests in flight finish before the broker connections close.
+  stopGracefully(app);
   const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
   const port: number = config.get('PORT', { infer: true });
   await app.listen(port, '0.0.0.0');

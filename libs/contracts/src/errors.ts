@@ -6,6 +6,10 @@ export const ErrorCode = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   PROPERTY_ID_INVALID: 'PROPERTY_ID_INVALID',
   PROPERTY_NOT_FOUND: 'PROPERTY_NOT_FOUND',
+  /** The Idempotency-Key was used before, for a request with another body. */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** The first request with this Idempotency-Key has not finished yet. */
+  IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
 } as const;
@@ -51,6 +55,20 @@ export class ServiceError extends Error {
 
   static propertyNotFound(id: string | number): ServiceError {
     return new ServiceError(ErrorCode.PROPERTY_NOT_FOUND, propertyNotFoundMessage(id));
+  }
+
+  static idempotencyKeyReused(): ServiceError {
+    return new ServiceError(
+      ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      'this Idempotency-Key was already used for a different request',
+    );
+  }
+
+  static idempotencyInProgress(): ServiceError {
+    return new ServiceError(
+      ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+      'a request with this Idempotency-Key is still in progress; retry later',
+    );
   }
 
   static unavailable(message: string): ServiceError {

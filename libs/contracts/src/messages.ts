@@ -9,9 +9,13 @@ export interface ClientScoped {
   client_id: number;
 }
 
-export interface CreatePropertyMessage extends ClientScoped {
+/** What a create needs besides the body: the caller's Idempotency-Key, when it sent one. */
+export interface CreateMessage extends ClientScoped {
   request: unknown;
+  idempotency_key?: string;
 }
+
+export type CreatePropertyMessage = CreateMessage;
 
 export interface PropertyRefMessage extends ClientScoped {
   id: number;
@@ -23,9 +27,13 @@ export interface PropertySummary {
   name: string;
 }
 
-export interface CreateApplicationMessage extends ClientScoped {
-  request: unknown;
-}
+export type CreateApplicationMessage = CreateMessage;
+
+/** An Idempotency-Key header: 1 to 255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** Header of every request message: the time (ms since the epoch) after which nobody waits. */
+export const DEADLINE_HEADER = 'x-deadline';
 
 /** Positive safe integers only: ids and client ids alike. */
 export function isPositiveId(value: unknown): value is number {

@@ -73,6 +73,10 @@ export class ApplicationRecord {
 
   @Prop({ required: true })
   updated_at: Date;
+
+  /** Names the request that created it, so a request done twice stores it once. */
+  @Prop({ required: true })
+  request_key: string;
 }
 
 export const ApplicationSchema = SchemaFactory.createForClass(ApplicationRecord);

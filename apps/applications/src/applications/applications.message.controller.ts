@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ContractPipe } from '@app/common';
+import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
+import { ContractPipe, IdempotencyKeyPipe, messageIdOf } from '@app/common';
 import { APPLICATIONS, ApplicationResponse, CreateApplicationRequest, requireClientId } from '@app/contracts';
 import { ApplicationsService } from './applications.service';
 
@@ -12,7 +12,10 @@ export class ApplicationsMessageController {
   async create(
     @Payload('client_id') clientId: unknown,
     @Payload('request', new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
+    @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Ctx() context: RmqContext,
   ): Promise<ApplicationResponse> {
-    return { application: await this.applications.create(requireClientId(clientId), request.application) };
+    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    return { application: await this.applications.create(requireClientId(clientId), request.application, scope) };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { insertOnce } from '@app/common';
 import { ApplicationRecord } from './application.schema';
 
 /** Stored applications, as plain objects; mongoose documents never leave this class. */
@@ -13,10 +14,12 @@ export class ApplicationsRepository implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.applications.createCollection().catch(ignoreExisting);
     await this.applications.collection.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
+    await this.applications.collection.createIndex({ request_key: 1 }, { unique: true, name: 'request_key_unique' });
   }
 
-  async insert(record: ApplicationRecord): Promise<void> {
-    await this.applications.collection.insertOne({ ...record });
+  /** Stores the application, or returns the one its request already stored. */
+  insertOnce(record: ApplicationRecord): Promise<ApplicationRecord> {
+    return insertOnce(this.applications.collection, record);
   }
 }
 

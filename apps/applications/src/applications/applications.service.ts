@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdAllocator, PUBLIC_BASE_URL } from '@app/common';
+import { CreateScope, IdAllocator, Idempotency, PUBLIC_BASE_URL } from '@app/common';
 import { ApplicationInput, ApplicationRepresentation, ServiceError } from '@app/contracts';
 import { toApplicationRepresentation } from './application.mapper';
 import { ApplicationRecord } from './application.schema';
@@ -12,11 +12,16 @@ export class ApplicationsService {
     private readonly repository: ApplicationsRepository,
     private readonly properties: PropertiesClient,
     private readonly ids: IdAllocator,
+    private readonly idempotency: Idempotency,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
   ) {}
 
-  /** Creates the application and its primary applicant, for a live property the client owns. */
-  async create(clientId: number, input: ApplicationInput): Promise<ApplicationRepresentation> {
+  /** Creates the application and its primary applicant, for a live property the client owns; once per request. */
+  create(clientId: number, input: ApplicationInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<ApplicationRepresentation> {
+    return this.idempotency.run({ ...scope, clientId, body: input }, (requestKey) => this.store(clientId, input, requestKey));
+  }
+
+  private async store(clientId: number, input: ApplicationInput, requestKey: string): Promise<ApplicationRepresentation> {
     const property = await this.properties.lookup(clientId, input.property_id);
     if (!property) throw ServiceError.propertyIdInvalid();
 
@@ -51,8 +56,8 @@ export class ApplicationsService {
       ],
       created_at: now,
       updated_at: now,
+      request_key: requestKey,
     };
-    await this.repository.insert(record);
-    return toApplicationRepresentation(record, this.publicBaseUrl);
+    return toApplicationRepresentation(await this.repository.insertOnce(record), this.publicBaseUrl);
   }
 }

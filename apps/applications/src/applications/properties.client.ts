@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { sendRpc } from '@app/common';
-import { PROPERTIES, PropertyRefMessage, PropertySummary } from '@app/contracts';
+import { isPositiveId, PROPERTIES, PropertyRefMessage, PropertySummary } from '@app/contracts';
 
 export const PROPERTIES_QUEUE_CLIENT = Symbol('PROPERTIES_QUEUE_CLIENT');
 export const PROPERTY_LOOKUP_TIMEOUT_MS = Symbol('PROPERTY_LOOKUP_TIMEOUT_MS');
@@ -14,8 +14,16 @@ export class PropertiesClient {
     @Inject(PROPERTY_LOOKUP_TIMEOUT_MS) private readonly timeoutMs: number,
   ) {}
 
-  lookup(clientId: number, propertyId: number): Promise<PropertySummary | null> {
+  async lookup(clientId: number, propertyId: number): Promise<PropertySummary | null> {
     const message: PropertyRefMessage = { client_id: clientId, id: propertyId };
-    return sendRpc<PropertySummary | null>(this.client, PROPERTIES.LOOKUP, message, this.timeoutMs);
+    const answer = await sendRpc<unknown>(this.client, PROPERTIES.LOOKUP, message, this.timeoutMs);
+    if (answer === null || isPropertySummary(answer)) return answer;
+    // Not a refusal but a peer out of step with this one: the message is retried, then dead-lettered.
+    throw new Error(`properties.lookup answered with an unexpected shape: ${typeof answer}`);
   }
+}
+
+function isPropertySummary(value: unknown): value is PropertySummary {
+  const candidate = value as Partial<PropertySummary> | null;
+  return typeof candidate === 'object' && candidate !== null && isPositiveId(candidate.id) && typeof candidate.name === 'string';
 }

@@ -8,6 +8,7 @@ import {
 } from '@app/contracts';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
+import { IdempotencyKey } from '../http/idempotency-key.decorator';
 
 @Controller('api/v2/applications')
 @UseGuards(ApiKeyGuard)
@@ -19,8 +20,9 @@ export class ApplicationsHttpController {
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
+    @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<ApplicationResponse> {
-    const message: CreateApplicationMessage = { client_id: clientId, request };
+    const message: CreateApplicationMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
     return this.backends.applications(APPLICATIONS.CREATE, message);
   }
 }

@@ -36,6 +36,8 @@ describe('toHttpProblem', () => {
       [ErrorCode.VALIDATION_FAILED, 422],
       [ErrorCode.PROPERTY_ID_INVALID, 422],
       [ErrorCode.PROPERTY_NOT_FOUND, 404],
+      [ErrorCode.IDEMPOTENCY_KEY_REUSED, 422],
+      [ErrorCode.IDEMPOTENCY_IN_PROGRESS, 409],
       [ErrorCode.SERVICE_UNAVAILABLE, 503],
       [ErrorCode.INTERNAL, 500],
     ])('with code %s gets status %i', (code, status) => {
@@ -46,7 +48,7 @@ describe('toHttpProblem', () => {
     it('covers every error code', () => {
       for (const code of Object.values(ErrorCode)) {
         const { status } = toHttpProblem(new ServiceError(code, 'x'));
-        expect([404, 422, 500, 503]).toContain(status);
+        expect([404, 409, 422, 500, 503]).toContain(status);
       }
     });
 

@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
+import { IdempotencyKey } from '../http/idempotency-key.decorator';
 
 @Controller('api/v2/properties')
 @UseGuards(ApiKeyGuard)
@@ -22,8 +23,9 @@ export class PropertiesHttpController {
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreatePropertyRequest)) request: CreatePropertyRequest,
+    @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<PropertyResponse> {
-    const message: CreatePropertyMessage = { client_id: clientId, request };
+    const message: CreatePropertyMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
     return this.backends.properties(PROPERTIES.CREATE, message);
   }
 

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ContractPipe } from '@app/common';
+import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
+import { ContractPipe, IdempotencyKeyPipe, messageIdOf } from '@app/common';
 import {
   CreatePropertyRequest,
   isPositiveId,
@@ -21,8 +21,11 @@ export class PropertiesMessageController {
   async create(
     @Payload('client_id') clientId: unknown,
     @Payload('request', new ContractPipe(CreatePropertyRequest)) request: CreatePropertyRequest,
+    @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Ctx() context: RmqContext,
   ): Promise<PropertyResponse> {
-    return { property: await this.properties.create(requireClientId(clientId), request.property) };
+    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    return { property: await this.properties.create(requireClientId(clientId), request.property, scope) };
   }
 
   @MessagePattern(PROPERTIES.GET)

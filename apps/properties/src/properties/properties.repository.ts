@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { insertOnce } from '@app/common';
 import { PropertyRecord } from './property.schema';
 
 /** Stored properties, as plain objects; mongoose documents never leave this class. */
@@ -11,10 +12,12 @@ export class PropertiesRepository implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.properties.createCollection().catch(ignoreExisting);
     await this.properties.collection.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
+    await this.properties.collection.createIndex({ request_key: 1 }, { unique: true, name: 'request_key_unique' });
   }
 
-  async insert(record: PropertyRecord): Promise<void> {
-    await this.properties.collection.insertOne({ ...record });
+  /** Stores the property, or returns the one its request already stored. */
+  insertOnce(record: PropertyRecord): Promise<PropertyRecord> {
+    return insertOnce(this.properties.collection, record);
   }
 
   findLive(clientId: number, id: number): Promise<PropertyRecord | null> {

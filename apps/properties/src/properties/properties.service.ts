@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdAllocator, PUBLIC_BASE_URL } from '@app/common';
+import { CreateScope, IdAllocator, Idempotency, PUBLIC_BASE_URL } from '@app/common';
 import {
   PropertyInput,
   PropertyRepresentation,
@@ -9,46 +9,48 @@ import {
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
 import { toPropertyRepresentation } from './property.mapper';
-import { PropertyRecord } from './property.schema';
 
 @Injectable()
 export class PropertiesService {
   constructor(
     private readonly repository: PropertiesRepository,
     private readonly ids: IdAllocator,
+    private readonly idempotency: Idempotency,
     private readonly clientDefaults: ClientDefaults,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
   ) {}
 
-  /** Creates the property with its one default floor plan, named after it. */
-  async create(clientId: number, input: PropertyInput): Promise<PropertyRepresentation> {
-    const [id, floorPlanId] = await Promise.all([
-      this.ids.allocate('properties'),
-      this.ids.allocate('floor_plans'),
-    ]);
-    const now = new Date();
-    const record: PropertyRecord = {
-      id,
-      client_id: clientId,
-      available: input.available ?? true,
-      kind: input.kind ?? 'multi_family',
-      name: input.name,
-      street: input.street ?? '',
-      city: input.city ?? '',
-      state: input.state ?? '',
-      zip: input.zip ?? '',
-      invitation_only: input.invitation_only ?? false,
-      invitation_only_message: input.invitation_only_message ?? '',
-      ...this.clientDefaults.for(clientId),
-      floor_plans: [
-        { id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null },
-      ],
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    };
-    await this.repository.insert(record);
-    return toPropertyRepresentation(record, this.publicBaseUrl);
+  /** Creates the property with its one default floor plan, named after it; once per request. */
+  create(clientId: number, input: PropertyInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<PropertyRepresentation> {
+    return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
+      const [id, floorPlanId] = await Promise.all([
+        this.ids.allocate('properties'),
+        this.ids.allocate('floor_plans'),
+      ]);
+      const now = new Date();
+      const stored = await this.repository.insertOnce({
+        id,
+        client_id: clientId,
+        available: input.available ?? true,
+        kind: input.kind ?? 'multi_family',
+        name: input.name,
+        street: input.street ?? '',
+        city: input.city ?? '',
+        state: input.state ?? '',
+        zip: input.zip ?? '',
+        invitation_only: input.invitation_only ?? false,
+        invitation_only_message: input.invitation_only_message ?? '',
+        ...this.clientDefaults.for(clientId),
+        floor_plans: [
+          { id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null },
+        ],
+        created_at: now,
+        updated_at: now,
+        request_key: requestKey,
+        deleted_at: null,
+      });
+      return toPropertyRepresentation(stored, this.publicBaseUrl);
+    });
   }
 
   async get(clientId: number, id: number): Promise<PropertyRepresentation> {

@@ -79,6 +79,10 @@ export class PropertyRecord {
   @Prop({ required: true })
   updated_at: Date;
 
+  /** Names the request that created it, so a request done twice stores it once. */
+  @Prop({ required: true })
+  request_key: string;
+
   /** Deleted properties are kept, so their ids are never handed out again. */
   @Prop({ type: Date, default: null })
   deleted_at: Date | null;

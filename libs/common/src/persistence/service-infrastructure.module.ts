@@ -6,6 +6,7 @@ import { queueName } from '@app/contracts';
 import { environmentValidator, ServiceEnvironment } from '../config/environment';
 import { publicBase } from '../config/service-runtime';
 import { IdAllocator } from './id-allocator';
+import { Idempotency } from './idempotency';
 
 /** Injection token of PUBLIC_BASE_URL without its trailing slash. */
 export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
@@ -13,7 +14,7 @@ export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
 /**
  * What every microservice stands on: its environment read and validated once, its own database
  * (named after the service, with the NAMESPACE prefix) with indexes created by the repositories
- * rather than by mongoose, the id allocator, and the public base URL.
+ * rather than by mongoose, the id allocator, idempotency, and the public base URL.
  */
 @Module({})
 export class ServiceInfrastructureModule {
@@ -41,12 +42,17 @@ export class ServiceInfrastructureModule {
           useFactory: (connection: Connection) => new IdAllocator(connection),
         },
         {
+          provide: Idempotency,
+          inject: [getConnectionToken()],
+          useFactory: (connection: Connection) => new Idempotency(connection),
+        },
+        {
           provide: PUBLIC_BASE_URL,
           inject: [ConfigService],
           useFactory: (config: ConfigService<ServiceEnvironment, true>) => publicBase(config.get('PUBLIC_BASE_URL')),
         },
       ],
-      exports: [IdAllocator, PUBLIC_BASE_URL],
+      exports: [IdAllocator, Idempotency, PUBLIC_BASE_URL],
     };
   }
 }

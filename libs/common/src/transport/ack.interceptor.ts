@@ -1,19 +1,29 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { RmqContext } from '@nestjs/microservices';
-import { Observable, tap } from 'rxjs';
+import { EMPTY, Observable, tap } from 'rxjs';
+import { deadlinePassed, Settlement } from './settlement';
 
 /**
- * Acknowledges a message once its handler has finished, stored or refused the work. The server
- * runs with `noAck: false`, so a process that dies mid-handler leaves the message on the queue
- * for another instance. A handler that failed has already answered the caller with an error,
- * so its message is acknowledged too rather than retried behind the caller's back.
+ * Takes each message into the settlement count and acknowledges it once its handler has
+ * finished, with the work stored. Failures are settled by RpcErrorFilter. A message whose
+ * caller has already stopped waiting is acknowledged without being worked on: the caller was
+ * told 503, and doing the work now would do it behind their back.
  */
 @Injectable()
 export class AckInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Messages');
+
+  constructor(private readonly settlement: Settlement) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
     const rmq = context.switchToRpc().getContext<RmqContext>();
-    const ack = () => rmq.getChannelRef().ack(rmq.getMessage());
-    return next.handle().pipe(tap({ next: ack, error: ack }));
+    this.settlement.take(rmq);
+    if (deadlinePassed(rmq.getMessage())) {
+      this.logger.warn(`dropped ${rmq.getPattern()}: its caller stopped waiting before it was taken`);
+      this.settlement.settle(rmq, 'ack');
+      return EMPTY;
+    }
+    return next.handle().pipe(tap({ next: () => this.settlement.settle(rmq, 'ack') }));
   }
 }

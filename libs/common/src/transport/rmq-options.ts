@@ -10,8 +10,35 @@ export interface BrokerSettings {
   queue: string;
 }
 
-// Queue arguments must match on every assert, from servers and clients alike.
-const QUEUE_OPTIONS = { durable: true } as const;
+/**
+ * How many times a message is handed to a service before it is given up on. The broker counts
+ * deliveries itself (a quorum queue's x-delivery-limit), so a message that crashes every process
+ * that takes it is dead-lettered too, not only one whose handler throws.
+ */
+export const MAX_DELIVERIES = 5;
+
+/** Where a queue's messages go when they are given up on, for an operator to look at. */
+export function deadLetterQueue(queue: string): string {
+  return `${queue}.dead-letter`;
+}
+
+/**
+ * Quorum queues: replicated and durable, with a delivery limit and a dead-letter route. Queue
+ * arguments must match on every assert, from servers and clients alike.
+ */
+export function queueOptions(queue: string) {
+  return {
+    durable: true,
+    arguments: {
+      'x-queue-type': 'quorum',
+      'x-delivery-limit': MAX_DELIVERIES,
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': deadLetterQueue(queue),
+    },
+  };
+}
+
+export const DEAD_LETTER_QUEUE_OPTIONS = { durable: true, arguments: { 'x-queue-type': 'quorum' } } as const;
 
 const SOCKET_OPTIONS = {
   heartbeatIntervalInSeconds: 5,
@@ -19,20 +46,18 @@ const SOCKET_OPTIONS = {
   connectionOptions: { noDelay: true },
 };
 
-export function rmqServerOptions(settings: BrokerSettings & { prefetch: number }): RmqOptions {
+export function rmqServerOptions(settings: BrokerSettings & { prefetch: number; consumerTag: string }) {
   return {
-    transport: Transport.RMQ,
-    options: {
-      urls: [settings.url],
-      queue: settings.queue,
-      queueOptions: QUEUE_OPTIONS,
-      // Acknowledged by AckInterceptor once the handler has finished its work.
-      noAck: false,
-      prefetchCount: settings.prefetch,
-      persistent: true,
-      socketOptions: SOCKET_OPTIONS,
-    },
-  };
+    urls: [settings.url],
+    queue: settings.queue,
+    queueOptions: queueOptions(settings.queue),
+    // Settled by the settlement interceptor and error filter once the handler is done.
+    noAck: false,
+    prefetchCount: settings.prefetch,
+    persistent: true,
+    consumerTag: settings.consumerTag,
+    socketOptions: SOCKET_OPTIONS,
+  } satisfies RmqOptions['options'];
 }
 
 export function rmqClientOptions(settings: BrokerSettings): RmqOptions {
@@ -41,7 +66,7 @@ export function rmqClientOptions(settings: BrokerSettings): RmqOptions {
     options: {
       urls: [settings.url],
       queue: settings.queue,
-      queueOptions: QUEUE_OPTIONS,
+      queueOptions: queueOptions(settings.queue),
       persistent: true,
       socketOptions: SOCKET_OPTIONS,
     },

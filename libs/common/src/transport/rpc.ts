@@ -1,13 +1,14 @@
 import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
-import { ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
+import { DEADLINE_HEADER, ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
 
 /**
  * The one way to ask another service something. @nestjs/microservices waits forever by
- * default; here every request has a deadline, and a request nobody picked up by then expires
- * in the queue instead of being done later behind the caller's back.
+ * default; here every request has a deadline. A request nobody picked up by then expires in
+ * the queue, and one taken late (held by a reconnecting channel, say) carries the deadline in a
+ * header, so the service drops it instead of doing the work behind the caller's back.
  * Resolves with the answer or rejects with a ServiceError, never anything else.
  */
 export async function sendRpc<TResult>(
@@ -16,7 +17,9 @@ export async function sendRpc<TResult>(
   data: unknown,
   timeoutMs: number,
 ): Promise<TResult> {
-  const record = new RmqRecordBuilder(data).setOptions({ expiration: String(timeoutMs) }).build();
+  const record = new RmqRecordBuilder(data)
+    .setOptions({ expiration: String(timeoutMs), headers: { [DEADLINE_HEADER]: String(Date.now() + timeoutMs) } })
+    .build();
   try {
     return await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
   } catch (error: unknown) {

@@ -1,32 +1,77 @@
-import { Type } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { INestMicroservice, Logger, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { AsyncMicroserviceOptions } from '@nestjs/microservices';
 import { queueName } from '@app/contracts';
 import { ServiceEnvironment } from '../config/environment';
 import { AckInterceptor } from './ack.interceptor';
+import { ReliableServerRMQ } from './reliable-server';
 import { rmqServerOptions } from './rmq-options';
 import { RpcErrorFilter } from './rpc-error.filter';
+import { Settlement } from './settlement';
+
+/** A stopping process must be gone within 10 s; this leaves time to close connections. */
+const DRAIN_TIMEOUT_MS = 7000;
 
 /**
- * Starts a microservice consuming its durable queue: acknowledgements after the work, bounded
- * prefetch, one error filter, and a clean close on SIGTERM. Any number of instances may run;
- * they share the queue as competing consumers.
+ * Starts a microservice consuming its durable queue: settlement after the work, bounded
+ * prefetch, one error filter. Any number of instances may run; they share the queue as
+ * competing consumers. On SIGTERM or SIGINT it stops taking messages, finishes and settles the
+ * ones it holds, closes its connections and exits 0.
  */
 export async function runService(module: Type<unknown>, baseQueue: string): Promise<void> {
+  const settlement = new Settlement();
+  let server: ReliableServerRMQ | undefined;
   const app = await NestFactory.createMicroservice<AsyncMicroserviceOptions>(module, {
     inject: [ConfigService],
-    useFactory: (config: ConfigService<ServiceEnvironment, true>) =>
-      rmqServerOptions({
-        url: config.get('AMQP_URL'),
-        queue: queueName(config.get('NAMESPACE'), baseQueue),
-        prefetch: config.get('RMQ_PREFETCH'),
-      }),
+    useFactory: (config: ConfigService<ServiceEnvironment, true>) => {
+      const queue = queueName(config.get('NAMESPACE'), baseQueue);
+      server = new ReliableServerRMQ(
+        rmqServerOptions({
+          url: config.get('AMQP_URL'),
+          queue,
+          prefetch: config.get('RMQ_PREFETCH'),
+          consumerTag: `${queue}.${hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`,
+        }),
+        settlement,
+      );
+      return { strategy: server };
+    },
   });
-  app.useGlobalInterceptors(new AckInterceptor());
-  app.useGlobalFilters(new RpcErrorFilter());
-  app.enableShutdownHooks();
+  app.useGlobalInterceptors(new AckInterceptor(settlement));
+  app.useGlobalFilters(new RpcErrorFilter(settlement));
+  stopGracefully(app, async () => {
+    const drained = (await server?.drain(DRAIN_TIMEOUT_MS)) ?? true;
+    const logger = new Logger('Shutdown');
+    if (drained) logger.log('every message taken was settled');
+    else logger.warn(`${settlement.inFlight} message(s) unsettled; the broker will hand them out again`);
+  });
   await app.listen();
+}
+
+/**
+ * On SIGTERM or SIGINT: `drain`, then close the application (connections included), then exit
+ * 0. Nest's own shutdown hooks would re-raise the signal and exit non-zero.
+ */
+export function stopGracefully(app: Pick<INestMicroservice, 'close'>, drain: () => Promise<void> = async () => {}): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    new Logger('Shutdown').log(`${signal}: stopping`);
+    try {
+      await drain();
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      console.error(error);
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 /** Ends the process with the reason when it cannot start (a bad setting, say). */

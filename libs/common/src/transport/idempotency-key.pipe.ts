@@ -1,0 +1,16 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { ErrorCode, IDEMPOTENCY_KEY, ServiceError } from '@app/contracts';
+
+export const IDEMPOTENCY_KEY_PROBLEM = 'must be 1 to 255 printable ASCII characters';
+
+/** An Idempotency-Key as sent (the header at the gateway, the field in a message), or undefined. */
+@Injectable()
+export class IdempotencyKeyPipe implements PipeTransform<unknown, string | undefined> {
+  transform(value: unknown): string | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string' && IDEMPOTENCY_KEY.test(value)) return value;
+    throw new ServiceError(ErrorCode.VALIDATION_FAILED, `Idempotency-Key ${IDEMPOTENCY_KEY_PROBLEM}`, [
+      { field: 'Idempotency-Key', message: IDEMPOTENCY_KEY_PROBLEM },
+    ]);
+  }
+}

@@ -1,0 +1,36 @@
+import { ServerRMQ } from '@nestjs/microservices';
+import { DEAD_LETTER_QUEUE_OPTIONS, deadLetterQueue, rmqServerOptions } from './rmq-options';
+import { Settlement } from './settlement';
+
+interface ConsumerChannel {
+  assertQueue(queue: string, options: object): Promise<unknown>;
+  cancel(consumerTag: string): Promise<unknown>;
+}
+
+/**
+ * The RMQ transport with two additions: the dead-letter queue is declared before consuming, so
+ * that nothing dead-lettered is dropped for want of it, and `drain` stops taking messages and
+ * waits for those taken to be settled, so that a stopping instance finishes its work.
+ */
+export class ReliableServerRMQ extends ServerRMQ {
+  private consumerChannel?: ConsumerChannel;
+
+  constructor(
+    private readonly settings: ReturnType<typeof rmqServerOptions>,
+    private readonly settlement: Settlement,
+  ) {
+    super(settings);
+  }
+
+  override async setupChannel(channel: ConsumerChannel, callback: () => void): Promise<void> {
+    await channel.assertQueue(deadLetterQueue(this.settings.queue), DEAD_LETTER_QUEUE_OPTIONS);
+    this.consumerChannel = channel;
+    return super.setupChannel(channel, callback);
+  }
+
+  /** Stops the consumer and waits up to `timeoutMs` for the messages in hand; true if all settled. */
+  async drain(timeoutMs: number): Promise<boolean> {
+    await this.consumerChannel?.cancel(this.settings.consumerTag).catch(() => undefined);
+    return this.settlement.whenIdle(timeoutMs);
+  }
+}
