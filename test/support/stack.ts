@@ -107,6 +107,21 @@ export class Stack {
     return running;
   }
 
+  /** Signals one process and resolves once it has exited, with how and how fast. */
+  async signal(target: RunningProcess, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+    const started = Date.now();
+    const exited = once(target.child, 'exit');
+    target.child.kill(signal);
+    const [code] = await exited;
+    this.processes.splice(this.processes.indexOf(target), 1);
+    return { code: code as number | null, ms: Date.now() - started };
+  }
+
+  /** The running processes of `app`. */
+  running(app: AppName): RunningProcess[] {
+    return this.processes.filter((p) => p.app === app);
+  }
+
   /** Stops every process of `app` (SIGTERM, then SIGKILL if it lingers). */
   async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const targets = this.processes.filter((p) => p.app === app);
@@ -146,7 +161,10 @@ export class Stack {
     const connection = await connect(process.env.AMQP_URL!);
     try {
       const channel = await connection.createChannel();
-      for (const queue of ['properties', 'applications']) await channel.deleteQueue(`${this.namespace}${queue}`);
+      for (const queue of ['properties', 'applications']) {
+        await channel.deleteQueue(`${this.namespace}${queue}`);
+        await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
+      }
       await channel.close();
     } finally {
       await connection.close();

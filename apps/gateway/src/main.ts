@@ -5,13 +5,14 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { exitOnStartupFailure, stopGracefully } from '@app/common';
 import { AppModule } from './app.module';
 import { GatewayEnvironment } from './config/gateway.environment';
-import { configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
+import { closeConnectionsWhenStopping, configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS));
   configureHttp(app);
   // Closing Fastify lets requests in flight finish before the broker connections close.
-  stopGracefully(app);
+  const stopKeepingAlive = closeConnectionsWhenStopping(app);
+  stopGracefully(app, async () => stopKeepingAlive());
   const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
   const port: number = config.get('PORT', { infer: true });
   await app.listen(port, '0.0.0.0');

@@ -33,3 +33,22 @@ export function configureHttp(app: NestFastifyApplication): void {
 function isJson(contentType: string | undefined): boolean {
   return contentType?.split(';')[0].trim().toLowerCase() === 'application/json';
 }
+
+/**
+ * Makes a stopping gateway finish well: once the returned function is called, every response
+ * carries `Connection: close`, so keep-alive clients hang up after their answer and closing the
+ * server does not wait on their idle sockets. (Sockets already idle are closed by Fastify.)
+ */
+export function closeConnectionsWhenStopping(app: NestFastifyApplication): () => void {
+  let stopping = false;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) => {
+      if (stopping) reply.header('connection', 'close');
+      done(null, payload);
+    });
+  return () => {
+    stopping = true;
+  };
+}

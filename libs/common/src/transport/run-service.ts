@@ -14,6 +14,8 @@ import { Settlement } from './settlement';
 
 /** A stopping process must be gone within 10 s; this leaves time to close connections. */
 const DRAIN_TIMEOUT_MS = 7000;
+/** Past this, a process that is still stopping gives up and exits non-zero. */
+const STOP_DEADLINE_MS = 9500;
 
 /**
  * Starts a microservice consuming its durable queue: settlement after the work, bounded
@@ -60,7 +62,12 @@ export function stopGracefully(app: Pick<INestMicroservice, 'close'>, drain: () 
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    new Logger('Shutdown').log(`${signal}: stopping`);
+    const logger = new Logger('Shutdown');
+    logger.log(`${signal}: stopping`);
+    setTimeout(() => {
+      logger.error(`still stopping after ${STOP_DEADLINE_MS} ms; exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     try {
       await drain();
       await app.close();

@@ -1,0 +1,288 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
+import { MAX_DELIVERIES } from '@app/common';
+import { api, Api } from './support/http';
+import { Load, tally, Tally } from './support/load';
+import { Stack } from './support/stack';
+
+/**
+ * Faults under load, against real processes, the real broker and the real database: a broker
+ * restart, a service killed, a poison message, services and the gateway stopped with SIGTERM.
+ * After each, every create answered 201 is read back from the database and counted.
+ *
+ * `npm run chaos` runs the same with CHAOS_SECONDS of load around each fault and prints the table.
+ */
+const RPC_TIMEOUT_MS = 2000;
+const CHAOS_MS = Number(process.env.CHAOS_SECONDS ?? 0) * 1000;
+const run = promisify(execFile);
+const report: Tally[] = [];
+
+/** Load before and after a fault: a few successes in a test run, CHAOS_SECONDS under `npm run chaos`. */
+async function phase(load: Load, successes: number, share: number): Promise<void> {
+  const until = Date.now() + CHAOS_MS * share;
+  await load.successes(successes);
+  while (Date.now() < until) await load.successes(1);
+}
+
+async function storedByName(stack: Stack, load: Load): Promise<Map<string, { count: number; ids: number[] }>> {
+  const names = load.creates.map((c) => c.name);
+  const stored = new Map<string, { count: number; ids: number[] }>();
+  const add = (name: string, id: number) => {
+    const entry = stored.get(name) ?? { count: 0, ids: [] };
+    entry.count += 1;
+    entry.ids.push(id);
+    stored.set(name, entry);
+  };
+  const properties = await stack.database('properties');
+  const applications = await stack.database('applications');
+  try {
+    for (const doc of await properties.collection('properties').find({ name: { $in: names } }).toArray()) add(doc.name, doc.id);
+    const filter = { 'applicants.first_name': { $in: names } };
+    for (const doc of await applications.collection('applications').find(filter).toArray()) add(doc.applicants[0].first_name, doc.id);
+  } finally {
+    await properties.close();
+    await applications.close();
+  }
+  return stored;
+}
+
+async function settle(scenario: string, stack: Stack, load: Load, faultEndedAt: number | null): Promise<Tally> {
+  await load.stop();
+  const counts = tally(scenario, load, await storedByName(stack, load), faultEndedAt);
+  report.push(counts);
+  return counts;
+}
+
+function expectNothingLostOrDoubled(counts: Tally): void {
+  expect(counts.succeeded).toBeGreaterThan(0);
+  expect(counts.lost).toBe(0);
+  expect(counts.duplicates).toBe(0);
+  expect(counts.otherServerErrors).toBe(0);
+  // No attempt hangs past the gateway's deadline (plus what a loaded machine adds).
+  expect(counts.slowest).toBeLessThan(RPC_TIMEOUT_MS + 3000);
+}
+
+async function startStack(instances = 2): Promise<{ stack: Stack; client: Api; propertyId: number }> {
+  const stack = await Stack.start({
+    instances: { properties: instances, applications: instances },
+    env: { RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), PROPERTY_LOOKUP_TIMEOUT_MS: String(RPC_TIMEOUT_MS / 2) },
+  });
+  const client = api(stack.url);
+  const propertyId = (await client.post('/api/v2/properties', { property: { name: 'Under load' } })).body.property.id;
+  return { stack, client, propertyId };
+}
+
+describe('faults under load', () => {
+  let stack: Stack | undefined;
+
+  afterEach(async () => {
+    await stack?.stop();
+    stack = undefined;
+  });
+
+  afterAll(() => {
+    const columns = ['scenario', 'creates', 'succeeded', 'lost', 'duplicates', 'otherServerErrors', 'unavailable', 'slowest', 'recoveryMs'];
+    const lines = [columns.join(' | '), columns.map(() => '---').join(' | ')];
+    for (const row of report) lines.push(columns.map((c) => String(row[c as keyof Tally])).join(' | '));
+    process.stdout.write(`\nfault counts (times in ms)\n${lines.join('\n')}\n`);
+  });
+
+  it('survives a RabbitMQ restart: fast 503s while it is down, serving again within 10 s of its return', async () => {
+    const started = await startStack();
+    stack = started.stack;
+    const load = new Load(started.client, { workers: 6, propertyId: started.propertyId }).start();
+    await phase(load, 20, 0.25);
+
+    let brokerBackAt = 0;
+    try {
+      await run('rabbitmqctl', ['stop_app']);
+      await load.next((a) => a.status === 503 || a.status === 0);
+    } finally {
+      await run('rabbitmqctl', ['start_app']);
+      await run('rabbitmqctl', ['await_startup']);
+      brokerBackAt = Date.now();
+    }
+    await phase(load, 20, 0.25);
+    const counts = await settle('broker restart', stack, load, brokerBackAt);
+
+    expectNothingLostOrDoubled(counts);
+    expect(counts.unavailable).toBeGreaterThan(0);
+    expect(counts.recoveryMs).not.toBeNull();
+    expect(counts.recoveryMs!).toBeLessThan(10000);
+  });
+
+  it('loses and doubles nothing when a service instance is killed mid-request', async () => {
+    const started = await startStack();
+    stack = started.stack;
+    const load = new Load(started.client, { workers: 8, propertyId: started.propertyId }).start();
+    await phase(load, 20, 0.25);
+
+    const killedAt = Date.now();
+    await Promise.all([
+      stack.signal(stack.running('properties')[0], 'SIGKILL'),
+      stack.signal(stack.running('applications')[0], 'SIGKILL'),
+    ]);
+    await phase(load, 30, 0.25);
+    const counts = await settle('SIGKILL of a service', stack, load, killedAt);
+
+    expectNothingLostOrDoubled(counts);
+  });
+
+  it('finishes in-flight work and exits 0 within 10 s on SIGTERM, services and gateway alike', async () => {
+    const started = await startStack();
+    stack = started.stack;
+    const load = new Load(started.client, { workers: 8, propertyId: started.propertyId }).start();
+    await phase(load, 20, 0.25);
+
+    const stopped = await Promise.all([
+      stack.signal(stack.running('properties')[0], 'SIGTERM'),
+      stack.signal(stack.running('applications')[0], 'SIGTERM'),
+    ]);
+    await phase(load, 20, 0.25);
+    const counts = await settle('SIGTERM of a service', stack, load, null);
+
+    for (const { code, ms } of stopped) {
+      expect(code).toBe(0);
+      expect(ms).toBeLessThan(10000);
+    }
+    expectNothingLostOrDoubled(counts);
+
+    // The gateway, with requests provably in flight: the properties service is replaced by a
+    // stand-in that holds each message until all have arrived, then the gateway gets SIGTERM,
+    // then the stand-in answers. Every request is answered; none is cut off.
+    await stack.stopApp('properties');
+    const held: ConsumeMessage[] = [];
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const channel = await connection.createChannel();
+      const allHeld = new Promise<void>((resolve) => {
+        void channel.consume(
+          `${stack!.namespace}properties`,
+          (message: ConsumeMessage | null) => {
+            if (message) held.push(message);
+            if (held.length === 20) resolve();
+          },
+          { noAck: true },
+        );
+      });
+      const inFlight = Array.from({ length: 20 }, (_, i) =>
+        started.client.post('/api/v2/properties', { property: { name: `last-${i}` } }).catch(() => ({ status: 0, body: null })),
+      );
+      await allHeld;
+      const gatewayStopped = stack.signal(stack.running('gateway')[0], 'SIGTERM');
+      for (const message of held) {
+        const packet = JSON.parse(message.content.toString());
+        const property = { id: 1, name: packet.data.request.property.name };
+        channel.sendToQueue(message.properties.replyTo, Buffer.from(JSON.stringify({ id: packet.id, response: { property }, isDisposed: true })), {
+          correlationId: message.properties.correlationId,
+        });
+      }
+      const answers = await Promise.all(inFlight);
+      const gateway = await gatewayStopped;
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+      expect(gateway.code).toBe(0);
+      expect(gateway.ms).toBeLessThan(10000);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('a poison message', () => {
+  let stack: Stack;
+  let connection: ChannelModel;
+  let channel: Channel;
+  const lookups = new Map<number, number>();
+  const deadLetters: ConsumeMessage[] = [];
+  const deadLetterArrived = new EventEmitter();
+
+  /** Resolves once `count` dead letters have arrived in all. */
+  const deadLettered = (count: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (deadLetters.length < count) return;
+        deadLetterArrived.off('message', check);
+        resolve();
+      };
+      deadLetterArrived.on('message', check);
+      check();
+    });
+
+  beforeAll(async () => {
+    // No properties service: a peer out of step with the applications service stands in its
+    // place and answers nonsense about property 666 (and sensibly about the others).
+    stack = await Stack.start({ instances: { properties: 0, applications: 1 } });
+    connection = await connect(process.env.AMQP_URL!);
+    channel = await connection.createChannel();
+    await channel.consume(
+      `${stack.namespace}properties`,
+      (message: ConsumeMessage | null) => {
+        if (!message) return;
+        const packet = JSON.parse(message.content.toString());
+        const id = packet.data.id as number;
+        lookups.set(id, (lookups.get(id) ?? 0) + 1);
+        const response = id === 666 ? 'nonsense' : { id, name: 'Stand-in' };
+        channel.sendToQueue(message.properties.replyTo, Buffer.from(JSON.stringify({ id: packet.id, response, isDisposed: true })), {
+          correlationId: message.properties.correlationId,
+        });
+      },
+      { noAck: true },
+    );
+    // Replies to what this test sends itself come back here (and are not needed).
+    await channel.consume('amq.rabbitmq.reply-to', () => undefined, { noAck: true });
+    await channel.consume(
+      `${stack.namespace}applications.dead-letter`,
+      (message: ConsumeMessage | null) => {
+        if (!message) return;
+        deadLetters.push(message);
+        deadLetterArrived.emit('message');
+      },
+      { noAck: true },
+    );
+  });
+
+  afterAll(async () => {
+    await connection?.close();
+    await stack?.stop();
+  });
+
+  it('is tried a bounded number of times, then dead-lettered, without blocking the others', async () => {
+    const client = api(stack.url);
+    const applicant = { first_name: 'Poison', last_name: 'Pill', email: 'p@example.com' };
+
+    const [poisoned, healthy] = await Promise.all([
+      client.post('/api/v2/applications', { application: { property_id: 666, applicant } }),
+      client.post('/api/v2/applications', { application: { property_id: 7, applicant } }),
+    ]);
+
+    expect(healthy.status).toBe(201);
+    expect(poisoned.status).toBe(500);
+    expect(poisoned.body).toEqual({ error: { message: 'internal error', details: null } });
+    expect(lookups.get(666)).toBe(MAX_DELIVERIES);
+    await deadLettered(1);
+    expect(deadLetters).toHaveLength(1);
+    expect(JSON.parse(deadLetters[0].content.toString()).data.request.application.property_id).toBe(666);
+  });
+
+  it('dead-letters what cannot be read at all, and keeps serving', async () => {
+    const before = deadLetters.length;
+    const queue = `${stack.namespace}applications`;
+    channel.sendToQueue(queue, Buffer.from('{ not json'), { persistent: true });
+    channel.sendToQueue(queue, Buffer.from(JSON.stringify({ pattern: 'applications.nothing', data: {}, id: randomUUID() })), {
+      persistent: true,
+      replyTo: 'amq.rabbitmq.reply-to',
+    });
+    const healthy = await api(stack.url).post('/api/v2/applications', {
+      application: { property_id: 8, applicant: { first_name: 'A', last_name: 'B', email: 'a@example.com' } },
+    });
+
+    expect(healthy.status).toBe(201);
+    await deadLettered(before + 2);
+    expect(deadLetters.map((m) => m.content.toString()).slice(before)).toEqual(
+      expect.arrayContaining(['{ not json', expect.stringContaining('applications.nothing')]),
+    );
+  });
+});

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { Idempotency } from '@app/common';
+import { api, Api, expectErrorBody } from './support/http';
+import { KEYS, Stack } from './support/stack';
+
+describe('Idempotency-Key over HTTP', () => {
+  let stack: Stack;
+  let client: Api;
+  let propertyId: number;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ instances: { properties: 2, applications: 2 } });
+    client = api(stack.url);
+    propertyId = (await client.post('/api/v2/properties', { property: { name: 'Keyed' } })).body.property.id;
+  });
+
+  afterAll(() => stack?.stop());
+
+  const withKey = (key: string, extra: Record<string, string> = {}) => ({ headers: { 'idempotency-key': key, ...extra } });
+  const countProperties = async (name: string) => {
+    const db = await stack.database('properties');
+    try {
+      return await db.collection('properties').countDocuments({ name });
+    } finally {
+      await db.close();
+    }
+  };
+
+  it('answers a repeat with the first response and creates nothing more', async () => {
+    const key = randomUUID();
+    const name = `once-${key}`;
+    const first = await client.post('/api/v2/properties', { property: { name } }, withKey(key));
+    const again = await client.post('/api/v2/properties', { property: { name } }, withKey(key));
+    // White space in the JSON, or around a value that is trimmed anyway, is not another request.
+    const spaced = await client.post('/api/v2/properties', undefined, {
+      raw: `{ "property" : { "name" : "  ${name}  " } }`,
+      ...withKey(key),
+    });
+
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(spaced.status).toBe(201);
+    expect(spaced.body).toEqual(first.body);
+    expect(await countProperties(name)).toBe(1);
+  });
+
+  it('refuses the same key with another body, and creates nothing', async () => {
+    const key = randomUUID();
+    await client.post('/api/v2/properties', { property: { name: `first-${key}` } }, withKey(key));
+    const other = await client.post('/api/v2/properties', { property: { name: `second-${key}` } }, withKey(key));
+
+    expect(other.status).toBe(422);
+    expectErrorBody(other, 'Idempotency-Key was already used for a different request');
+    expect(await countProperties(`second-${key}`)).toBe(0);
+  });
+
+  it('does exactly one create when repeats race each other, across instances', async () => {
+    const key = randomUUID();
+    const name = `race-${key}`;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => client.post('/api/v2/properties', { property: { name } }, withKey(key))),
+    );
+
+    const statuses = answers.map((a) => a.status);
+    expect(statuses).toContain(201);
+    for (const status of statuses) expect([201, 409]).toContain(status);
+    const created = answers.filter((a) => a.status === 201).map((a) => a.body);
+    for (const body of created) expect(body).toEqual(created[0]);
+    for (const conflict of answers.filter((a) => a.status === 409)) expectErrorBody(conflict, 'still in progress');
+    expect(await countProperties(name)).toBe(1);
+
+    const later = await client.post('/api/v2/properties', { property: { name } }, withKey(key));
+    expect(later.status).toBe(201);
+    expect(later.body).toEqual(created[0]);
+  });
+
+  it('keeps each client’s keys apart', async () => {
+    const key = randomUUID();
+    const name = `shared-key-${key}`;
+    const mine = await client.post('/api/v2/properties', { property: { name } }, withKey(key));
+    const theirs = await client.post('/api/v2/properties', { property: { name } }, { ...withKey(key), key: KEYS.clientTwo });
+
+    expect(mine.status).toBe(201);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.property.id).not.toBe(mine.body.property.id);
+  });
+
+  it('makes applications idempotent too, replaying refusals as well as successes', async () => {
+    const key = randomUUID();
+    const application = { property_id: propertyId, applicant: { first_name: `Idem-${key}`, last_name: 'Potent', email: 'i@example.com' } };
+    const first = await client.post('/api/v2/applications', { application }, withKey(key));
+    const again = await client.post('/api/v2/applications', { application }, withKey(key));
+    const refusedKey = randomUUID();
+    const unknown = { ...application, property_id: 987654 };
+    const refused = await client.post('/api/v2/applications', { application: unknown }, withKey(refusedKey));
+    const refusedAgain = await client.post('/api/v2/applications', { application: unknown }, withKey(refusedKey));
+
+    expect(first.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(refused.status).toBe(422);
+    expect(refusedAgain.status).toBe(422);
+    expect(refusedAgain.body).toEqual(refused.body);
+    const db = await stack.database('applications');
+    try {
+      expect(await db.collection('applications').countDocuments({ 'applicants.first_name': `Idem-${key}` })).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.each([
+    ['empty', ''],
+    ['too long', 'k'.repeat(256)],
+    ['not printable ASCII', 'key-\u00e9'],
+  ])('refuses an Idempotency-Key that is %s with 422', async (_case, key) => {
+    const answer = await client.post('/api/v2/properties', { property: { name: 'Bad key' } }, withKey(key));
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
+  });
+});
+
+describe('the idempotency store in the database', () => {
+  let connection: mongoose.Connection;
+  let store: Idempotency;
+  const claims = () => connection.collection('idempotency_keys');
+
+  beforeAll(async () => {
+    connection = await mongoose.createConnection(process.env.MONGODB_URI!, { dbName: `t${randomUUID().slice(0, 8)}_idempotency` }).asPromise();
+    store = new Idempotency(connection);
+  });
+
+  afterAll(async () => {
+    await connection.dropDatabase();
+    await connection.close();
+  });
+
+  const scope = (key: string, messageId = randomUUID(), body: unknown = { a: 1 }) => ({ clientId: 1, key, messageId, body });
+
+  it('treats a claim older than 24 hours as gone', async () => {
+    const key = randomUUID();
+    await store.run(scope(key), async () => 'first');
+    await claims().updateOne({ _id: `1:${key}` as never }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+
+    const requestKeys: string[] = [];
+    const answer = await store.run(scope(key, randomUUID(), { a: 2 }), async (requestKey) => {
+      requestKeys.push(requestKey);
+      return 'second';
+    });
+
+    expect(answer).toBe('second');
+    expect(requestKeys).toHaveLength(1);
+  });
+
+  it('lets a redelivered message, or a retry after an abandoned claim, finish the work under the same request key', async () => {
+    const key = randomUUID();
+    const messageId = randomUUID();
+    const seen: string[] = [];
+    await expect(
+      store.run(scope(key, messageId), async (requestKey) => {
+        seen.push(requestKey);
+        throw new Error('the process died here');
+      }),
+    ).rejects.toThrow('the process died here');
+
+    const redelivered = await store.run(scope(key, messageId), async (requestKey) => {
+      seen.push(requestKey);
+      return 'done';
+    });
+    expect(redelivered).toBe('done');
+    expect(seen[1]).toBe(seen[0]);
+
+    const other = randomUUID();
+    await claims().insertOne({
+      _id: `1:${other}` as never,
+      token: 'abandoned-token',
+      fingerprint: (await import('@app/common')).fingerprintOf({ a: 1 }),
+      state: 'pending',
+      message_id: 'a-message-that-died',
+      outcome: null,
+      claimed_at: new Date(Date.now() - 5 * 60 * 1000),
+      expires_at: new Date(Date.now() + 60 * 60 * 1000),
+    });
+    const takenOver = await store.run(scope(other), async (requestKey) => requestKey);
+    expect(takenOver).toBe('key:abandoned-token');
+  });
+
+  it('purges expired claims and keeps live ones', async () => {
+    const live = randomUUID();
+    const dead = randomUUID();
+    await store.run(scope(live), async () => 1);
+    await store.run(scope(dead), async () => 1);
+    await claims().updateOne({ _id: `1:${dead}` as never }, { $set: { expires_at: new Date(Date.now() - 1) } });
+
+    expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await claims().countDocuments({ _id: `1:${dead}` as never })).toBe(0);
+    expect(await claims().countDocuments({ _id: `1:${live}` as never })).toBe(1);
+  });
+});
