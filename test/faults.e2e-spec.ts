@@ -137,10 +137,12 @@ describe('faults under load', () => {
     const load = new Load(started.client, { workers: 8, propertyId: started.propertyId }).start();
     await phase(load, 20, 0.25);
 
-    const stopped = await Promise.all([
-      stack.signal(stack.running('properties')[0], 'SIGTERM'),
-      stack.signal(stack.running('applications')[0], 'SIGTERM'),
-    ]);
+    const targets = [stack.running('properties')[0], stack.running('applications')[0]];
+    const stopped = await Promise.all(targets.map((target) => stack!.signal(target, 'SIGTERM')));
+    // What a process that did not stop cleanly said, to tell why.
+    stopped.forEach(({ code }, i) => {
+      if (code !== 0) process.stdout.write(`${targets[i].app} exited ${code}:\n${targets[i].output.join('').slice(-4000)}\n`);
+    });
     await phase(load, 20, 0.25);
     const counts = await settle('SIGTERM of a service', stack, load, null);
 

@@ -68,6 +68,9 @@ export function stopGracefully(app: Pick<INestMicroservice, 'close'>, drain: () 
       logger.error(`still stopping after ${STOP_DEADLINE_MS} ms; exiting`);
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
+    // A handler that outlives the drain answers through a closed channel; its message goes back
+    // to the queue, so the failed reply is expected here and must not crash the exit.
+    process.on('unhandledRejection', (reason) => logger.warn(`while stopping: ${String(reason)}`));
     try {
       await drain();
       await app.close();
