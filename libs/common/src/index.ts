@@ -1,6 +1,6 @@
 export * from './transport/rmq-options';
 export * from './transport/rpc';
-export * from './transport/ack.interceptor';
+export * from './transport/settlement.interceptor';
 export * from './transport/rpc-error.filter';
 export * from './transport/contract.pipe';
 export * from './transport/idempotency-key.pipe';

@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { AsyncMicroserviceOptions } from '@nestjs/microservices';
 import { queueName } from '@app/contracts';
 import { ServiceEnvironment } from '../config/environment';
-import { AckInterceptor } from './ack.interceptor';
+import { SettlementInterceptor } from './settlement.interceptor';
 import { ReliableServerRMQ } from './reliable-server';
 import { rmqServerOptions } from './rmq-options';
 import { RpcErrorFilter } from './rpc-error.filter';
@@ -42,7 +42,7 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
       return { strategy: server };
     },
   });
-  app.useGlobalInterceptors(new AckInterceptor(settlement));
+  app.useGlobalInterceptors(new SettlementInterceptor(settlement));
   app.useGlobalFilters(new RpcErrorFilter(settlement));
   stopGracefully(app, async () => {
     const drained = (await server?.drain(DRAIN_TIMEOUT_MS)) ?? true;

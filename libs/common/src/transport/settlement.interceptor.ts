@@ -10,7 +10,7 @@ import { deadlinePassed, Settlement } from './settlement';
  * told 503, and doing the work now would do it behind their back.
  */
 @Injectable()
-export class AckInterceptor implements NestInterceptor {
+export class SettlementInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Messages');
 
   constructor(private readonly settlement: Settlement) {}
