@@ -8,3 +8,4 @@ export * from './config/environment';
 export * from './config/service-runtime';
 export * from './persistence/id-allocator';
 export * from './persistence/service-infrastructure.module';
+export * from './crypto/field-cipher';

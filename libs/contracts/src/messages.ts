@@ -49,3 +49,16 @@ export function requireClientId(value: unknown): number {
   }
   return value;
 }
+
+/**
+ * A value encrypted with AES-256-GCM under one of the FIELD_ENCRYPTION_KEYS, named by `key_id`
+ * so that keys can be rotated: `nonce` (12 bytes), `ciphertext` and `tag` (16 bytes) in base64.
+ * Applicants' `id_number` and `dob` exist only in this form outside a process's memory: in
+ * messages, in dead-letter queues and in the database.
+ */
+export interface SealedValue {
+  key_id: string;
+  nonce: string;
+  ciphertext: string;
+  tag: string;
+}
