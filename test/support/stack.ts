@@ -46,6 +46,8 @@ export class Stack {
   readonly processes: RunningProcess[] = [];
   readonly namespace = `t${randomBytes(4).toString('hex')}_`;
   readonly publicBaseUrl = 'http://api.example.test';
+  /** A key generated for this stack alone; tests use it to read what the services sealed. */
+  readonly fieldEncryptionKeys = testFieldKey('t1');
   url = '';
   env: Record<string, string> = {};
 
@@ -60,6 +62,7 @@ export class Stack {
       PORT: String(port),
       PUBLIC_BASE_URL: stack.publicBaseUrl,
       API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
+      FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
       NO_COLOR: '1',
       ...options.env,
     };
@@ -169,6 +172,11 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<v
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/** A FIELD_ENCRYPTION_KEYS entry with a fresh random key. */
+export function testFieldKey(id: string): string {
+  return `${id}:${randomBytes(32).toString('base64')}`;
 }
 
 export async function freePort(): Promise<number> {

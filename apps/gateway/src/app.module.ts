@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { environmentValidator, rmqClientOptions } from '@app/common';
+import { environmentValidator, FIELD_CIPHER_PROVIDERS, rmqClientOptions } from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationsHttpController } from './applications/applications.http.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -38,6 +38,7 @@ const queueClient = (name: symbol, baseQueue: string) => ({
   ],
   controllers: [PropertiesHttpController, ApplicationsHttpController],
   providers: [
+    ...FIELD_CIPHER_PROVIDERS,
     Backends,
     ApiKeyGuard,
     {

@@ -23,8 +23,20 @@ export interface PropertySummary {
   name: string;
 }
 
+/**
+ * `request` is the application as validated by the gateway, except that the applicant's
+ * `id_number` and `dob` are taken out of it and travel in `sealed_applicant`, encrypted, so that
+ * neither the broker nor a dead-letter queue nor a log of the message ever holds them in clear.
+ */
 export interface CreateApplicationMessage extends ClientScoped {
   request: unknown;
+  sealed_applicant: SealedApplicantFields;
+}
+
+/** The applicant fields that never travel in clear; a field the applicant left unset is absent. */
+export interface SealedApplicantFields {
+  id_number?: SealedValue;
+  dob?: SealedValue;
 }
 
 /** Positive safe integers only: ids and client ids alike. */

@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ContractPipe } from '@app/common';
 import { APPLICATIONS, ApplicationResponse, CreateApplicationRequest, requireClientId } from '@app/contracts';
 import { ApplicationsService } from './applications.service';
+import { OpenSealedApplicantPipe } from './open-sealed-applicant.pipe';
 
 @Controller()
 export class ApplicationsMessageController {
@@ -11,7 +12,7 @@ export class ApplicationsMessageController {
   @MessagePattern(APPLICATIONS.CREATE)
   async create(
     @Payload('client_id') clientId: unknown,
-    @Payload('request', new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
+    @Payload(OpenSealedApplicantPipe, new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
   ): Promise<ApplicationResponse> {
     return { application: await this.applications.create(requireClientId(clientId), request.application) };
   }

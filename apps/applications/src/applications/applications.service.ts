@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdAllocator, PUBLIC_BASE_URL } from '@app/common';
+import { ApplicantSealer, IdAllocator, PUBLIC_BASE_URL } from '@app/common';
 import { ApplicationInput, ApplicationRepresentation, ServiceError } from '@app/contracts';
 import { toApplicationRepresentation } from './application.mapper';
 import { ApplicationRecord } from './application.schema';
@@ -12,6 +12,7 @@ export class ApplicationsService {
     private readonly repository: ApplicationsRepository,
     private readonly properties: PropertiesClient,
     private readonly ids: IdAllocator,
+    private readonly sealer: ApplicantSealer,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
   ) {}
 
@@ -41,8 +42,8 @@ export class ApplicationsService {
           first_name: applicant.first_name,
           last_name: applicant.last_name,
           email: applicant.email,
-          dob: applicant.dob ?? null,
-          id_number: applicant.id_number ?? null,
+          dob: applicant.dob ? this.sealer.sealField('dob', applicant.dob) : null,
+          id_number: applicant.id_number ? this.sealer.sealField('id_number', applicant.id_number) : null,
           phone: applicant.phone ?? null,
           custom_data: applicant.custom_data ? JSON.stringify(applicant.custom_data) : null,
           reference_id: applicant.reference_id ?? null,

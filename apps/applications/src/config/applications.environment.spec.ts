@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { environmentValidator } from '@app/common';
 import { ApplicationsEnvironment } from './applications.environment';
 
-const validate = environmentValidator(ApplicationsEnvironment);
+const validateRaw = environmentValidator(ApplicationsEnvironment);
+const FIELD_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
+/** The environment with a valid FIELD_ENCRYPTION_KEYS, which has no default. */
+const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, ...raw });
 
 function refusal(raw: Record<string, unknown>): string {
   try {
@@ -24,6 +28,7 @@ describe('ApplicationsEnvironment', () => {
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
+      FIELD_ENCRYPTION_KEYS,
     });
   });
 
@@ -40,4 +45,28 @@ describe('ApplicationsEnvironment', () => {
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
   });
+
+  it('requires FIELD_ENCRYPTION_KEYS, naming it, and never quotes a key', () => {
+    const missing = refusalOf({});
+    expect(missing).toContain('FIELD_ENCRYPTION_KEYS is not set');
+    const shortKey = randomBytes(16).toString('base64');
+    const bad = refusalOf({ FIELD_ENCRYPTION_KEYS: `k1:${shortKey}` });
+    expect(bad).toContain('FIELD_ENCRYPTION_KEYS');
+    expect(bad).not.toContain(shortKey);
+  });
+
+  it('accepts a key ring of several keys', () => {
+    const ring = `k2:${randomBytes(32).toString('base64')},${FIELD_ENCRYPTION_KEYS}`;
+    expect(validate({ FIELD_ENCRYPTION_KEYS: ring }).FIELD_ENCRYPTION_KEYS).toBe(ring);
+  });
 });
+
+/** The refusal of an environment exactly as given, without the key added by `validate`. */
+function refusalOf(raw: Record<string, unknown>): string {
+  try {
+    validateRaw(raw);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(raw)}`);
+}

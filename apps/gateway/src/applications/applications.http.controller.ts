@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ContractPipe } from '@app/common';
+import { ApplicantSealer, ContractPipe } from '@app/common';
 import {
   APPLICATIONS,
   ApplicationResponse,
@@ -12,7 +12,10 @@ import { Backends } from '../backends/backends';
 @Controller('api/v2/applications')
 @UseGuards(ApiKeyGuard)
 export class ApplicationsHttpController {
-  constructor(private readonly backends: Backends) {}
+  constructor(
+    private readonly backends: Backends,
+    private readonly sealer: ApplicantSealer,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -20,7 +23,8 @@ export class ApplicationsHttpController {
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
   ): Promise<ApplicationResponse> {
-    const message: CreateApplicationMessage = { client_id: clientId, request };
+    // The applicant's id_number and dob leave this process only sealed.
+    const message: CreateApplicationMessage = { client_id: clientId, ...this.sealer.seal(request) };
     return this.backends.applications(APPLICATIONS.CREATE, message);
   }
 }

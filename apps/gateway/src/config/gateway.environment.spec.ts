@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { environmentValidator } from '@app/common';
 import { GatewayEnvironment } from './gateway.environment';
 
-const validate = environmentValidator(GatewayEnvironment);
+const validateRaw = environmentValidator(GatewayEnvironment);
+const FIELD_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
+/** The environment with a valid FIELD_ENCRYPTION_KEYS, which has no default. */
+const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, ...raw });
 
 function refusal(raw: Record<string, unknown>): string {
   try {
@@ -24,6 +28,7 @@ describe('GatewayEnvironment', () => {
       PORT: 3000,
       API_KEYS: '',
       RPC_TIMEOUT_MS: 5000,
+      FIELD_ENCRYPTION_KEYS,
     });
   });
 
@@ -71,4 +76,28 @@ describe('GatewayEnvironment', () => {
     expect(message).toContain('RPC_TIMEOUT_MS');
     expect(message).not.toContain('AMQP_URL');
   });
+
+  it('requires FIELD_ENCRYPTION_KEYS, naming it, and never quotes a key', () => {
+    const missing = refusalOf({});
+    expect(missing).toContain('FIELD_ENCRYPTION_KEYS is not set');
+    const shortKey = randomBytes(16).toString('base64');
+    const bad = refusalOf({ FIELD_ENCRYPTION_KEYS: `k1:${shortKey}` });
+    expect(bad).toContain('FIELD_ENCRYPTION_KEYS');
+    expect(bad).not.toContain(shortKey);
+  });
+
+  it('accepts a key ring of several keys', () => {
+    const ring = `k2:${randomBytes(32).toString('base64')},${FIELD_ENCRYPTION_KEYS}`;
+    expect(validate({ FIELD_ENCRYPTION_KEYS: ring }).FIELD_ENCRYPTION_KEYS).toBe(ring);
+  });
 });
+
+/** The refusal of an environment exactly as given, without the key added by `validate`. */
+function refusalOf(raw: Record<string, unknown>): string {
+  try {
+    validateRaw(raw);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(raw)}`);
+}

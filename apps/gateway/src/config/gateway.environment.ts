@@ -1,5 +1,5 @@
 import { IsInt, Matches, Max, Min } from 'class-validator';
-import { CommonEnvironment, isTimeout } from '@app/common';
+import { CommonEnvironment, isFieldEncryptionKeys, isTimeout } from '@app/common';
 
 export class GatewayEnvironment extends CommonEnvironment {
   @IsInt({ message: 'PORT must be an integer' })
@@ -16,4 +16,8 @@ export class GatewayEnvironment extends CommonEnvironment {
   /** How long the gateway waits for a service's answer before giving 503. */
   @isTimeout('RPC_TIMEOUT_MS')
   RPC_TIMEOUT_MS: number = 5000;
+
+  /** `id:base64key` entries: the first seals applicants' id_number and dob, every one opens them. */
+  @isFieldEncryptionKeys()
+  FIELD_ENCRYPTION_KEYS: string;
 }

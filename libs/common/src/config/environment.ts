@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsInt, Matches, Max, Min, registerDecorator, validateSync } from 'class-validator';
+import { parseFieldEncryptionKeys } from '../crypto/field-cipher';
 
 /**
  * Builds the `validate` function of ConfigModule.forRoot: the environment is read once at boot
@@ -60,3 +61,27 @@ export function isTimeout(name: string): PropertyDecorator {
   };
 }
 
+/**
+ * FIELD_ENCRYPTION_KEYS, required: `id:base64key` entries of 32-byte keys. The refusal names the
+ * entry at fault and never quotes key material.
+ */
+export function isFieldEncryptionKeys(): PropertyDecorator {
+  const refusal = (value: unknown): string | null => {
+    try {
+      parseFieldEncryptionKeys(typeof value === 'string' ? value : undefined);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  return (target: object, key: string | symbol) =>
+    registerDecorator({
+      name: 'isFieldEncryptionKeys',
+      target: target.constructor,
+      propertyName: key as string,
+      validator: {
+        validate: (value: unknown) => refusal(value) === null,
+        defaultMessage: (args) => refusal(args?.value) ?? '',
+      },
+    });
+}
