@@ -63,6 +63,11 @@ export class Stack {
       PUBLIC_BASE_URL: stack.publicBaseUrl,
       API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
       FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
+      // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      // Only the suites about sharing the limit use Redis (empty means unset).
+      REDIS_URL: '',
       NO_COLOR: '1',
       ...options.env,
     };

@@ -8,9 +8,10 @@ import {
 } from '@app/contracts';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @Controller('api/v2/applications')
-@UseGuards(ApiKeyGuard)
+@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class ApplicationsHttpController {
   constructor(
     private readonly backends: Backends,

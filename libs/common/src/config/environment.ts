@@ -52,13 +52,18 @@ export class ServiceEnvironment extends CommonEnvironment {
   RMQ_PREFETCH: number = 32;
 }
 
+/** An integer from `min` to `max`; `unit` completes "must be an integer ...". */
+export function isIntegerInRange(name: string, min: number, max: number, unit = ''): PropertyDecorator {
+  return (target: object, key: string | symbol) => {
+    IsInt({ message: `${name} must be an integer${unit}` })(target, key);
+    Min(min, { message: `${name} must be at least ${min}` })(target, key);
+    Max(max, { message: `${name} must be at most ${max}` })(target, key);
+  };
+}
+
 /** Validated integer milliseconds, for the RPC deadlines. */
 export function isTimeout(name: string): PropertyDecorator {
-  return (target: object, key: string | symbol) => {
-    IsInt({ message: `${name} must be an integer number of milliseconds` })(target, key);
-    Min(50, { message: `${name} must be at least 50` })(target, key);
-    Max(120000, { message: `${name} must be at most 120000` })(target, key);
-  };
+  return isIntegerInRange(name, 50, 120000, ' number of milliseconds');
 }
 
 /**
