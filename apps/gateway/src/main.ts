@@ -9,9 +9,10 @@ import { configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS));
-  configureHttp(app);
-  app.enableShutdownHooks();
   const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
+  const corsOrigins = config.get('CORS_ORIGINS', { infer: true })?.split(',') ?? [];
+  await configureHttp(app, { corsOrigins });
+  app.enableShutdownHooks();
   const port: number = config.get('PORT', { infer: true });
   await app.listen(port, '0.0.0.0');
   // Nest's own "successfully started" comes before the port is bound; this comes after.
