@@ -44,6 +44,8 @@ export function distMain(app: AppName): string {
  */
 export class Stack {
   readonly processes: RunningProcess[] = [];
+  /** Every process this stack ever started, stopped ones included, with all they printed. */
+  readonly started: RunningProcess[] = [];
   readonly namespace = `t${randomBytes(4).toString('hex')}_`;
   readonly publicBaseUrl = 'http://api.example.test';
   /** A key generated for this stack alone; tests use it to read what the services sealed. */
@@ -93,6 +95,7 @@ export class Stack {
     });
     const running: RunningProcess = { app, child, output: [] };
     this.processes.push(running);
+    this.started.push(running);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
@@ -124,10 +127,20 @@ export class Stack {
 
   /** Stops every process, then removes the stack's queues and databases. */
   async stop(): Promise<void> {
-    await Promise.all(this.processes.map((p) => terminate(p.child, 'SIGTERM')));
-    this.processes.length = 0;
+    await this.stopProcesses();
     await this.removeQueues();
     await this.dropDatabases();
+  }
+
+  /** Stops every process (SIGTERM, then SIGKILL if it lingers) and waits until each has exited. */
+  async stopProcesses(): Promise<void> {
+    await Promise.all(this.processes.map((p) => terminate(p.child, 'SIGTERM')));
+    this.processes.length = 0;
+  }
+
+  /** Every line every process of this stack printed on stdout or stderr so far. */
+  logLines(): string[] {
+    return this.started.flatMap((p) => p.output.join('').split('\n'));
   }
 
   /** A raw connection to one of the stack's databases, for reading what was stored. */
