@@ -54,6 +54,19 @@ describe('security headers, without CORS', () => {
     ];
     expect(answers.map((a) => a.status)).toEqual([201, 200, 401, 404, 415, 400, 413, 422, 404]);
     answers.forEach(expectSecurityHeaders);
+    answers.filter((a) => a.status >= 400).forEach((a) => expectErrorBody(a));
+  });
+
+  it('come with what the router refuses before any hook runs, in the documented error body', async () => {
+    const longId = '7'.repeat(150);
+    const tooLong = await client.get(`/api/v2/properties/${longId}`);
+    const badEncoding = await client.get('/api/v2/properties/%E0%A4%A');
+
+    expect(tooLong.status).toBe(404);
+    expect(tooLong.body).toEqual({ error: { message: `property ${longId} cannot be found`, details: null } });
+    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.body).toEqual({ error: { message: 'the request cannot be read', details: null } });
+    [tooLong, badEncoding].forEach(expectSecurityHeaders);
   });
 
   it('allow no browser origin: no CORS header, and a preflight is an unknown route', async () => {

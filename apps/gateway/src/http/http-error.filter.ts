@@ -42,7 +42,7 @@ export function toHttpProblem(exception: unknown): HttpProblem {
   return problem(500, 'internal error');
 }
 
-function sendProblem(reply: FastifyReply, { status, body, retryAfter }: HttpProblem): void {
+export function sendProblem(reply: FastifyReply, { status, body, retryAfter }: HttpProblem): void {
   if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
   reply.status(status).type('application/json; charset=utf-8').send(body);
 }

@@ -1,11 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
-import { UnsupportedMediaTypeException } from '@nestjs/common';
+import fastifyHelmet from '@fastify/helmet';
+import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpErrorFilter } from './http-error.filter';
+import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import helmet, { HelmetOptions } from 'helmet';
+import { ServiceError } from '@app/contracts';
+import { HttpErrorFilter, sendProblem, toHttpProblem } from './http-error.filter';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -15,7 +17,11 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The API serves JSON only: nothing it answers may load, run or frame anything. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+};
+const CONTENT_SECURITY_POLICY = "default-src 'none';frame-ancestors 'none'";
+const setSecurityHeaders = helmet(HELMET_OPTIONS);
 
 /**
  * Fastify options: the body limit, JSON that tries to reach a prototype is refused, a deadline
@@ -27,6 +33,7 @@ export const FASTIFY_OPTIONS = {
   onConstructorPoisoning: 'error',
   requestTimeout: REQUEST_TIMEOUT_MS,
   clientErrorHandler: answerUnreadableRequest,
+  frameworkErrors: answerUnroutableRequest,
 } as const;
 
 export interface HttpSettings {
@@ -42,9 +49,7 @@ export interface HttpSettings {
 export async function configureHttp(app: NestFastifyApplication, settings: HttpSettings): Promise<void> {
   // Registered (and awaited) first, so that its hook runs before any hook that may answer or
   // refuse a request: CORS preflights and 415s carry the headers too.
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  });
+  await app.register(fastifyHelmet, HELMET_OPTIONS);
   // Registered here rather than with app.enableCors(), whose hook would run before helmet's.
   if (settings.corsOrigins.length > 0) {
     await app.register(cors, {
@@ -68,6 +73,21 @@ export async function configureHttp(app: NestFastifyApplication, settings: HttpS
 
 function isJson(contentType: string | undefined): boolean {
   return contentType?.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * What Fastify's router refuses before any hook runs: a path segment longer than a route
+ * parameter may be (only a property id is one, so the id names no property: 404) and a path
+ * that is not valid percent-encoding (400). The security headers are set here, as no hook ran.
+ */
+export function answerUnroutableRequest(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  setSecurityHeaders(request.raw, reply.raw, () => undefined);
+  const segment = request.url.split('?')[0].split('/').pop() ?? '';
+  const exception =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? ServiceError.propertyNotFound(segment)
+      : new BadRequestException('the request cannot be read');
+  sendProblem(reply, toHttpProblem(exception));
 }
 
 /**
