@@ -3,8 +3,8 @@
 // as child processes, with their output prefixed by the app name.
 //
 // Needs `npm run build` first, a RabbitMQ (AMQP_URL) and a MongoDB (MONGODB_URI); see
-// scripts/ferretdb.sh for a local MongoDB-compatible server. API_KEYS defaults to a
-// development key. Ctrl-C (SIGINT) or SIGTERM stops all three.
+// scripts/ferretdb.sh for a local MongoDB-compatible server. API_KEYS and FIELD_ENCRYPTION_KEYS
+// default to development keys. Ctrl-C (SIGINT) or SIGTERM stops all three.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -16,6 +16,9 @@ const ROOT = path.resolve(__dirname, '..');
 const APPS = ['gateway', 'applications', 'properties'];
 const DEV_API_KEY = 'dev-local-key';
 const DEV_CLIENT_ID = '1';
+// Development only, and public on purpose: it encrypts nothing of value. Real deployments set
+// FIELD_ENCRYPTION_KEYS to keys of their own (see the README).
+const DEV_FIELD_ENCRYPTION_KEYS = 'dev-local-only:REVWRUxPUE1FTlQgS0VZIC0gTk9UIEEgU0VDUkVUISE=';
 const FORCE_KILL_AFTER_MS = 10_000;
 
 const label = (name) => `[${name}]`;
@@ -38,6 +41,10 @@ if (!env.API_KEYS) {
   const port = env.PORT || '3000';
   say(`API_KEYS is not set; using the development key "${DEV_API_KEY}" (client ${DEV_CLIENT_ID})`);
   say(`  e.g. curl -H 'Authorization: Bearer ${DEV_API_KEY}' http://localhost:${port}/api/v2/properties/1`);
+}
+if (!env.FIELD_ENCRYPTION_KEYS) {
+  env.FIELD_ENCRYPTION_KEYS = DEV_FIELD_ENCRYPTION_KEYS;
+  say('FIELD_ENCRYPTION_KEYS is not set; using the public development key "dev-local-only" (never for real data)');
 }
 
 const width = Math.max(...APPS.map((app) => label(app).length));

@@ -1,3 +1,4 @@
+import { FieldCipher } from '@app/common';
 import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack } from './support/stack';
 
@@ -99,7 +100,7 @@ describe('applications over HTTP, RabbitMQ and the database', () => {
     expect(answer.text).not.toContain('1985');
   });
 
-  it('stores the applicant, normalized, in the applications database', async () => {
+  it('stores the applicant, normalized, in the applications database, id_number and dob sealed', async () => {
     const answer = await apply({
       property_id: propertyId,
       applicant: { ...applicant, id_number: '987-65-4321', phone: '+1 (555) 010-9999', dob: '1990-02-28', custom_data: { a: 1 } },
@@ -116,13 +117,16 @@ describe('applications over HTTP, RabbitMQ and the database', () => {
             type: 'primary',
             first_name: 'Ada',
             email: 'ada@example.com',
-            id_number: '987654321',
             phone: '15550109999',
-            dob: '1990-02-28',
           }),
         ],
       });
-      expect(JSON.parse(stored!.applicants[0].custom_data)).toEqual({ a: 1 });
+      const [storedApplicant] = stored!.applicants;
+      expect(JSON.parse(storedApplicant.custom_data)).toEqual({ a: 1 });
+      const cipher = new FieldCipher(stack.fieldEncryptionKeys);
+      expect(cipher.open(storedApplicant.id_number, 'applicant.id_number')).toBe('987654321');
+      expect(cipher.open(storedApplicant.dob, 'applicant.dob')).toBe('1990-02-28');
+      expect(JSON.stringify(stored)).not.toMatch(/987-?65-?4321|1990-02-28/);
     } finally {
       await db.close();
     }

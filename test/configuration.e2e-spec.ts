@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { AppName, distMain } from './support/stack';
+import { AppName, distMain, testFieldKey } from './support/stack';
 
 /** Starts one app with `env` and resolves with its exit code and everything it printed. */
 async function runToExit(app: AppName, env: Record<string, string>) {
   const child = spawn(process.execPath, [distMain(app)], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: { ...process.env, NO_COLOR: '1', FIELD_ENCRYPTION_KEYS: testFieldKey('t1'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -29,6 +29,9 @@ describe('configuration is validated at boot', () => {
     ['applications', { RMQ_PREFETCH: '0' }, 'RMQ_PREFETCH'],
     ['applications', { PROPERTY_LOOKUP_TIMEOUT_MS: 'soon' }, 'PROPERTY_LOOKUP_TIMEOUT_MS'],
     ['applications', { NAMESPACE: 'has spaces' }, 'NAMESPACE'],
+    ['gateway', { FIELD_ENCRYPTION_KEYS: '' }, 'FIELD_ENCRYPTION_KEYS is not set'],
+    ['applications', { FIELD_ENCRYPTION_KEYS: '' }, 'FIELD_ENCRYPTION_KEYS is not set'],
+    ['applications', { FIELD_ENCRYPTION_KEYS: 'k1:c2hvcnQ=' }, 'FIELD_ENCRYPTION_KEYS entry 1 (key id k1) must be 32 bytes'],
   ])('%s stops with a message naming the variable when %j', async (app, env, variable) => {
     const { code, output } = await runToExit(app, env);
 

@@ -44,8 +44,12 @@ export function distMain(app: AppName): string {
  */
 export class Stack {
   readonly processes: RunningProcess[] = [];
+  /** Every process this stack ever started, stopped ones included, with all they printed. */
+  readonly started: RunningProcess[] = [];
   readonly namespace = `t${randomBytes(4).toString('hex')}_`;
   readonly publicBaseUrl = 'http://api.example.test';
+  /** A key generated for this stack alone; tests use it to read what the services sealed. */
+  readonly fieldEncryptionKeys = testFieldKey('t1');
   url = '';
   env: Record<string, string> = {};
 
@@ -60,6 +64,12 @@ export class Stack {
       PORT: String(port),
       PUBLIC_BASE_URL: stack.publicBaseUrl,
       API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
+      FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
+      // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      // Only the suites about sharing the limit use Redis (empty means unset).
+      REDIS_URL: '',
       NO_COLOR: '1',
       ...options.env,
     };
@@ -85,6 +95,7 @@ export class Stack {
     });
     const running: RunningProcess = { app, child, output: [] };
     this.processes.push(running);
+    this.started.push(running);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
@@ -131,10 +142,20 @@ export class Stack {
 
   /** Stops every process, then removes the stack's queues and databases. */
   async stop(): Promise<void> {
-    await Promise.all(this.processes.map((p) => terminate(p.child, 'SIGTERM')));
-    this.processes.length = 0;
+    await this.stopProcesses();
     await this.removeQueues();
     await this.dropDatabases();
+  }
+
+  /** Stops every process (SIGTERM, then SIGKILL if it lingers) and waits until each has exited. */
+  async stopProcesses(): Promise<void> {
+    await Promise.all(this.processes.map((p) => terminate(p.child, 'SIGTERM')));
+    this.processes.length = 0;
+  }
+
+  /** Every line every process of this stack printed on stdout or stderr so far. */
+  logLines(): string[] {
+    return this.started.flatMap((p) => p.output.join('').split('\n'));
   }
 
   /** A raw connection to one of the stack's databases, for reading what was stored. */
@@ -187,6 +208,11 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<v
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/** A FIELD_ENCRYPTION_KEYS entry with a fresh random key. */
+export function testFieldKey(id: string): string {
+  return `${id}:${randomBytes(32).toString('base64')}`;
 }
 
 export async function freePort(): Promise<number> {

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
 import { MongooseModule } from '@nestjs/mongoose';
-import { rmqClientOptions, ServiceInfrastructureModule } from '@app/common';
+import { FIELD_CIPHER_PROVIDERS, rmqClientOptions, ServiceInfrastructureModule } from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
 import { ApplicationsMessageController } from './applications/applications.message.controller';
@@ -35,6 +35,7 @@ type Config = ConfigService<ApplicationsEnvironment, true>;
   ],
   controllers: [ApplicationsMessageController],
   providers: [
+    ...FIELD_CIPHER_PROVIDERS,
     ApplicationsRepository,
     ApplicationsService,
     PropertiesClient,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { environmentValidator, rmqClientOptions } from '@app/common';
+import { environmentValidator, FIELD_CIPHER_PROVIDERS, rmqClientOptions } from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationsHttpController } from './applications/applications.http.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -14,8 +14,14 @@ import {
 } from './backends/backends';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { PropertiesHttpController } from './properties/properties.http.controller';
+import { DEFAULT_RATE_LIMIT, RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RedisTokenBuckets } from './rate-limit/redis-token-buckets';
+import { LocalTokenBuckets, RateLimiter } from './rate-limit/token-bucket';
 
 type Config = ConfigService<GatewayEnvironment, true>;
+
+/** How long the gateway waits for Redis at boot before it starts limiting on its own. */
+const REDIS_READY_TIMEOUT_MS = 3000;
 
 const queueClient = (name: symbol, baseQueue: string) => ({
   name,
@@ -38,8 +44,26 @@ const queueClient = (name: symbol, baseQueue: string) => ({
   ],
   controllers: [PropertiesHttpController, ApplicationsHttpController],
   providers: [
+    ...FIELD_CIPHER_PROVIDERS,
     Backends,
     ApiKeyGuard,
+    RateLimitGuard,
+    {
+      provide: RateLimiter,
+      inject: [ConfigService],
+      useFactory: async (config: Config): Promise<RateLimiter> => {
+        const url = config.get('REDIS_URL', { infer: true });
+        if (!url) return new LocalTokenBuckets();
+        const shared = new RedisTokenBuckets(url, config.get('NAMESPACE'));
+        await shared.ready(REDIS_READY_TIMEOUT_MS);
+        return shared;
+      },
+    },
+    {
+      provide: DEFAULT_RATE_LIMIT,
+      inject: [ConfigService],
+      useFactory: (config: Config) => ({ perSecond: config.get('RATE_LIMIT_PER_SECOND'), burst: config.get('RATE_LIMIT_BURST') }),
+    },
     {
       provide: ApiKeys,
       inject: [ConfigService],

@@ -9,11 +9,12 @@ import { closeConnectionsWhenStopping, configureHttp, FASTIFY_OPTIONS } from './
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS));
-  configureHttp(app);
+  const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
+  const corsOrigins = config.get('CORS_ORIGINS', { infer: true })?.split(',') ?? [];
+  await configureHttp(app, { corsOrigins });
   // Closing Fastify lets requests in flight finish before the broker connections close.
   const stopKeepingAlive = closeConnectionsWhenStopping(app);
   stopGracefully(app, async () => stopKeepingAlive());
-  const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
   const port: number = config.get('PORT', { infer: true });
   await app.listen(port, '0.0.0.0');
   // Nest's own "successfully started" comes before the port is bound; this comes after.

@@ -12,3 +12,6 @@ export * from './config/service-runtime';
 export * from './persistence/id-allocator';
 export * from './persistence/service-infrastructure.module';
 export * from './persistence/idempotency';
+export * from './crypto/field-cipher';
+export * from './crypto/applicant-sealer';
+export * from './crypto/field-cipher.providers';

@@ -27,7 +27,20 @@ export interface PropertySummary {
   name: string;
 }
 
-export type CreateApplicationMessage = CreateMessage;
+/**
+ * `request` is the application as validated by the gateway, except that the applicant's
+ * `id_number` and `dob` are taken out of it and travel in `sealed_applicant`, encrypted, so that
+ * neither the broker nor a dead-letter queue nor a log of the message ever holds them in clear.
+ */
+export interface CreateApplicationMessage extends CreateMessage {
+  sealed_applicant: SealedApplicantFields;
+}
+
+/** The applicant fields that never travel in clear; a field the applicant left unset is absent. */
+export interface SealedApplicantFields {
+  id_number?: SealedValue;
+  dob?: SealedValue;
+}
 
 /** An Idempotency-Key header: 1 to 255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
@@ -56,4 +69,17 @@ export function requireClientId(value: unknown): number {
     throw new ServiceError(ErrorCode.INTERNAL, 'message without a valid client_id');
   }
   return value;
+}
+
+/**
+ * A value encrypted with AES-256-GCM under one of the FIELD_ENCRYPTION_KEYS, named by `key_id`
+ * so that keys can be rotated: `nonce` (12 bytes), `ciphertext` and `tag` (16 bytes) in base64.
+ * Applicants' `id_number` and `dob` exist only in this form outside a process's memory: in
+ * messages, in dead-letter queues and in the database.
+ */
+export interface SealedValue {
+  key_id: string;
+  nonce: string;
+  ciphertext: string;
+  tag: string;
 }

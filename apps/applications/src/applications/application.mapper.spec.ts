@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { FieldCipher } from '@app/common';
 import { toApplicationRepresentation } from './application.mapper';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 
@@ -42,6 +44,9 @@ const PHONE = '15550104242';
 const CUSTOM_DATA_MARKER = 'custom-marker-3f9a';
 const REFERENCE_ID = 'crm-ref-5521';
 const REDIRECT_URL = 'https://integrator.example.net/after-apply';
+const cipher = new FieldCipher(`spec:${randomBytes(32).toString('base64')}`);
+const SEALED_SSN = cipher.seal(SSN, 'applicant.id_number');
+const SEALED_DOB = cipher.seal(DOB, 'applicant.dob');
 
 function storedApplicant(overrides: Partial<ApplicantRecord> = {}): ApplicantRecord {
   return {
@@ -50,8 +55,8 @@ function storedApplicant(overrides: Partial<ApplicantRecord> = {}): ApplicantRec
     first_name: 'Grace',
     last_name: 'Hopper',
     email: EMAIL,
-    dob: DOB,
-    id_number: SSN,
+    dob: SEALED_DOB,
+    id_number: SEALED_SSN,
     phone: PHONE,
     custom_data: JSON.stringify({ [CUSTOM_DATA_MARKER]: { note: 'private' } }),
     reference_id: REFERENCE_ID,
@@ -179,7 +184,8 @@ describe('toApplicationRepresentation', () => {
     for (const field of ['id_number', 'dob', 'email', 'phone', 'custom_data', 'reference_id', 'redirect_url']) {
       expect(text).not.toContain(`"${field}"`);
     }
-    for (const value of [SSN, '078-05-1120', DOB, EMAIL, PHONE, CUSTOM_DATA_MARKER, 'private', REFERENCE_ID, REDIRECT_URL]) {
+    const sealed = [SEALED_SSN.ciphertext, SEALED_SSN.nonce, SEALED_DOB.ciphertext, SEALED_DOB.nonce];
+    for (const value of [SSN, '078-05-1120', DOB, EMAIL, PHONE, CUSTOM_DATA_MARKER, 'private', REFERENCE_ID, REDIRECT_URL, ...sealed]) {
       expect(text).not.toContain(value);
     }
   });

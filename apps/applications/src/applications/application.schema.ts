@@ -1,4 +1,23 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { SealedValue } from '@app/contracts';
+
+/** An encrypted value and the id of the key it was sealed with (see FieldCipher). */
+@Schema({ _id: false, versionKey: false })
+export class SealedValueRecord implements SealedValue {
+  @Prop({ required: true })
+  key_id: string;
+
+  @Prop({ required: true })
+  nonce: string;
+
+  @Prop({ required: true })
+  ciphertext: string;
+
+  @Prop({ required: true })
+  tag: string;
+}
+
+const SealedValueSchema = SchemaFactory.createForClass(SealedValueRecord);
 
 // Applicants live inside their application, so that creating both is one atomic insert.
 @Schema({ _id: false, versionKey: false })
@@ -18,12 +37,13 @@ export class ApplicantRecord {
   @Prop({ required: true })
   email: string;
 
-  @Prop({ type: String, default: null })
-  dob: string | null;
+  /** YYYY-MM-DD, sealed. Never part of a response or a log line. */
+  @Prop({ type: SealedValueSchema, default: null })
+  dob: SealedValue | null;
 
-  /** Nine digits. Never part of a response or a log line. */
-  @Prop({ type: String, default: null })
-  id_number: string | null;
+  /** Nine digits, sealed. Never part of a response or a log line. */
+  @Prop({ type: SealedValueSchema, default: null })
+  id_number: SealedValue | null;
 
   @Prop({ type: String, default: null })
   phone: string | null;

@@ -3,6 +3,7 @@ import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices'
 import { ContractPipe, IdempotencyKeyPipe, messageIdOf } from '@app/common';
 import { APPLICATIONS, ApplicationResponse, CreateApplicationRequest, requireClientId } from '@app/contracts';
 import { ApplicationsService } from './applications.service';
+import { OpenSealedApplicantPipe } from './open-sealed-applicant.pipe';
 
 @Controller()
 export class ApplicationsMessageController {
@@ -11,7 +12,7 @@ export class ApplicationsMessageController {
   @MessagePattern(APPLICATIONS.CREATE)
   async create(
     @Payload('client_id') clientId: unknown,
-    @Payload('request', new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
+    @Payload(OpenSealedApplicantPipe, new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<ApplicationResponse> {

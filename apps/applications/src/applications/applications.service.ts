@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CreateScope, IdAllocator, Idempotency, PUBLIC_BASE_URL } from '@app/common';
+import { ApplicantSealer, CreateScope, IdAllocator, Idempotency, PUBLIC_BASE_URL } from '@app/common';
 import { ApplicationInput, ApplicationRepresentation, ServiceError } from '@app/contracts';
 import { toApplicationRepresentation } from './application.mapper';
 import { ApplicationRecord } from './application.schema';
@@ -13,6 +13,7 @@ export class ApplicationsService {
     private readonly properties: PropertiesClient,
     private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
+    private readonly sealer: ApplicantSealer,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
   ) {}
 
@@ -46,8 +47,8 @@ export class ApplicationsService {
           first_name: applicant.first_name,
           last_name: applicant.last_name,
           email: applicant.email,
-          dob: applicant.dob ?? null,
-          id_number: applicant.id_number ?? null,
+          dob: applicant.dob ? this.sealer.sealField('dob', applicant.dob) : null,
+          id_number: applicant.id_number ? this.sealer.sealField('id_number', applicant.id_number) : null,
           phone: applicant.phone ?? null,
           custom_data: applicant.custom_data ? JSON.stringify(applicant.custom_data) : null,
           reference_id: applicant.reference_id ?? null,

@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { environmentValidator } from '@app/common';
 import { ApplicationsEnvironment } from './applications.environment';
 
-const validate = environmentValidator(ApplicationsEnvironment);
+const validateRaw = environmentValidator(ApplicationsEnvironment);
+const FIELD_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
+/** The environment with a valid FIELD_ENCRYPTION_KEYS, which has no default. */
+const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, ...raw });
 
 function refusal(raw: Record<string, unknown>): string {
   try {
@@ -24,6 +28,7 @@ describe('ApplicationsEnvironment', () => {
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
+      FIELD_ENCRYPTION_KEYS,
     });
   });
 
@@ -39,5 +44,9 @@ describe('ApplicationsEnvironment', () => {
     ['PROPERTY_LOOKUP_TIMEOUT_MS', 'later'],
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
+  });
+
+  it('requires FIELD_ENCRYPTION_KEYS, naming it', () => {
+    expect(() => validateRaw({})).toThrow('FIELD_ENCRYPTION_KEYS is not set');
   });
 });

@@ -1,7 +1,11 @@
-import { isTimeout, ServiceEnvironment } from '@app/common';
+import { isFieldEncryptionKeys, isTimeout, ServiceEnvironment } from '@app/common';
 
 export class ApplicationsEnvironment extends ServiceEnvironment {
   /** How long to wait for the properties service to confirm a property_id. */
   @isTimeout('PROPERTY_LOOKUP_TIMEOUT_MS')
   PROPERTY_LOOKUP_TIMEOUT_MS: number = 2000;
+
+  /** `id:base64key` entries: the first seals applicants' id_number and dob, every one opens them. */
+  @isFieldEncryptionKeys()
+  FIELD_ENCRYPTION_KEYS: string;
 }

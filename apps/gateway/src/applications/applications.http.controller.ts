@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ContractPipe } from '@app/common';
+import { ApplicantSealer, ContractPipe } from '@app/common';
 import {
   APPLICATIONS,
   ApplicationResponse,
@@ -9,11 +9,15 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @Controller('api/v2/applications')
-@UseGuards(ApiKeyGuard)
+@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class ApplicationsHttpController {
-  constructor(private readonly backends: Backends) {}
+  constructor(
+    private readonly backends: Backends,
+    private readonly sealer: ApplicantSealer,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -22,7 +26,12 @@ export class ApplicationsHttpController {
     @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
     @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<ApplicationResponse> {
-    const message: CreateApplicationMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
+    // The applicant's id_number and dob leave this process only sealed.
+    const message: CreateApplicationMessage = {
+      client_id: clientId,
+      ...this.sealer.seal(request),
+      idempotency_key: idempotencyKey,
+    };
     return this.backends.applications(APPLICATIONS.CREATE, message);
   }
 }

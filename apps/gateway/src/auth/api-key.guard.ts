@@ -5,13 +5,13 @@ import {
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
-import { ApiKeys } from './api-keys';
+import { ApiCredential, ApiKeys } from './api-keys';
 
 const BEARER = /^Bearer ([^\s]+)$/;
 
-interface AuthenticatedRequest {
+export interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
-  clientId?: number;
+  credential?: ApiCredential;
 }
 
 /** Every /api/v2 request carries `Authorization: Bearer <key>`; the key names the client. */
@@ -23,18 +23,18 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;
     const key = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-    const clientId = key ? this.keys.clientFor(key) : null;
-    if (clientId === null) {
+    const credential = key ? this.keys.identify(key) : null;
+    if (credential === null) {
       throw new UnauthorizedException('a valid API key is required: Authorization: Bearer <api key>');
     }
-    request.clientId = clientId;
+    request.credential = credential;
     return true;
   }
 }
 
 /** The client account of the authenticated request. */
 export const ClientId = createParamDecorator((_data: unknown, context: ExecutionContext): number => {
-  const clientId = context.switchToHttp().getRequest<AuthenticatedRequest>().clientId;
-  if (clientId === undefined) throw new UnauthorizedException('a valid API key is required');
-  return clientId;
+  const credential = context.switchToHttp().getRequest<AuthenticatedRequest>().credential;
+  if (credential === undefined) throw new UnauthorizedException('a valid API key is required');
+  return credential.clientId;
 });

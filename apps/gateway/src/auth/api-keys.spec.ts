@@ -1,45 +1,64 @@
+import { inspect } from 'node:util';
 import { ApiKeys } from './api-keys';
+
+/** The client a key stands for, or null. */
+const clientOf = (keys: ApiKeys, key: string) => keys.identify(key)?.clientId ?? null;
 
 describe('ApiKeys', () => {
   it('maps each configured key to its client', () => {
     const keys = new ApiKeys('alpha-key-0001:1,beta-key-0002:2,gamma-key-0003:300');
-    expect(keys.clientFor('alpha-key-0001')).toBe(1);
-    expect(keys.clientFor('beta-key-0002')).toBe(2);
-    expect(keys.clientFor('gamma-key-0003')).toBe(300);
+    expect(clientOf(keys, 'alpha-key-0001')).toBe(1);
+    expect(clientOf(keys, 'beta-key-0002')).toBe(2);
+    expect(clientOf(keys, 'gamma-key-0003')).toBe(300);
   });
 
   it('knows no key when none is configured', () => {
     const keys = new ApiKeys('');
-    expect(keys.clientFor('alpha-key-0001')).toBeNull();
-    expect(keys.clientFor('')).toBeNull();
+    expect(clientOf(keys, 'alpha-key-0001')).toBeNull();
+    expect(clientOf(keys, '')).toBeNull();
   });
 
   it('gives null for an unknown key, a prefix, a longer key or another case', () => {
     const keys = new ApiKeys('alpha-key-0001:1');
-    expect(keys.clientFor('delta-key-0004')).toBeNull();
-    expect(keys.clientFor('alpha-key-000')).toBeNull();
-    expect(keys.clientFor('alpha-key-00011')).toBeNull();
-    expect(keys.clientFor('ALPHA-KEY-0001')).toBeNull();
-    expect(keys.clientFor('alpha-key-0001:1')).toBeNull();
+    expect(clientOf(keys, 'delta-key-0004')).toBeNull();
+    expect(clientOf(keys, 'alpha-key-000')).toBeNull();
+    expect(clientOf(keys, 'alpha-key-00011')).toBeNull();
+    expect(clientOf(keys, 'ALPHA-KEY-0001')).toBeNull();
+    expect(clientOf(keys, 'alpha-key-0001:1')).toBeNull();
   });
 
   it('lets several keys belong to one client', () => {
     const keys = new ApiKeys('alpha-key-0001:5,alpha-key-0002:5');
-    expect(keys.clientFor('alpha-key-0001')).toBe(5);
-    expect(keys.clientFor('alpha-key-0002')).toBe(5);
+    expect(clientOf(keys, 'alpha-key-0001')).toBe(5);
+    expect(clientOf(keys, 'alpha-key-0002')).toBe(5);
   });
 
-  it('splits a key containing ":" at the last ":"', () => {
-    const keys = new ApiKeys('part:one:two:42');
-    expect(keys.clientFor('part:one:two')).toBe(42);
-    expect(keys.clientFor('part')).toBeNull();
-    expect(keys.clientFor('part:one')).toBeNull();
+  it('reads a per-key rate limit, and leaves the default to keys without one', () => {
+    const keys = new ApiKeys('alpha-key-0001:1:5:20,beta-key-0002:2');
+    expect(keys.identify('alpha-key-0001')?.rateLimit).toEqual({ perSecond: 5, burst: 20 });
+    expect(keys.identify('beta-key-0002')?.rateLimit).toBeNull();
+  });
+
+  it('gives each key a bucket of its own that does not reveal it', () => {
+    const keys = new ApiKeys('alpha-key-0001:5,alpha-key-0002:5,beta-key-0003:6');
+    const buckets = ['alpha-key-0001', 'alpha-key-0002', 'beta-key-0003'].map((key) => keys.identify(key)!.bucket);
+    expect(new Set(buckets).size).toBe(3);
+    expect(buckets[0]).toMatch(/^5\.[0-9a-f]{16}$/);
+    expect(buckets.join()).not.toContain('alpha');
+  });
+
+  it('holds no key in clear, only digests', () => {
+    const keys = new ApiKeys('alpha-key-0001:1,beta-key-0002:2:3:4');
+    const memory = inspect(keys, { depth: null, showHidden: true, maxArrayLength: null });
+    expect(memory).not.toContain('alpha-key-0001');
+    expect(memory).not.toContain('beta-key-0002');
+    expect(memory).not.toContain(Buffer.from('alpha-key-0001').toString('hex'));
   });
 
   it('ignores empty entries', () => {
     const keys = new ApiKeys(',alpha-key-0001:1,,beta-key-0002:2,');
-    expect(keys.clientFor('alpha-key-0001')).toBe(1);
-    expect(keys.clientFor('beta-key-0002')).toBe(2);
+    expect(clientOf(keys, 'alpha-key-0001')).toBe(1);
+    expect(clientOf(keys, 'beta-key-0002')).toBe(2);
   });
 
   it.each([
@@ -51,6 +70,9 @@ describe('ApiKeys', () => {
     ['no client id at all', 'alpha-key-0001'],
     ['an unsafe client id', 'alpha-key-0001:9007199254740992'],
     ['one bad pair among good ones', 'alpha-key-0001:1,beta-key-0002:x'],
+    ['a rate without a burst', 'alpha-key-0001:1:5'],
+    ['a zero rate', 'alpha-key-0001:1:0:10'],
+    ['a zero burst', 'alpha-key-0001:1:10:0'],
   ])('refuses %s', (_label, config) => {
     expect(() => new ApiKeys(config)).toThrow('API_KEYS');
   });

@@ -1,29 +1,57 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { RateLimit } from '../rate-limit/token-bucket';
+
+/** What a presented API key stands for. */
+export interface ApiCredential {
+  clientId: number;
+  /** This key's own limit, or null for the configured default. */
+  rateLimit: RateLimit | null;
+  /** Names the key's rate-limit bucket without revealing the key. */
+  bucket: string;
+}
+
+interface StoredKey extends ApiCredential {
+  digest: Buffer;
+}
+
+const ENTRY = /^([^:]+):(\d+)(?::(\d+):(\d+))?$/;
 
 /**
- * The configured API keys, held only as SHA-256 digests. A presented key is digested and looked
- * up by digest, so neither the lookup's timing nor a memory dump reveals a key.
+ * The configured API keys (`key:client_id` or `key:client_id:per_second:burst`, comma
+ * separated), held only as SHA-256 digests. A presented key is digested and compared with every
+ * stored digest in constant time, so neither the timing of a lookup nor a memory dump reveals a
+ * key.
  */
 export class ApiKeys {
-  private readonly clients = new Map<string, number>();
+  private readonly keys: StoredKey[] = [];
 
   constructor(config: string) {
-    for (const pair of config.split(',').filter(Boolean)) {
-      const separator = pair.lastIndexOf(':');
-      const clientId = Number(pair.slice(separator + 1));
-      if (!Number.isSafeInteger(clientId) || clientId < 1) {
-        throw new Error('API_KEYS: every client_id must be a positive integer');
+    for (const entry of config.split(',').filter(Boolean)) {
+      const match = ENTRY.exec(entry);
+      const clientId = Number(match?.[2]);
+      if (!match || !Number.isSafeInteger(clientId) || clientId < 1) {
+        throw new Error('API_KEYS: every entry must be key:client_id or key:client_id:per_second:burst, client_id a positive integer');
       }
-      this.clients.set(digest(pair.slice(0, separator)), clientId);
+      const rateLimit = match[3] === undefined ? null : { perSecond: Number(match[3]), burst: Number(match[4]) };
+      if (rateLimit && (rateLimit.perSecond < 1 || rateLimit.burst < 1)) {
+        throw new Error('API_KEYS: a per-key rate and burst must be at least 1');
+      }
+      const digest = digestOf(match[1]);
+      this.keys.push({ clientId, rateLimit, digest, bucket: `${clientId}.${digest.subarray(0, 8).toString('hex')}` });
     }
   }
 
-  /** The client account a key belongs to, or null. */
-  clientFor(key: string): number | null {
-    return this.clients.get(digest(key)) ?? null;
+  /** What `key` stands for, or null; every stored digest is compared, whichever matches. */
+  identify(key: string): ApiCredential | null {
+    const presented = digestOf(key);
+    let found: StoredKey | null = null;
+    for (const stored of this.keys) {
+      if (timingSafeEqual(stored.digest, presented)) found = stored;
+    }
+    return found && { clientId: found.clientId, rateLimit: found.rateLimit, bucket: found.bucket };
   }
 }
 
-function digest(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+function digestOf(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
 }

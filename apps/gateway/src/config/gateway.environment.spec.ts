@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { environmentValidator } from '@app/common';
 import { GatewayEnvironment } from './gateway.environment';
 
-const validate = environmentValidator(GatewayEnvironment);
+const validateRaw = environmentValidator(GatewayEnvironment);
+const FIELD_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
+/** The environment with a valid FIELD_ENCRYPTION_KEYS, which has no default. */
+const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, ...raw });
 
 function refusal(raw: Record<string, unknown>): string {
   try {
@@ -23,7 +27,10 @@ describe('GatewayEnvironment', () => {
       PUBLIC_BASE_URL: 'http://localhost:3000',
       PORT: 3000,
       API_KEYS: '',
+      RATE_LIMIT_PER_SECOND: 50,
+      RATE_LIMIT_BURST: 100,
       RPC_TIMEOUT_MS: 5000,
+      FIELD_ENCRYPTION_KEYS,
     });
   });
 
@@ -43,6 +50,37 @@ describe('GatewayEnvironment', () => {
   it('accepts key:client_id pairs, comma separated', () => {
     const keys = 'alpha-key-0001:1,Beta.Key_0002~x+y/z=:22';
     expect(validate({ API_KEYS: keys }).API_KEYS).toBe(keys);
+  });
+
+  it('accepts per-key rate limits, a Redis URL and CORS origins', () => {
+    const config = validate({
+      API_KEYS: 'alpha-key-0001:1:5:20,beta-key-0002:2',
+      RATE_LIMIT_PER_SECOND: '7',
+      RATE_LIMIT_BURST: '9',
+      REDIS_URL: 'redis://:secret@cache.internal:6379/2',
+      CORS_ORIGINS: 'https://app.example.com,http://localhost:8080',
+    });
+    expect(config).toMatchObject({
+      API_KEYS: 'alpha-key-0001:1:5:20,beta-key-0002:2',
+      RATE_LIMIT_PER_SECOND: 7,
+      RATE_LIMIT_BURST: 9,
+      REDIS_URL: 'redis://:secret@cache.internal:6379/2',
+      CORS_ORIGINS: 'https://app.example.com,http://localhost:8080',
+    });
+  });
+
+  it.each([
+    ['API_KEYS', 'alpha-key-0001:1:5'],
+    ['API_KEYS', 'alpha-key-0001:1:5:x'],
+    ['RATE_LIMIT_PER_SECOND', '0'],
+    ['RATE_LIMIT_PER_SECOND', '2.5'],
+    ['RATE_LIMIT_BURST', '1000001'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['CORS_ORIGINS', '*'],
+    ['CORS_ORIGINS', 'https://app.example.com/path'],
+    ['CORS_ORIGINS', 'app.example.com'],
+  ])('throws an Error naming %s when it is %j', (name, value) => {
+    expect(refusal({ [name]: value })).toContain(name);
   });
 
   it.each([
@@ -70,5 +108,9 @@ describe('GatewayEnvironment', () => {
     expect(message).toContain('API_KEYS');
     expect(message).toContain('RPC_TIMEOUT_MS');
     expect(message).not.toContain('AMQP_URL');
+  });
+
+  it('requires FIELD_ENCRYPTION_KEYS, naming it', () => {
+    expect(() => validateRaw({})).toThrow('FIELD_ENCRYPTION_KEYS is not set');
   });
 });

@@ -1,5 +1,11 @@
-import { IsInt, Matches, Max, Min } from 'class-validator';
-import { CommonEnvironment, isTimeout } from '@app/common';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { CommonEnvironment, isFieldEncryptionKeys, isIntegerInRange, isTimeout } from '@app/common';
+
+const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
+const API_KEYS = new RegExp(`^(${API_KEY_ENTRY})?(,${API_KEY_ENTRY})*$`);
+
+/** A whole number of requests. */
+const isRate = (name: string) => isIntegerInRange(name, 1, 1_000_000);
 
 export class GatewayEnvironment extends CommonEnvironment {
   @IsInt({ message: 'PORT must be an integer' })
@@ -7,13 +13,42 @@ export class GatewayEnvironment extends CommonEnvironment {
   @Max(65535, { message: 'PORT must be between 1 and 65535' })
   PORT: number = 3000;
 
-  /** `key:client_id` pairs, comma separated. Without any, every request is refused. */
-  @Matches(/^([A-Za-z0-9._~+/=-]{8,256}:\d{1,15})?(,[A-Za-z0-9._~+/=-]{8,256}:\d{1,15})*$/, {
-    message: 'API_KEYS must be key:client_id pairs, comma separated (keys of 8 to 256 URL-safe characters)',
+  /**
+   * `key:client_id` entries, comma separated, each optionally with its own rate limit:
+   * `key:client_id:per_second:burst`. Without any, every request is refused.
+   */
+  @Matches(API_KEYS, {
+    message:
+      'API_KEYS must be key:client_id or key:client_id:per_second:burst entries, comma separated ' +
+      '(keys of 8 to 256 URL-safe characters)',
   })
   API_KEYS: string = '';
+
+  /** Requests per second each API key may make, sustained... */
+  @isRate('RATE_LIMIT_PER_SECOND')
+  RATE_LIMIT_PER_SECOND: number = 50;
+
+  /** ...and how many it may make at once. */
+  @isRate('RATE_LIMIT_BURST')
+  RATE_LIMIT_BURST: number = 100;
+
+  /** When set, gateways share each key's limit through this Redis; otherwise it is per gateway. */
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  /** Origins allowed to call the API from a browser, comma separated; none when unset. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s,/]+(,https?:\/\/[^\s,/]+)*$/, {
+    message: 'CORS_ORIGINS must be origins such as https://app.example.com, comma separated',
+  })
+  CORS_ORIGINS?: string;
 
   /** How long the gateway waits for a service's answer before giving 503. */
   @isTimeout('RPC_TIMEOUT_MS')
   RPC_TIMEOUT_MS: number = 5000;
+
+  /** `id:base64key` entries: the first seals applicants' id_number and dob, every one opens them. */
+  @isFieldEncryptionKeys()
+  FIELD_ENCRYPTION_KEYS: string;
 }

@@ -12,6 +12,7 @@ import {
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import Fastify, { errorCodes } from 'fastify';
 import { ErrorCode, FieldProblem, ServiceError } from '@app/contracts';
+import { RateLimitedException } from '../rate-limit/rate-limit.guard';
 import { RETRY_AFTER_SECONDS } from './error-status';
 import { HttpErrorFilter, toHttpProblem } from './http-error.filter';
 
@@ -42,7 +43,12 @@ describe('toHttpProblem', () => {
       [ErrorCode.INTERNAL, 500],
     ])('with code %s gets status %i', (code, status) => {
       const problem = toHttpProblem(new ServiceError(code, `because of ${code}`));
-      expect(problem).toEqual({ status, body: { error: { message: `because of ${code}`, details: null } } });
+      expect(problem).toMatchObject({ status, body: { error: { message: `because of ${code}`, details: null } } });
+    });
+
+    it('that is SERVICE_UNAVAILABLE tells when to retry', () => {
+      expect(toHttpProblem(ServiceError.unavailable('later')).retryAfter).toBe(RETRY_AFTER_SECONDS);
+      expect(toHttpProblem(ServiceError.propertyNotFound(1)).retryAfter).toBeUndefined();
     });
 
     it('covers every error code', () => {
@@ -168,6 +174,13 @@ describe('HttpErrorFilter', () => {
     expect(response.json()).toEqual({
       error: { message: 'the service is temporarily unavailable, retry later', details: null },
     });
+  });
+
+  it('answers a rate-limited request with 429, the error body and Retry-After', async () => {
+    const response = await send(new RateLimitedException(3));
+    expect(response.statusCode).toBe(429);
+    expect(response.headers['retry-after']).toBe('3');
+    expect(response.json()).toEqual({ error: { message: 'rate limit exceeded: retry after 3 seconds', details: null } });
   });
 
   it('sends a bare 500 for an unexpected error', async () => {

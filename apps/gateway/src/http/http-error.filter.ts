@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { FieldProblem, ServiceError } from '@app/contracts';
+import { RateLimitedException } from '../rate-limit/rate-limit.guard';
 import { RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './error-status';
 
 export interface ErrorBody {
@@ -10,6 +11,8 @@ export interface ErrorBody {
 export interface HttpProblem {
   status: number;
   body: ErrorBody;
+  /** Seconds for the Retry-After header, when the client should come back later. */
+  retryAfter?: number;
 }
 
 const logger = new Logger('HttpErrors');
@@ -20,7 +23,12 @@ const logger = new Logger('HttpErrors');
  */
 export function toHttpProblem(exception: unknown): HttpProblem {
   if (exception instanceof ServiceError) {
-    return problem(STATUS_BY_CODE[exception.code], exception.message, exception.details);
+    const status = STATUS_BY_CODE[exception.code];
+    const answer = problem(status, exception.message, exception.details);
+    return status === 503 ? { ...answer, retryAfter: RETRY_AFTER_SECONDS } : answer;
+  }
+  if (exception instanceof RateLimitedException) {
+    return { ...problem(429, messageOf(exception)), retryAfter: exception.retryAfterSeconds };
   }
   if (exception instanceof HttpException) {
     return problem(exception.getStatus(), messageOf(exception));
@@ -34,8 +42,8 @@ export function toHttpProblem(exception: unknown): HttpProblem {
   return problem(500, 'internal error');
 }
 
-function sendProblem(reply: FastifyReply, { status, body }: HttpProblem): void {
-  if (status === 503) reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+export function sendProblem(reply: FastifyReply, { status, body, retryAfter }: HttpProblem): void {
+  if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
   reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 

@@ -12,9 +12,10 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @Controller('api/v2/properties')
-@UseGuards(ApiKeyGuard)
+@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class PropertiesHttpController {
   constructor(private readonly backends: Backends) {}
 

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsInt, Matches, Max, Min, registerDecorator, validateSync } from 'class-validator';
+import { parseFieldEncryptionKeys } from '../crypto/field-cipher';
 
 /**
  * Builds the `validate` function of ConfigModule.forRoot: the environment is read once at boot
@@ -51,12 +52,41 @@ export class ServiceEnvironment extends CommonEnvironment {
   RMQ_PREFETCH: number = 32;
 }
 
-/** Validated integer milliseconds, for the RPC deadlines. */
-export function isTimeout(name: string): PropertyDecorator {
+/** An integer from `min` to `max`; `unit` completes "must be an integer ...". */
+export function isIntegerInRange(name: string, min: number, max: number, unit = ''): PropertyDecorator {
   return (target: object, key: string | symbol) => {
-    IsInt({ message: `${name} must be an integer number of milliseconds` })(target, key);
-    Min(50, { message: `${name} must be at least 50` })(target, key);
-    Max(120000, { message: `${name} must be at most 120000` })(target, key);
+    IsInt({ message: `${name} must be an integer${unit}` })(target, key);
+    Min(min, { message: `${name} must be at least ${min}` })(target, key);
+    Max(max, { message: `${name} must be at most ${max}` })(target, key);
   };
 }
 
+/** Validated integer milliseconds, for the RPC deadlines. */
+export function isTimeout(name: string): PropertyDecorator {
+  return isIntegerInRange(name, 50, 120000, ' number of milliseconds');
+}
+
+/**
+ * FIELD_ENCRYPTION_KEYS, required: `id:base64key` entries of 32-byte keys. The refusal names the
+ * entry at fault and never quotes key material.
+ */
+export function isFieldEncryptionKeys(): PropertyDecorator {
+  const refusal = (value: unknown): string | null => {
+    try {
+      parseFieldEncryptionKeys(typeof value === 'string' ? value : undefined);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  return (target: object, key: string | symbol) =>
+    registerDecorator({
+      name: 'isFieldEncryptionKeys',
+      target: target.constructor,
+      propertyName: key as string,
+      validator: {
+        validate: (value: unknown) => refusal(value) === null,
+        defaultMessage: (args) => refusal(args?.value) ?? '',
+      },
+    });
+}

@@ -150,10 +150,16 @@ describe('CreateApplicationRequest', () => {
       ['0', 0],
       [1850, 1850],
       ['1850', 1850],
-      [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-      [String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER],
+      [1_000_000, 1_000_000],
+      ['1000000', 1_000_000],
     ])('accepts %j as %j', (value, expected) => {
       expect(parseApplication({ user_specified_rent: value }).user_specified_rent).toBe(expected);
+    });
+
+    it.each([[1_000_001], ['1000001'], [Number.MAX_SAFE_INTEGER]])('refuses %j, over a million', (value) => {
+      expect(applicationProblems({ user_specified_rent: value })).toEqual([
+        { field: 'application.user_specified_rent', message: 'must be at most 1000000' },
+      ]);
     });
 
     it('refuses a negative amount', () => {
@@ -182,8 +188,15 @@ describe('CreateApplicationRequest', () => {
       ['1', 1],
       [305, 305],
       ['305', 305],
+      [2_147_483_647, 2_147_483_647],
     ])('accepts %j as %j', (value, expected) => {
       expect(parseApplication({ assigned_user_id: value }).assigned_user_id).toBe(expected);
+    });
+
+    it.each([[2_147_483_648], ['2147483648']])('refuses %j, over the largest 32-bit id', (value) => {
+      expect(applicationProblems({ assigned_user_id: value })).toEqual([
+        { field: 'application.assigned_user_id', message: 'must be at most 2147483647' },
+      ]);
     });
 
     it.each([[0], ['0'], [-2]])('refuses %j, which is not positive', (value) => {
@@ -432,6 +445,67 @@ describe('CreateApplicationRequest', () => {
       const over = { d: 'é'.repeat(8189) };
       expect(JSON.stringify(over).length).toBeLessThan(16384);
       expect(fieldsOf(applicantProblems({ custom_data: over }))).toEqual([path]);
+    });
+  });
+
+  describe('custom_data nesting', () => {
+    const path = 'application.applicant.custom_data';
+    /** An object `levels` deep, the outermost counting as the first level, alternating objects and arrays. */
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: unknown = 'bottom';
+      for (let level = levels; level > 1; level--) value = level % 2 === 0 ? [value] : { next: value };
+      return { top: value };
+    };
+
+    it('accepts 10 levels of objects and arrays and refuses 11', () => {
+      expect(parseApplicant({ custom_data: nested(10) }).custom_data).toEqual(nested(10));
+      expect(applicantProblems({ custom_data: nested(11) })).toEqual([
+        { field: path, message: 'must be nested at most 10 levels deep' },
+      ]);
+    });
+
+    it('refuses nesting far beyond what the stack could serialize, without overflowing it', () => {
+      const deep = `${'{"a":'.repeat(12_000)}1${'}'.repeat(12_000)}`;
+      const applicant = `{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com","custom_data":${deep}}`;
+      const request = JSON.parse(`{"application":{"property_id":12,"applicant":${applicant}}}`);
+      expect(() => JSON.stringify(request)).toThrow(RangeError);
+      expect(problems(request)).toEqual([
+        { field: path, message: 'must be nested at most 10 levels deep' },
+      ]);
+    });
+
+    it('accepts 1000 items in an array or object and refuses 1001', () => {
+      const items = (n: number) => Array.from({ length: n }, () => 0);
+      const keys = (n: number) => Object.fromEntries(items(n).map((_, i) => [`k${i}`, 0]));
+      expect(parseApplicant({ custom_data: { list: items(1000) } }).custom_data).toEqual({ list: items(1000) });
+      expect(parseApplicant({ custom_data: keys(1000) }).custom_data).toEqual(keys(1000));
+      for (const wide of [{ list: items(1001) }, keys(1001), { inner: keys(1001) }]) {
+        expect(applicantProblems({ custom_data: wide })).toEqual([
+          { field: path, message: 'must have at most 1000 items in any one array or object' },
+        ]);
+      }
+    });
+  });
+
+  describe('custom_data keys that could read as MongoDB operators or paths', () => {
+    const path = 'application.applicant.custom_data';
+
+    it.each([
+      ['an operator at the top', { $gt: '' }],
+      ['an operator deep down', { a: { b: [{ c: { $where: 'sleep(1000)' } }] } }],
+      ['a "$" key alone', { $: 1 }],
+      ['a dotted key', { 'a.b': 1 }],
+      ['a dotted key deep down', { a: [[{ 'x.y': { z: 1 } }]] }],
+      ['a key that is only a dot', { '.': 1 }],
+    ])('refuses %s', (_label, customData) => {
+      expect(applicantProblems({ custom_data: customData })).toEqual([
+        { field: path, message: 'must not have keys that start with "$" or contain "."' },
+      ]);
+    });
+
+    it('accepts "$" and "." inside keys and in values', () => {
+      const customData = { price$: '$1,000', 'a$b': 'x.y', note: { text: '{"$gt": ""}' }, list: ['$ne', '.'] };
+      expect(parseApplicant({ custom_data: customData }).custom_data).toEqual(customData);
     });
   });
 

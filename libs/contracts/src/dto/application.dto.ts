@@ -11,6 +11,10 @@ import {
   UrlField,
 } from '../validation/fields';
 
+/** Upper bounds of the integer inputs, so that no absurd number is stored or passed on. */
+export const MAX_RENT = 1_000_000;
+export const MAX_USER_ID = 2_147_483_647;
+
 /** `application.applicant`: the first, primary applicant. */
 export class ApplicantInput {
   @StringField({ required: true, trim: true, min: 1, max: 100 })
@@ -32,7 +36,7 @@ export class ApplicantInput {
   @PhoneField({ nullable: true })
   phone?: string | null;
 
-  @JsonObjectField({ nullable: true, maxBytes: 16 * 1024 })
+  @JsonObjectField({ nullable: true, maxBytes: 16 * 1024, maxDepth: 10, maxEntries: 1000 })
   custom_data?: Record<string, unknown> | null;
 
   @StringField({ nullable: true, max: 255 })
@@ -48,13 +52,14 @@ export class ApplicationInput {
   @IntegerField({ required: true, min: 1, code: ErrorCode.PROPERTY_ID_INVALID })
   property_id: number;
 
-  @IntegerField({ nullable: true, min: 0 })
+  /** A monthly rent in whole currency units. */
+  @IntegerField({ nullable: true, min: 0, max: MAX_RENT })
   user_specified_rent?: number | null;
 
   @DateField({ nullable: true })
   desired_move_in?: string | null;
 
-  @IntegerField({ nullable: true, min: 1 })
+  @IntegerField({ nullable: true, min: 1, max: MAX_USER_ID })
   assigned_user_id?: number | null;
 
   @NestedField(() => ApplicantInput, { required: true })

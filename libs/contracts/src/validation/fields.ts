@@ -125,15 +125,19 @@ const DECIMAL_DIGITS = /^\d{1,16}$/;
 
 export interface IntegerOptions extends Presence {
   min: number;
+  /** Defaults to the largest safe integer. */
+  max?: number;
 }
 
 /** A JSON integer or a string of decimal digits, read as a number. */
 export function IntegerField(options: IntegerOptions): PropertyDecorator {
+  const max = options.max ?? Number.MAX_SAFE_INTEGER;
   const toNumber: Normalize = (value) =>
     typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value;
   const check: Check = (value) => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) return 'must be an integer';
     if (value < options.min) return `must be at least ${options.min}`;
+    if (value > max) return `must be at most ${max}`;
     return null;
   };
   return field('integerField', options, check, { normalize: toNumber });
@@ -223,14 +227,47 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Any JSON object up to `maxBytes` once serialized; kept exactly as sent, never walked. */
-export function JsonObjectField(options: Presence & { maxBytes: number }): PropertyDecorator {
+export interface JsonObjectOptions extends Presence {
+  /** Size once serialized as JSON, in UTF-8 bytes. */
+  maxBytes: number;
+  /** Levels of objects and arrays, the field's own object counting as the first. */
+  maxDepth: number;
+  /** Items of any one array, keys of any one object. */
+  maxEntries: number;
+}
+
+/**
+ * Any JSON object within the limits, kept exactly as sent. Its keys are the caller's: none may
+ * start with "$" or contain ".", so that nothing in it can ever read as a MongoDB operator or path.
+ */
+export function JsonObjectField(options: JsonObjectOptions): PropertyDecorator {
   const check: Check = (value) => {
     if (!isPlainObject(value)) return 'must be a JSON object';
+    // The shape first: serializing a value nested thousands deep would overflow the stack.
+    const shape = jsonShapeProblem(value, options);
+    if (shape) return shape;
     const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
     return size <= options.maxBytes ? null : `must be at most ${options.maxBytes} bytes as JSON`;
   };
   return field('jsonObjectField', options, check);
+}
+
+/** The first way `root` breaks the depth, width or key rules; walked without recursion. */
+function jsonShapeProblem(root: object, { maxDepth, maxEntries }: JsonObjectOptions): string | null {
+  const pending: Array<[object, number]> = [[root, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [container, depth] = next;
+    if (depth > maxDepth) return `must be nested at most ${maxDepth} levels deep`;
+    const entries = Object.entries(container);
+    if (entries.length > maxEntries) return `must have at most ${maxEntries} items in any one array or object`;
+    for (const [key, value] of entries) {
+      if (!Array.isArray(container) && (key.startsWith('$') || key.includes('.'))) {
+        return 'must not have keys that start with "$" or contain "."';
+      }
+      if (typeof value === 'object' && value !== null) pending.push([value, depth + 1]);
+    }
+  }
+  return null;
 }
 
 /** A nested object validated by its own class. */

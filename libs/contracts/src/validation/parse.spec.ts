@@ -1,6 +1,7 @@
-import { CreateApplicationRequest } from '../dto/application.dto';
-import { CreatePropertyRequest } from '../dto/property.dto';
+import { ApplicantInput, ApplicationInput, CreateApplicationRequest } from '../dto/application.dto';
+import { CreatePropertyRequest, PropertyInput } from '../dto/property.dto';
 import { ErrorCode, PROPERTY_ID_INVALID_MESSAGE, ServiceError } from '../errors';
+import { declaredFields } from './fields';
 import { parseRequest } from './parse';
 
 /** What the gateway receives: a JSON text parsed back into values. */
@@ -233,6 +234,51 @@ describe('parseRequest', () => {
     it('is an instance of the contract class', () => {
       const request = parseRequest(CreatePropertyRequest, { property: { name: 'Elm Court' } });
       expect(request).toBeInstanceOf(CreatePropertyRequest);
+    });
+  });
+
+  describe('a MongoDB operator object in place of any field', () => {
+    const operators = [{ $gt: '' }, { $ne: null }, { $where: 'sleep(100)' }, { $regex: '.*' }];
+    const fieldsOf = (type: Function) => [...declaredFields(type).keys()];
+    const cases: Array<[string, new () => object, (operator: object) => unknown]> = [
+      ...fieldsOf(PropertyInput).map((name): [string, new () => object, (operator: object) => unknown] => [
+        `property.${name}`,
+        CreatePropertyRequest,
+        (operator) => json({ property: { name: 'Elm Court', [name]: operator } }),
+      ]),
+      ...fieldsOf(ApplicationInput).map((name): [string, new () => object, (operator: object) => unknown] => [
+        `application.${name}`,
+        CreateApplicationRequest,
+        (operator) => {
+          const body = validApplication() as { application: Record<string, unknown> };
+          body.application[name] = operator;
+          return body;
+        },
+      ]),
+      ...fieldsOf(ApplicantInput).map((name): [string, new () => object, (operator: object) => unknown] => [
+        `application.applicant.${name}`,
+        CreateApplicationRequest,
+        (operator) => validApplication({ [name]: operator }),
+      ]),
+      ['property', CreatePropertyRequest, (operator) => ({ property: operator })],
+      ['application', CreateApplicationRequest, (operator) => ({ application: operator })],
+    ];
+
+    it('covers every declared field', () => {
+      expect(cases.length).toBe(fieldsOf(PropertyInput).length + fieldsOf(ApplicationInput).length + fieldsOf(ApplicantInput).length + 2);
+      expect(cases.length).toBeGreaterThan(20);
+    });
+
+    it.each(cases)('is refused in %s', (path, type, bodyWith) => {
+      for (const operator of operators) {
+        const error = refusal(type, bodyWith(operator));
+        if (path === 'application.property_id' || path === 'application') {
+          expect(error.code).toBe(ErrorCode.PROPERTY_ID_INVALID);
+          continue;
+        }
+        expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
+        expect(error.details?.map((d) => d.field)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${path.replace(/\./g, '\\.')}(\\.|$)`))]));
+      }
     });
   });
 });

@@ -1,0 +1,32 @@
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { AuthenticatedRequest } from '../auth/api-key.guard';
+import { RateLimit, RateLimiter } from './token-bucket';
+
+export const DEFAULT_RATE_LIMIT = Symbol('DEFAULT_RATE_LIMIT');
+
+/** 429: the client has spent its burst; `Retry-After` says when one more request will pass. */
+export class RateLimitedException extends HttpException {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`rate limit exceeded: retry after ${retryAfterSeconds} seconds`, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
+/**
+ * Each API key has a token bucket: its own limit from API_KEYS, or the default. Runs after
+ * ApiKeyGuard, which says whose request it is.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly limiter: RateLimiter,
+    @Inject(DEFAULT_RATE_LIMIT) private readonly defaultLimit: RateLimit,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const { credential } = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (!credential) throw new Error('RateLimitGuard runs after ApiKeyGuard');
+    const decision = await this.limiter.take(credential.bucket, credential.rateLimit ?? this.defaultLimit);
+    if (!decision.allowed) throw new RateLimitedException(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    return true;
+  }
+}

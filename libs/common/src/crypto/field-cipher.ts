@@ -1,0 +1,109 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { SealedValue } from '@app/contracts';
+
+const ALGORITHM = 'aes-256-gcm';
+const KEY_BYTES = 32;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export const FIELD_ENCRYPTION_KEYS_FORMAT =
+  'FIELD_ENCRYPTION_KEYS must be one or more id:base64key entries, comma separated, each key 32 bytes ' +
+  '(e.g. k2025:$(openssl rand -base64 32)); the first encrypts, all decrypt';
+
+/** Why a sealed value cannot be opened. Its message never holds a key or a plaintext. */
+export class SealedValueError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SealedValueError';
+  }
+}
+
+interface FieldKey {
+  id: string;
+  key: Buffer;
+}
+
+/**
+ * Reads `id:base64key,id:base64key,...`. Throws an Error naming the variable and the entry at
+ * fault, never quoting the key material.
+ */
+export function parseFieldEncryptionKeys(text: string | undefined): FieldKey[] {
+  if (!text) throw new Error(`FIELD_ENCRYPTION_KEYS is not set. ${FIELD_ENCRYPTION_KEYS_FORMAT}`);
+  const keys: FieldKey[] = [];
+  text.split(',').forEach((entry, index) => {
+    const separator = entry.indexOf(':');
+    const id = entry.slice(0, separator);
+    const material = entry.slice(separator + 1);
+    const where = `FIELD_ENCRYPTION_KEYS entry ${index + 1}`;
+    if (separator < 0 || !KEY_ID.test(id)) {
+      throw new Error(`${where} must start with a key id of 1 to 32 letters, digits, _ or -, then ":"`);
+    }
+    const key = BASE64.test(material) ? Buffer.from(material, 'base64') : Buffer.alloc(0);
+    if (key.length !== KEY_BYTES) throw new Error(`${where} (key id ${id}) must be ${KEY_BYTES} bytes in base64`);
+    if (keys.some((known) => known.id === id)) throw new Error(`${where}: key id ${id} is given twice`);
+    keys.push({ id, key });
+  });
+  return keys;
+}
+
+/**
+ * Encrypts single field values with AES-256-GCM: a fresh random nonce per value, the key id
+ * stored beside it, and `context` (the field's name) bound in as associated data, so that a
+ * sealed SSN cannot be passed off as a date of birth. The first key encrypts; every key decrypts,
+ * so a new key can be put first while values sealed under the old ones stay readable.
+ */
+export class FieldCipher {
+  private readonly keys: ReadonlyMap<string, Buffer>;
+  private readonly current: FieldKey;
+
+  constructor(config: string | undefined) {
+    const keys = parseFieldEncryptionKeys(config);
+    this.current = keys[0];
+    this.keys = new Map(keys.map(({ id, key }) => [id, key]));
+  }
+
+  /** The id of the key new values are sealed with. */
+  get currentKeyId(): string {
+    return this.current.id;
+  }
+
+  seal(plaintext: string, context: string): SealedValue {
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv(ALGORITHM, this.current.key, nonce, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return {
+      key_id: this.current.id,
+      nonce: nonce.toString('base64'),
+      ciphertext: ciphertext.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+    };
+  }
+
+  /** The plaintext of a value sealed for `context`; throws SealedValueError otherwise. */
+  open(sealed: unknown, context: string): string {
+    if (!isSealedValue(sealed)) throw new SealedValueError('not a sealed value');
+    const key = this.keys.get(sealed.key_id);
+    if (!key) throw new SealedValueError(`sealed with unknown key id ${JSON.stringify(sealed.key_id.slice(0, 32))}`);
+    const nonce = Buffer.from(sealed.nonce, 'base64');
+    const tag = Buffer.from(sealed.tag, 'base64');
+    if (nonce.length !== NONCE_BYTES || tag.length !== TAG_BYTES) throw new SealedValueError('malformed sealed value');
+    try {
+      const decipher = createDecipheriv(ALGORITHM, key, nonce, { authTagLength: TAG_BYTES });
+      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAuthTag(tag);
+      const plaintext = Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]);
+      return plaintext.toString('utf8');
+    } catch {
+      throw new SealedValueError('sealed value failed authentication');
+    }
+  }
+}
+
+export function isSealedValue(value: unknown): value is SealedValue {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (['key_id', 'nonce', 'ciphertext', 'tag'] as const).every((name) => typeof candidate[name] === 'string');
+}

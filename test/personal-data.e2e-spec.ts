@@ -1,0 +1,167 @@
+import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
+import { randomUUID } from 'node:crypto';
+import { APPLICATIONS } from '@app/contracts';
+import { FieldCipher } from '@app/common';
+import { api, Answer, Api } from './support/http';
+import { KEYS, Stack, testFieldKey } from './support/stack';
+
+/** Applicants whose SSN and date of birth must never show in clear outside the processes. */
+const APPLICANTS = [
+  { id_number: '078-05-1120', dob: '07/23/1981' },
+  { id_number: '219099999', dob: '1979-02-14' },
+  { id_number: '457-55-5462', dob: '1990-12-31' },
+].map((sensitive, i) => ({
+  first_name: `Private${i}`,
+  last_name: 'Person',
+  email: `private${i}@example.com`,
+  phone: '5550100000',
+  ...sensitive,
+}));
+
+/** Every way each value may be written: as sent, normalized, and in the other date format. */
+function clearForms({ id_number, dob }: { id_number: string; dob: string }): string[] {
+  const digits = id_number.replace(/-/g, '');
+  const iso = dob.includes('/') ? `${dob.slice(6)}-${dob.slice(0, 2)}-${dob.slice(3, 5)}` : dob;
+  const us = `${iso.slice(5, 7)}/${iso.slice(8)}/${iso.slice(0, 4)}`;
+  return [digits, `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`, iso, us];
+}
+
+const SECRETS = [...APPLICANTS.flatMap(clearForms), KEYS.clientOne, KEYS.clientTwo];
+
+function expectNoSecret(text: string, where: string): void {
+  for (const secret of SECRETS) {
+    if (text.includes(secret)) throw new Error(`${where} holds ${JSON.stringify(secret)} in clear`);
+  }
+}
+
+describe('applicants’ SSN and date of birth, and API keys, outside the processes', () => {
+  let stack: Stack;
+  let client: Api;
+  let propertyId: number;
+  const answers: Answer[] = [];
+  const send = async (request: Promise<Answer>) => {
+    const answer = await request;
+    answers.push(answer);
+    return answer;
+  };
+  const apply = (applicant: Record<string, unknown>, application: Record<string, unknown> = {}) =>
+    send(client.post('/api/v2/applications', { application: { property_id: propertyId, ...application, applicant } }));
+
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { RPC_TIMEOUT_MS: '2000', PROPERTY_LOOKUP_TIMEOUT_MS: '1000' } });
+    client = api(stack.url);
+    propertyId = (await client.post('/api/v2/properties', { property: { name: 'Quiet Court' } })).body.property.id;
+
+    for (const applicant of APPLICANTS) expect((await apply(applicant)).status).toBe(201);
+    // Refused on every path: by validation, for the property, for the key; the values ride along.
+    const [first, second] = APPLICANTS;
+    expect((await apply({ ...first, email: 'not-an-address' })).status).toBe(422);
+    expect((await apply({ ...first, id_number: `${first.id_number}0` })).status).toBe(422);
+    expect((await apply({ ...second, custom_data: { ssn: second.id_number, born: second.dob, $gt: '' } })).status).toBe(422);
+    expect((await apply(second, { property_id: 987654 })).status).toBe(422);
+    expect((await send(client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: second } }, { key: 'not-a-configured-key' }))).status).toBe(401);
+  });
+
+  afterAll(() => stack?.stop());
+
+  it('are in no response', () => {
+    expect(answers.length).toBeGreaterThanOrEqual(8);
+    for (const answer of answers) expectNoSecret(answer.text, `a ${answer.status} response`);
+  });
+
+  it('are in no raw database document, where id_number and dob are sealed values', async () => {
+    let applications = 0;
+    for (const service of ['applications', 'properties'] as const) {
+      const db = await stack.database(service);
+      try {
+        for (const { name } of await db.db!.listCollections().toArray()) {
+          const documents = await db.collection(name).find({}).toArray();
+          expectNoSecret(JSON.stringify(documents), `collection ${service}.${name}`);
+          if (service === 'applications' && name === 'applications') {
+            applications = documents.length;
+            const cipher = new FieldCipher(stack.fieldEncryptionKeys);
+            const opened = documents.map(({ applicants: [applicant] }) => ({
+              id_number: cipher.open(applicant.id_number, 'applicant.id_number'),
+              dob: cipher.open(applicant.dob, 'applicant.dob'),
+            }));
+            expect(opened).toEqual(
+              APPLICANTS.map((a) => ({ id_number: clearForms(a)[0], dob: clearForms(a)[2] })),
+            );
+          }
+        }
+      } finally {
+        await db.close();
+      }
+    }
+    expect(applications).toBe(APPLICANTS.length);
+  });
+
+  it('are in no message on the broker: what a queue or a dead-letter queue holds is sealed', async () => {
+    await stack.stopApp('applications');
+    const connection: ChannelModel = await connect(process.env.AMQP_URL!);
+    try {
+      const channel: Channel = await connection.createChannel();
+      const delivered = new Promise<ConsumeMessage>((resolve) =>
+        channel.consume(`${stack.namespace}applications`, (message) => message && resolve(message), { noAck: false }),
+      );
+      // The gateway gives up (503) while the message sits in the queue, as it would in a dead-letter queue.
+      const pending = send(client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: APPLICANTS[0] } }));
+      const message = await delivered;
+      channel.nack(message, false, false);
+      expect((await pending).status).toBe(503);
+
+      const text = message.content.toString();
+      expectNoSecret(text, 'the create-application message');
+      const body = JSON.parse(text);
+      expect(body.pattern).toBe(APPLICATIONS.CREATE);
+      expect(Object.keys(body.data.sealed_applicant).sort()).toEqual(['dob', 'id_number']);
+      expect(body.data.request.application.applicant).not.toHaveProperty('id_number');
+      expect(body.data.request.application.applicant).not.toHaveProperty('dob');
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
+    await stack.startApp('applications');
+  });
+
+  it('are not logged when a message sealed under an unknown key is refused', async () => {
+    const stranger = new FieldCipher(testFieldKey('stranger'));
+    const [applicant] = APPLICANTS;
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const channel = await connection.createChannel();
+      const { queue: replyTo } = await channel.assertQueue('', { exclusive: true });
+      const reply = new Promise<any>((resolve) =>
+        channel.consume(replyTo, (message) => message && resolve(JSON.parse(message.content.toString())), { noAck: true }),
+      );
+      const { id_number, dob, ...rest } = applicant;
+      const data = {
+        client_id: 1,
+        request: { application: { property_id: propertyId, applicant: rest } },
+        sealed_applicant: {
+          id_number: stranger.seal(id_number.replace(/-/g, ''), 'applicant.id_number'),
+          dob: stranger.seal(clearForms(applicant)[2], 'applicant.dob'),
+        },
+      };
+      const id = randomUUID();
+      channel.sendToQueue(`${stack.namespace}applications`, Buffer.from(JSON.stringify({ pattern: APPLICATIONS.CREATE, data, id })), {
+        replyTo,
+        correlationId: id,
+      });
+      expect((await reply).err).toMatchObject({ code: 'INTERNAL' });
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
+    expect(stack.logLines().join('\n')).toContain('sealed id_number cannot be opened: sealed with unknown key id "stranger"');
+  });
+
+  it('are in no line any process wrote', async () => {
+    // Every process stopped, so that everything it had to say has been read.
+    await stack.stopProcesses();
+    const lines = stack.logLines();
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.join('\n')).toContain('HTTP API listening');
+    lines.forEach((line, i) => expectNoSecret(line, `log line ${i + 1} (${line.slice(0, 80)})`));
+  });
+});

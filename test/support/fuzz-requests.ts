@@ -1,0 +1,232 @@
+import fc, { Arbitrary } from 'fast-check';
+import { KEYS } from './stack';
+
+/** One generated HTTP request, as the fuzz suite sends it. */
+export interface FuzzRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  /** Sent as given; null sends no body. */
+  body: string | null;
+  headers: Record<string, string>;
+}
+
+/**
+ * JSON too deep to build as a value (JSON.stringify would overflow the stack) stands in a
+ * value as this marker, replaced by its text once the rest is serialized.
+ */
+const DEEP = /"@@deep:(\d+):([ao])@@"/g;
+
+function deepJson(depth: number, kind: string): string {
+  return kind === 'a' ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"d":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+export function toJsonText(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(DEEP, (_all, depth: string, kind: string) => deepJson(Number(depth), kind));
+}
+
+const OPERATORS: object[] = [
+  { $gt: '' },
+  { $ne: null },
+  { $where: 'sleep(1000) || true' },
+  { $regex: '.*' },
+  { $in: [1, 2, 3] },
+  { $exists: true },
+  { $expr: { $eq: [1, 1] } },
+  { 'a.b': 1 },
+];
+
+const printable = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/=:') });
+
+/** A string of `length` copies of one character, plain or not. */
+const longString = fc
+  .tuple(fc.integer({ min: 200, max: 70_000 }), fc.constantFrom('x', 'é', '😀', '\u0000', '"', '\\', '\u202e', ' '))
+  .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)));
+
+/** Values of every JSON type and shape that a field should refuse or survive. */
+export const hostileValue: Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: fc.string() },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme' }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary' }) },
+  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\t\n', '\u0000', 'null', '{}', '[]', '-1', '1e309', '0x10', '02/30/2024', '123-45-678', '$gt') },
+  { weight: 1, arbitrary: longString },
+  { weight: 2, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 1, arbitrary: fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -0, 1e21, 2 ** 31, -(2 ** 53)) },
+  { weight: 1, arbitrary: fc.bigInt({ min: 10n ** 16n, max: 10n ** 30n }).map(String) },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.constant(null) },
+  { weight: 3, arbitrary: fc.constantFrom(...OPERATORS) },
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom('a', 'o')).map(([d, k]) => `@@deep:${d}:${k}@@`) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 6_000 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 12_000 }).map((n) => Array.from({ length: n }, () => 0)) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('$gt', '$where', 'a.b', '.', '$', 'ok', '__proto__', 'constructor'), fc.jsonValue({ maxDepth: 2 })) },
+);
+
+/**
+ * A plausible value or, `hostile` times in `plausible`, a hostile one (objectOf leaves the
+ * field out now and then). The shares are chosen so that some requests of each kind pass
+ * validation and reach the services: a few percent of properties, more of applications, whose
+ * many fields would otherwise almost never all be right at once.
+ */
+function field<T>(plausible: Arbitrary<T>, shares = { plausible: 3, hostile: 2 }): Arbitrary<unknown> {
+  return fc.oneof({ weight: shares.plausible, arbitrary: plausible }, { weight: shares.hostile, arbitrary: hostileValue });
+}
+
+const mostlyPlausible = { plausible: 12, hostile: 1 };
+
+/** Keys nobody declared, named to tempt a query or a prototype. */
+const unknownKeys = fc.dictionary(
+  fc.oneof(fc.constantFrom('$gt', '$set', 'a.b', 'constructor', 'prototype', 'toString', 'id', 'client_id', '_id', 'deleted_at'), fc.string({ maxLength: 8 })),
+  hostileValue,
+  { maxKeys: 2 },
+);
+
+/**
+ * An object with the `required` keys of `shape` and each other key present or absent, plus now
+ * and then an unknown key. (A required field missing is one of the hostile values' shapes.)
+ */
+function objectOf(shape: Record<string, Arbitrary<unknown>>, required: string[] = []): Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(fc.record(shape, { requiredKeys: required }), fc.oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: unknownKeys }))
+    .map(([known, unknown]) => ({ ...known, ...unknown }));
+}
+
+const shortText = fc.string({ minLength: 1, maxLength: 40 });
+
+const property = objectOf({
+  name: field(shortText),
+  kind: field(fc.constantFrom('multi_family', 'single_family', 'generic')),
+  available: field(fc.boolean()),
+  street: field(shortText),
+  city: field(shortText),
+  state: field(fc.constantFrom('IL', 'NY', 'CA')),
+  zip: field(fc.stringMatching(/^\d{5}$/)),
+  invitation_only: field(fc.boolean()),
+  invitation_only_message: field(shortText),
+});
+
+const dateBetween = (min: string, max: string) =>
+  fc.date({ min: new Date(min), max: new Date(max), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const asUsDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8)}/${iso.slice(0, 4)}`;
+const anyDate = dateBetween('1900-01-01', '2099-12-31');
+const birthDate = dateBetween('1920-01-01', '2005-12-31');
+
+const applicant = objectOf({
+  first_name: field(shortText, mostlyPlausible),
+  last_name: field(shortText, mostlyPlausible),
+  email: field(fc.stringMatching(/^[a-z0-9._-]{1,20}@[a-z0-9-]{1,20}\.(com|org|example)$/), mostlyPlausible),
+  dob: field(fc.oneof(birthDate, birthDate.map(asUsDate)), mostlyPlausible),
+  id_number: field(fc.oneof(fc.stringMatching(/^\d{9}$/), fc.stringMatching(/^\d{3}-\d{2}-\d{4}$/)), mostlyPlausible),
+  phone: field(fc.stringMatching(/^\+?1? ?\(?\d{3}\)? ?\d{3}-?\d{4}$/), mostlyPlausible),
+  custom_data: field(fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), mostlyPlausible),
+  reference_id: field(shortText, mostlyPlausible),
+  redirect_url: field(fc.webUrl(), mostlyPlausible),
+}, ['first_name', 'last_name', 'email']);
+
+function application(propertyIds: number[]) {
+  return objectOf({
+    property_id: field(fc.oneof(fc.constantFrom(...propertyIds), fc.constantFrom(...propertyIds).map(String), fc.nat()), mostlyPlausible),
+    user_specified_rent: field(fc.nat({ max: 1_100_000 }), mostlyPlausible),
+    desired_move_in: field(fc.oneof(anyDate, anyDate.map(asUsDate)), mostlyPlausible),
+    assigned_user_id: field(fc.integer({ min: 1, max: 2_200_000_000 }), mostlyPlausible),
+    applicant: fc.oneof({ weight: 6, arbitrary: applicant }, { weight: 1, arbitrary: hostileValue }),
+  }, ['property_id', 'applicant']);
+}
+
+/** The body as sent: mostly `{wrapper: ...}`, sometimes anything at all. */
+function wrapped(wrapper: string, inner: Arbitrary<unknown>): Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 8, arbitrary: inner.map((value) => ({ [wrapper]: value })) },
+    { weight: 1, arbitrary: inner },
+    { weight: 1, arbitrary: fc.tuple(inner, unknownKeys).map(([value, extra]) => ({ [wrapper]: value, ...extra })) },
+    { weight: 1, arbitrary: hostileValue.map((value) => ({ [wrapper]: value })) },
+    { weight: 1, arbitrary: hostileValue },
+  );
+}
+
+const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'];
+const OTHER_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'application/json-patch+json', 'text/json', ''];
+
+/** How a body goes over the wire: whole JSON, cut short, not JSON at all, or under another type. */
+function encoded(body: Arbitrary<unknown>): Arbitrary<{ body: string; contentType: string | null }> {
+  return fc.oneof(
+    { weight: 12, arbitrary: fc.tuple(body, fc.constantFrom(...JSON_TYPES)).map(([value, contentType]) => ({ body: toJsonText(value), contentType })) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(body, fc.double({ min: 0, max: 1, noNaN: true })).map(([value, cut]) => {
+        const text = toJsonText(value);
+        return { body: text.slice(0, Math.floor(text.length * cut)), contentType: 'application/json' };
+      }),
+    },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary' }).map((text) => ({ body: text, contentType: 'application/json' })) },
+    { weight: 2, arbitrary: fc.tuple(body, fc.constantFrom(...OTHER_TYPES)).map(([value, contentType]) => ({ body: toJsonText(value), contentType })) },
+    { weight: 1, arbitrary: body.map((value) => ({ body: toJsonText(value), contentType: null })) },
+  );
+}
+
+/** Mostly client one's key, sometimes another client's, a wrong one or none. */
+const authorization: Arbitrary<string | null> = fc.oneof(
+  { weight: 16, arbitrary: fc.constant(`Bearer ${KEYS.clientOne}`) },
+  { weight: 2, arbitrary: fc.constant(`Bearer ${KEYS.clientTwo}`) },
+  { weight: 1, arbitrary: printable.map((key) => `Bearer ${key}`) },
+  { weight: 1, arbitrary: fc.constantFrom(null, 'Bearer', `Basic ${KEYS.clientOne}`, `bearer ${KEYS.clientOne}`) },
+);
+
+function headersFor(auth: string | null, contentType: string | null): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (auth !== null) headers.authorization = auth;
+  if (contentType !== null) headers['content-type'] = contentType;
+  return headers;
+}
+
+function post(path: string, body: Arbitrary<unknown>): Arbitrary<FuzzRequest> {
+  return fc.tuple(encoded(body), authorization).map(([sent, auth]) => ({
+    method: 'POST' as const,
+    path,
+    body: sent.body,
+    // fetch labels a string body text/plain when no type is given: say so explicitly.
+    headers: headersFor(auth, sent.contentType ?? 'text/plain;charset=UTF-8'),
+  }));
+}
+
+export const createPropertyRequest = (): Arbitrary<FuzzRequest> => post('/api/v2/properties', wrapped('property', property));
+
+export const createApplicationRequest = (propertyIds: number[]): Arbitrary<FuzzRequest> =>
+  post('/api/v2/applications', wrapped('application', application(propertyIds)));
+
+/** What may stand where a property id goes in the path, percent-encoded where it must be. */
+function idSegment(knownIds: number[]): Arbitrary<string> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...knownIds).map(String) },
+    { weight: 2, arbitrary: fc.nat().map(String) },
+    { weight: 1, arbitrary: fc.integer({ min: -1000, max: 0 }).map(String) },
+    { weight: 1, arbitrary: fc.double().map(String) },
+    { weight: 1, arbitrary: fc.constantFrom('0x1', '1e3', '01', '+1', '%20%31', '1%00', '%2e%2e', '..', '.', '%2F1', '9'.repeat(17), '9'.repeat(120)) },
+    { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1 }).map(encodeURIComponent) },
+    { weight: 1, arbitrary: fc.constantFrom(...OPERATORS).map((op) => encodeURIComponent(JSON.stringify(op))) },
+    { weight: 1, arbitrary: fc.integer({ min: 90, max: 20_000 }).map((n) => '7'.repeat(n)) },
+  );
+}
+
+const query = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.constantFrom('?id[$gt]=', '?id=1&id=2', '?__proto__[admin]=1', '?client_id=2', `?x=${'y'.repeat(3000)}`) },
+);
+
+function byId(method: 'GET' | 'DELETE', knownIds: number[]): Arbitrary<FuzzRequest> {
+  const body = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constant({ body: '{"id":{"$gt":0}}', contentType: 'application/json' }) },
+    { weight: 1, arbitrary: fc.constant({ body: '{"id":', contentType: 'application/json' }) },
+  );
+  return fc.tuple(idSegment(knownIds), query, authorization, method === 'GET' ? fc.constant(null) : body).map(([id, q, auth, sent]) => ({
+    method,
+    path: `/api/v2/properties/${id}${q}`,
+    body: sent?.body ?? null,
+    headers: headersFor(auth, sent?.contentType ?? null),
+  }));
+}
+
+export const getPropertyRequest = (knownIds: number[]) => byId('GET', knownIds);
+export const deletePropertyRequest = (knownIds: number[]) => byId('DELETE', knownIds);
