@@ -8,7 +8,8 @@ import mongoose from 'mongoose';
 
 export type AppName = 'gateway' | 'applications' | 'properties';
 
-const READY_LINE: Record<AppName, string> = {
+/** The message each app logs once it serves: the gateway once its port is bound. */
+const READY_MESSAGE: Record<AppName, string> = {
   gateway: 'HTTP API listening on port',
   applications: 'Nest microservice successfully started',
   properties: 'Nest microservice successfully started',
@@ -26,8 +27,16 @@ export interface StackOptions {
 export interface RunningProcess {
   app: AppName;
   child: ChildProcess;
+  /** Everything it printed, as it came. */
   output: string[];
+  /** Its log lines, each JSON object parsed, in order. */
+  logs: LogRecord[];
+  /** Base URL of the gateway's HTTP API (empty for a service). */
+  httpUrl: string;
 }
+
+/** One line of a process's JSON log. */
+export type LogRecord = Record<string, unknown> & { msg?: string; level?: string; request_id?: string };
 
 export const KEYS = {
   clientOne: 'test-key-client-one',
@@ -79,32 +88,45 @@ export class Stack {
 
   /** Starts one more process of `app` and resolves once it says it is serving. */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+    const env: Record<string, string> = { ...this.env, ...extraEnv };
     const child = spawn(process.execPath, [distMain(app)], {
-      env: { ...process.env, ...this.env, ...extraEnv },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const running: RunningProcess = { app, child, output: [] };
+    const httpUrl = app === 'gateway' ? `http://127.0.0.1:${env.PORT}` : '';
+    const running: RunningProcess = { app, child, output: [], logs: [], httpUrl };
     this.processes.push(running);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
         START_TIMEOUT_MS,
       );
-      const onData = (chunk: Buffer) => {
-        running.output.push(chunk.toString());
-        if (chunk.toString().includes(READY_LINE[app])) {
+      const onRecord = (record: LogRecord) => {
+        running.logs.push(record);
+        if (record.msg?.startsWith(READY_MESSAGE[app])) {
           clearTimeout(timer);
           resolve();
         }
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
+      forEachLine(child.stdout!, (line) => {
+        running.output.push(`${line}\n`);
+        const record = parseRecord(line);
+        if (record) onRecord(record);
+      });
+      forEachLine(child.stderr!, (line) => running.output.push(`${line}\n`));
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`${app} exited with ${code} before it started:\n${running.output.join('')}`));
       });
     });
     return running;
+  }
+
+  /** The one running process of `app`. */
+  process(app: AppName): RunningProcess {
+    const found = this.processes.filter((p) => p.app === app);
+    if (found.length !== 1) throw new Error(`${found.length} processes of ${app} are running, not one`);
+    return found[0];
   }
 
   /** Stops every process of `app` (SIGTERM, then SIGKILL if it lingers). */
@@ -159,6 +181,26 @@ export class Stack {
       await connection.dropDatabase();
       await connection.close();
     }
+  }
+}
+
+/** Calls `onLine` with each complete line `stream` yields, a line cut across chunks included. */
+function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = '';
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    lines.forEach(onLine);
+  });
+  stream.on('end', () => pending && onLine(pending));
+}
+
+function parseRecord(line: string): LogRecord | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? (value as LogRecord) : null;
+  } catch {
+    return null;
   }
 }
 

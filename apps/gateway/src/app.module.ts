@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { environmentValidator, rmqClientOptions } from '@app/common';
+import { environmentValidator, ObservabilityModule, rmqClientOptions } from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationsHttpController } from './applications/applications.http.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -31,6 +31,7 @@ const queueClient = (name: symbol, baseQueue: string) => ({
       ignoreEnvFile: true,
       validate: environmentValidator(GatewayEnvironment),
     }),
+    ObservabilityModule.forApp('gateway'),
     ClientsModule.registerAsync([
       queueClient(PROPERTIES_QUEUE_CLIENT, QUEUES.PROPERTIES),
       queueClient(APPLICATIONS_QUEUE_CLIENT, QUEUES.APPLICATIONS),

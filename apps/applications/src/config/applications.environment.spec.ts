@@ -21,6 +21,7 @@ describe('ApplicationsEnvironment', () => {
       AMQP_URL: 'amqp://guest:guest@localhost:5672',
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,

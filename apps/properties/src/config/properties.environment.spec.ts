@@ -21,6 +21,7 @@ describe('PropertiesEnvironment', () => {
       AMQP_URL: 'amqp://guest:guest@localhost:5672',
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       DEFAULT_FORM_PRESET_ID: 1,

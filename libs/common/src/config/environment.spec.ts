@@ -22,6 +22,7 @@ describe('environmentValidator', () => {
       AMQP_URL: 'amqp://guest:guest@localhost:5672',
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
     });
@@ -66,6 +67,10 @@ describe('environmentValidator', () => {
     expect(validateService({ RMQ_PREFETCH: '1000' }).RMQ_PREFETCH).toBe(1000);
   });
 
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL %s', (level) => {
+    expect(validateCommon({ LOG_LEVEL: level }).LOG_LEVEL).toBe(level);
+  });
+
   it.each([
     ['AMQP_URL', 'http://x'],
     ['AMQP_URL', 'localhost:5672'],
@@ -79,6 +84,8 @@ describe('environmentValidator', () => {
     ['RMQ_PREFETCH', '1001'],
     ['RMQ_PREFETCH', '2.5'],
     ['RMQ_PREFETCH', 'many'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_LEVEL', 'INFO'],
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal(validateService, { [name]: value })).toContain(name);
   });

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsIn, IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+import { LOG_LEVELS, LogLevel } from '../logging/logger-params';
 
 /**
  * Builds the `validate` function of ConfigModule.forRoot: the environment is read once at boot
@@ -37,6 +38,10 @@ export class CommonEnvironment {
 
   @Matches(HTTP_URL, { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL' })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
+
+  /** The least severe level written to the log. */
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'info';
 }
 
 /** What each microservice reads besides the common part. */

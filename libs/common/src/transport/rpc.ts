@@ -1,13 +1,15 @@
 import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
+import { requestIdHeaders } from '../logging/request-context';
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
 
 /**
  * The one way to ask another service something. @nestjs/microservices waits forever by
  * default; here every request has a deadline, and a request nobody picked up by then expires
- * in the queue instead of being done later behind the caller's back.
+ * in the queue instead of being done later behind the caller's back. The message carries the
+ * current request's id in its headers.
  * Resolves with the answer or rejects with a ServiceError, never anything else.
  */
 export async function sendRpc<TResult>(
@@ -16,7 +18,9 @@ export async function sendRpc<TResult>(
   data: unknown,
   timeoutMs: number,
 ): Promise<TResult> {
-  const record = new RmqRecordBuilder(data).setOptions({ expiration: String(timeoutMs) }).build();
+  const record = new RmqRecordBuilder(data)
+    .setOptions({ expiration: String(timeoutMs), headers: requestIdHeaders() })
+    .build();
   try {
     return await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
   } catch (error: unknown) {

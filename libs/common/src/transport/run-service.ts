@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { AsyncMicroserviceOptions } from '@nestjs/microservices';
+import { Logger } from 'nestjs-pino';
 import { queueName } from '@app/contracts';
 import { ServiceEnvironment } from '../config/environment';
 import { AckInterceptor } from './ack.interceptor';
@@ -11,10 +12,11 @@ import { RpcErrorFilter } from './rpc-error.filter';
 /**
  * Starts a microservice consuming its durable queue: acknowledgements after the work, bounded
  * prefetch, one error filter, and a clean close on SIGTERM. Any number of instances may run;
- * they share the queue as competing consumers.
+ * they share the queue as competing consumers. It logs JSON (ObservabilityModule).
  */
 export async function runService(module: Type<unknown>, baseQueue: string): Promise<void> {
   const app = await NestFactory.createMicroservice<AsyncMicroserviceOptions>(module, {
+    bufferLogs: true,
     inject: [ConfigService],
     useFactory: (config: ConfigService<ServiceEnvironment, true>) =>
       rmqServerOptions({
@@ -23,6 +25,7 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
         prefetch: config.get('RMQ_PREFETCH'),
       }),
   });
+  app.useLogger(app.get(Logger));
   app.useGlobalInterceptors(new AckInterceptor());
   app.useGlobalFilters(new RpcErrorFilter());
   app.enableShutdownHooks();

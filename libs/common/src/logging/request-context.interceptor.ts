@@ -1,0 +1,67 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { RmqContext } from '@nestjs/microservices';
+import { PinoLogger } from 'nestjs-pino';
+import { Observable, tap } from 'rxjs';
+import { ErrorCode, ServiceError } from '@app/contracts';
+import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-context';
+
+/** What became of a message: `ok`, the code of the ServiceError it ended in, or `error`. */
+export type MessageOutcome = 'ok' | ErrorCode | 'error';
+
+interface HttpRequestWithId {
+  raw?: { id?: unknown };
+}
+
+/**
+ * Runs each HTTP request and each message in the context of its request id, so that every line
+ * logged while serving it carries the id and every message sent on its behalf passes it on
+ * (see sendRpc). At the gateway the id comes from the HTTP request (see loggerParams); in a
+ * service, from the message's X-Request-Id header. A service also logs one line per message it
+ * handled, with its pattern, outcome and duration.
+ */
+@Injectable()
+export class RequestContextInterceptor implements NestInterceptor {
+  constructor(private readonly logger: PinoLogger) {
+    logger.setContext('Messages');
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() === 'http') {
+      const request = context.switchToHttp().getRequest<HttpRequestWithId>();
+      return this.within(requestIdFrom(request.raw?.id), () => next.handle());
+    }
+    if (context.getType() === 'rpc') return this.handleMessage(context.switchToRpc().getContext<RmqContext>(), next);
+    return next.handle();
+  }
+
+  private handleMessage(rmq: RmqContext, next: CallHandler): Observable<unknown> {
+    const headers = rmq.getMessage()?.properties?.headers as Record<string, unknown> | undefined;
+    const pattern = rmq.getPattern();
+    const started = performance.now();
+    const handled = (outcome: MessageOutcome) => {
+      const durationMs = Math.round(performance.now() - started);
+      this.logger[levelOf(outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
+    };
+    return this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
+      next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
+    );
+  }
+
+  /** Subscribes to the handler inside the request's context, so all it does runs there. */
+  private within(requestId: string, handle: () => Observable<unknown>): Observable<unknown> {
+    return new Observable((subscriber) =>
+      withRequestId(requestId, () =>
+        this.logger.runInContext(() => handle().subscribe(subscriber), { bindings: { request_id: requestId } }),
+      ),
+    );
+  }
+}
+
+function outcomeOf(error: unknown): MessageOutcome {
+  return error instanceof ServiceError ? error.code : 'error';
+}
+
+function levelOf(outcome: MessageOutcome): 'info' | 'warn' | 'error' {
+  if (outcome === 'error' || outcome === ErrorCode.INTERNAL) return 'error';
+  return outcome === ErrorCode.SERVICE_UNAVAILABLE ? 'warn' : 'info';
+}
