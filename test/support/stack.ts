@@ -8,11 +8,14 @@ import mongoose from 'mongoose';
 
 export type AppName = 'gateway' | 'applications' | 'properties';
 
-/** The message each app logs once it serves: the gateway once its port is bound. */
+/**
+ * The message each app logs once it serves: the gateway once its port is bound, a service once
+ * it consumes its queue and its metrics listener is up.
+ */
 const READY_MESSAGE: Record<AppName, string> = {
   gateway: 'HTTP API listening on port',
-  applications: 'Nest microservice successfully started',
-  properties: 'Nest microservice successfully started',
+  applications: 'metrics listening on port',
+  properties: 'metrics listening on port',
 };
 const START_TIMEOUT_MS = 30000;
 const STOP_TIMEOUT_MS = 10000;
@@ -31,7 +34,7 @@ export interface RunningProcess {
   output: string[];
   /** Its log lines, each JSON object parsed, in order. */
   logs: LogRecord[];
-  /** Base URL of the gateway's HTTP API (empty for a service). */
+  /** Base URL of its HTTP listener: the API for the gateway, metrics for a service. */
   httpUrl: string;
 }
 
@@ -86,15 +89,19 @@ export class Stack {
     return stack;
   }
 
-  /** Starts one more process of `app` and resolves once it says it is serving. */
+  /**
+   * Starts one more process of `app` and resolves once it says it is serving. A service gets a
+   * free port of its own for its metrics listener (unless `extraEnv` names one).
+   */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
     const env: Record<string, string> = { ...this.env, ...extraEnv };
+    if (app !== 'gateway' && env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
     const child = spawn(process.execPath, [distMain(app)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const httpUrl = app === 'gateway' ? `http://127.0.0.1:${env.PORT}` : '';
-    const running: RunningProcess = { app, child, output: [], logs: [], httpUrl };
+    const port = app === 'gateway' ? env.PORT : env.HTTP_PORT;
+    const running: RunningProcess = { app, child, output: [], logs: [], httpUrl: `http://127.0.0.1:${port}` };
     this.processes.push(running);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ObservabilityModule, rmqClientOptions, ServiceInfrastructureModule } from '@app/common';
+import { rmqClientOptions, ServiceInfrastructureModule, ServiceOperationsModule } from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
 import { ApplicationsMessageController } from './applications/applications.message.controller';
@@ -20,7 +20,7 @@ type Config = ConfigService<ApplicationsEnvironment, true>;
 @Module({
   imports: [
     ServiceInfrastructureModule.forService(ApplicationsEnvironment, QUEUES.APPLICATIONS),
-    ObservabilityModule.forApp(QUEUES.APPLICATIONS),
+    ServiceOperationsModule.forService(QUEUES.APPLICATIONS),
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     ClientsModule.registerAsync([
       {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { environmentValidator, ObservabilityModule, rmqClientOptions } from '@app/common';
+import { environmentValidator, MetricsController, ObservabilityModule, rmqClientOptions } from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationsHttpController } from './applications/applications.http.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -37,7 +37,7 @@ const queueClient = (name: symbol, baseQueue: string) => ({
       queueClient(APPLICATIONS_QUEUE_CLIENT, QUEUES.APPLICATIONS),
     ]),
   ],
-  controllers: [PropertiesHttpController, ApplicationsHttpController],
+  controllers: [PropertiesHttpController, ApplicationsHttpController, MetricsController],
   providers: [
     Backends,
     ApiKeyGuard,

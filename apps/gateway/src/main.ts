@@ -2,7 +2,7 @@ import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { exitOnStartupFailure } from '@app/common';
+import { exitOnStartupFailure, instrumentHttp } from '@app/common';
 import { AppModule } from './app.module';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
@@ -14,6 +14,7 @@ async function bootstrap(): Promise<void> {
   const logger = app.get(Logger);
   app.useLogger(logger);
   configureHttp(app);
+  instrumentHttp(app);
   app.enableShutdownHooks();
   const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
   const port: number = config.get('PORT', { infer: true });

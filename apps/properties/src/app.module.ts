@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ObservabilityModule, ServiceInfrastructureModule } from '@app/common';
+import { ServiceInfrastructureModule, ServiceOperationsModule } from '@app/common';
 import { QUEUES } from '@app/contracts';
 import { PropertiesEnvironment } from './config/properties.environment';
 import { ClientDefaults } from './properties/client-defaults';
@@ -15,7 +15,7 @@ type Config = ConfigService<PropertiesEnvironment, true>;
 @Module({
   imports: [
     ServiceInfrastructureModule.forService(PropertiesEnvironment, QUEUES.PROPERTIES),
-    ObservabilityModule.forApp(QUEUES.PROPERTIES),
+    ServiceOperationsModule.forService(QUEUES.PROPERTIES),
     MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],
   controllers: [PropertiesMessageController],

@@ -14,3 +14,8 @@ export * from './logging/http-request-id';
 export * from './logging/logger-params';
 export * from './logging/request-context.interceptor';
 export * from './operations/observability.module';
+export * from './metrics/metrics';
+export * from './metrics/metrics.controller';
+export * from './metrics/http-metrics';
+export * from './operations/operations-endpoint';
+export * from './operations/service-operations.module';

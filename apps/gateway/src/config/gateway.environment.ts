@@ -1,10 +1,8 @@
-import { IsInt, Matches, Max, Min } from 'class-validator';
-import { CommonEnvironment, isTimeout } from '@app/common';
+import { Matches } from 'class-validator';
+import { CommonEnvironment, isPort, isTimeout } from '@app/common';
 
 export class GatewayEnvironment extends CommonEnvironment {
-  @IsInt({ message: 'PORT must be an integer' })
-  @Min(1, { message: 'PORT must be between 1 and 65535' })
-  @Max(65535, { message: 'PORT must be between 1 and 65535' })
+  @isPort('PORT')
   PORT: number = 3000;
 
   /** `key:client_id` pairs, comma separated. Without any, every request is refused. */

@@ -25,6 +25,7 @@ describe('environmentValidator', () => {
       LOG_LEVEL: 'info',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      HTTP_PORT: 0,
     });
   });
 
@@ -65,6 +66,8 @@ describe('environmentValidator', () => {
   it('accepts the limits of a range', () => {
     expect(validateService({ RMQ_PREFETCH: '1' }).RMQ_PREFETCH).toBe(1);
     expect(validateService({ RMQ_PREFETCH: '1000' }).RMQ_PREFETCH).toBe(1000);
+    expect(validateService({ HTTP_PORT: '0' }).HTTP_PORT).toBe(0);
+    expect(validateService({ HTTP_PORT: '65535' }).HTTP_PORT).toBe(65535);
   });
 
   it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL %s', (level) => {
@@ -84,6 +87,9 @@ describe('environmentValidator', () => {
     ['RMQ_PREFETCH', '1001'],
     ['RMQ_PREFETCH', '2.5'],
     ['RMQ_PREFETCH', 'many'],
+    ['HTTP_PORT', '-1'],
+    ['HTTP_PORT', '65536'],
+    ['HTTP_PORT', 'eighty'],
     ['LOG_LEVEL', 'verbose'],
     ['LOG_LEVEL', 'INFO'],
   ])('throws an Error naming %s when it is %j', (name, value) => {

@@ -54,6 +54,25 @@ export class ServiceEnvironment extends CommonEnvironment {
   @Min(1, { message: 'RMQ_PREFETCH must be at least 1' })
   @Max(1000, { message: 'RMQ_PREFETCH must be at most 1000' })
   RMQ_PREFETCH: number = 32;
+
+  /**
+   * Port of the service's own HTTP listener (metrics). Each service sets its own
+   * default, so that a whole stack can run on one host; 0 takes any free port, for running
+   * several instances side by side.
+   */
+  @isPort('HTTP_PORT', { allowZero: true })
+  HTTP_PORT: number = 0;
+}
+
+/** A TCP port number, validated. */
+export function isPort(name: string, { allowZero = false } = {}): PropertyDecorator {
+  const lowest = allowZero ? 0 : 1;
+  const range = `${name} must be an integer between ${lowest} and 65535`;
+  return (target: object, key: string | symbol) => {
+    IsInt({ message: range })(target, key);
+    Min(lowest, { message: range })(target, key);
+    Max(65535, { message: range })(target, key);
+  };
 }
 
 /** Validated integer milliseconds, for the RPC deadlines. */

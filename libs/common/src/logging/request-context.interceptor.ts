@@ -3,6 +3,7 @@ import { RmqContext } from '@nestjs/microservices';
 import { PinoLogger } from 'nestjs-pino';
 import { Observable, tap } from 'rxjs';
 import { ErrorCode, ServiceError } from '@app/contracts';
+import { messagesHandled } from '../metrics/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-context';
 
 /** What became of a message: `ok`, the code of the ServiceError it ended in, or `error`. */
@@ -17,7 +18,7 @@ interface HttpRequestWithId {
  * logged while serving it carries the id and every message sent on its behalf passes it on
  * (see sendRpc). At the gateway the id comes from the HTTP request (see loggerParams); in a
  * service, from the message's X-Request-Id header. A service also logs one line per message it
- * handled, with its pattern, outcome and duration.
+ * handled, with its pattern, outcome and duration, and counts it.
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
@@ -39,6 +40,7 @@ export class RequestContextInterceptor implements NestInterceptor {
     const pattern = rmq.getPattern();
     const started = performance.now();
     const handled = (outcome: MessageOutcome) => {
+      messagesHandled.inc({ pattern, outcome });
       const durationMs = Math.round(performance.now() - started);
       this.logger[levelOf(outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
     };

@@ -2,6 +2,7 @@ import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
 import { requestIdHeaders } from '../logging/request-context';
+import { rpcTimer } from '../metrics/metrics';
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
 
@@ -9,7 +10,7 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailab
  * The one way to ask another service something. @nestjs/microservices waits forever by
  * default; here every request has a deadline, and a request nobody picked up by then expires
  * in the queue instead of being done later behind the caller's back. The message carries the
- * current request's id in its headers.
+ * current request's id in its headers, and the time to its answer is measured.
  * Resolves with the answer or rejects with a ServiceError, never anything else.
  */
 export async function sendRpc<TResult>(
@@ -21,10 +22,11 @@ export async function sendRpc<TResult>(
   const record = new RmqRecordBuilder(data)
     .setOptions({ expiration: String(timeoutMs), headers: requestIdHeaders() })
     .build();
+  const timer = rpcTimer(pattern);
   try {
-    return await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+    return timer.answered(await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs))));
   } catch (error: unknown) {
-    throw toServiceError(error);
+    throw timer.failed(toServiceError(error));
   }
 }
 

@@ -5,6 +5,7 @@ import { AsyncMicroserviceOptions } from '@nestjs/microservices';
 import { Logger } from 'nestjs-pino';
 import { queueName } from '@app/contracts';
 import { ServiceEnvironment } from '../config/environment';
+import { OperationsEndpoint } from '../operations/operations-endpoint';
 import { AckInterceptor } from './ack.interceptor';
 import { rmqServerOptions } from './rmq-options';
 import { RpcErrorFilter } from './rpc-error.filter';
@@ -12,7 +13,8 @@ import { RpcErrorFilter } from './rpc-error.filter';
 /**
  * Starts a microservice consuming its durable queue: acknowledgements after the work, bounded
  * prefetch, one error filter, and a clean close on SIGTERM. Any number of instances may run;
- * they share the queue as competing consumers. It logs JSON (ObservabilityModule).
+ * they share the queue as competing consumers. It logs JSON (ServiceOperationsModule), and once
+ * it consumes, opens its HTTP listener for metrics.
  */
 export async function runService(module: Type<unknown>, baseQueue: string): Promise<void> {
   const app = await NestFactory.createMicroservice<AsyncMicroserviceOptions>(module, {
@@ -30,6 +32,7 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
   app.useGlobalFilters(new RpcErrorFilter());
   app.enableShutdownHooks();
   await app.listen();
+  await app.get(OperationsEndpoint).open(app);
 }
 
 /** Ends the process with the reason when it cannot start (a bad setting, say). */
