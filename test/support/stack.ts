@@ -10,12 +10,12 @@ export type AppName = 'gateway' | 'applications' | 'properties';
 
 /**
  * The message each app logs once it serves: the gateway once its port is bound, a service once
- * it consumes its queue and its metrics listener is up.
+ * it consumes its queue and its health and metrics listener is up.
  */
 const READY_MESSAGE: Record<AppName, string> = {
   gateway: 'HTTP API listening on port',
-  applications: 'metrics listening on port',
-  properties: 'metrics listening on port',
+  applications: 'health and metrics listening on port',
+  properties: 'health and metrics listening on port',
 };
 const START_TIMEOUT_MS = 30000;
 const STOP_TIMEOUT_MS = 10000;
@@ -34,7 +34,7 @@ export interface RunningProcess {
   output: string[];
   /** Its log lines, each JSON object parsed, in order. */
   logs: LogRecord[];
-  /** Base URL of its HTTP listener: the API for the gateway, metrics for a service. */
+  /** Base URL of its HTTP listener: the API for the gateway, health and metrics for a service. */
   httpUrl: string;
 }
 
@@ -91,7 +91,7 @@ export class Stack {
 
   /**
    * Starts one more process of `app` and resolves once it says it is serving. A service gets a
-   * free port of its own for its metrics listener (unless `extraEnv` names one).
+   * free port of its own for its health and metrics listener (unless `extraEnv` names one).
    */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
     const env: Record<string, string> = { ...this.env, ...extraEnv };

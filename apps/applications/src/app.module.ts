@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
 import { MongooseModule } from '@nestjs/mongoose';
 import { rmqClientOptions, ServiceInfrastructureModule, ServiceOperationsModule } from '@app/common';
-import { QUEUES, queueName } from '@app/contracts';
+import { APPLICATIONS, QUEUES, queueName } from '@app/contracts';
 import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
 import { ApplicationsMessageController } from './applications/applications.message.controller';
 import { ApplicationsRepository } from './applications/applications.repository';
@@ -20,7 +20,7 @@ type Config = ConfigService<ApplicationsEnvironment, true>;
 @Module({
   imports: [
     ServiceInfrastructureModule.forService(ApplicationsEnvironment, QUEUES.APPLICATIONS),
-    ServiceOperationsModule.forService(QUEUES.APPLICATIONS),
+    ServiceOperationsModule.forService(QUEUES.APPLICATIONS, APPLICATIONS.PING),
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     ClientsModule.registerAsync([
       {

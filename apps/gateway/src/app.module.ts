@@ -1,7 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { environmentValidator, MetricsController, ObservabilityModule, rmqClientOptions } from '@app/common';
+import { HealthIndicatorFunction, TerminusModule } from '@nestjs/terminus';
+import {
+  environmentValidator,
+  HealthController,
+  MetricsController,
+  ObservabilityModule,
+  READINESS_CHECKS,
+  ReadinessIndicators,
+  rmqClientOptions,
+} from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationsHttpController } from './applications/applications.http.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -32,15 +41,30 @@ const queueClient = (name: symbol, baseQueue: string) => ({
       validate: environmentValidator(GatewayEnvironment),
     }),
     ObservabilityModule.forApp('gateway'),
+    TerminusModule.forRoot({ errorLogStyle: 'json' }),
     ClientsModule.registerAsync([
       queueClient(PROPERTIES_QUEUE_CLIENT, QUEUES.PROPERTIES),
       queueClient(APPLICATIONS_QUEUE_CLIENT, QUEUES.APPLICATIONS),
     ]),
   ],
-  controllers: [PropertiesHttpController, ApplicationsHttpController, MetricsController],
+  controllers: [PropertiesHttpController, ApplicationsHttpController, HealthController, MetricsController],
   providers: [
     Backends,
     ApiKeyGuard,
+    ReadinessIndicators,
+    {
+      // Ready when connected to the broker and an instance of each service answers a ping.
+      provide: READINESS_CHECKS,
+      inject: [ReadinessIndicators, Backends],
+      useFactory: (indicators: ReadinessIndicators, backends: Backends): HealthIndicatorFunction[] => {
+        const connections = backends.brokerConnections();
+        return [
+          () => indicators.broker('broker', connections),
+          () => indicators.answers('properties', () => backends.ping('properties'), 'the properties service'),
+          () => indicators.answers('applications', () => backends.ping('applications'), 'the applications service'),
+        ];
+      },
+    },
     {
       provide: ApiKeys,
       inject: [ConfigService],

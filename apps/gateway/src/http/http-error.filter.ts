@@ -4,7 +4,8 @@ import { FieldProblem, ServiceError } from '@app/contracts';
 import { RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './error-status';
 
 export interface ErrorBody {
-  error: { message: string; details: FieldProblem[] | null };
+  /** `details`: the problems with the input, or what a failed readiness check found. */
+  error: { message: string; details: FieldProblem[] | Record<string, unknown> | null };
 }
 
 export interface HttpProblem {
@@ -23,6 +24,9 @@ export function toHttpProblem(exception: unknown): HttpProblem {
     return problem(STATUS_BY_CODE[exception.code], exception.message, exception.details);
   }
   if (exception instanceof HttpException) {
+    const response = exception.getResponse();
+    // Raised with the documented body already (a failed readiness check): sent as it is.
+    if (isErrorBody(response)) return { status: exception.getStatus(), body: response };
     return problem(exception.getStatus(), messageOf(exception));
   }
   // Other client errors raised by the HTTP layer before a route runs carry a statusCode.
@@ -48,6 +52,11 @@ export class HttpErrorFilter implements ExceptionFilter {
 
 function problem(status: number, message: string, details: FieldProblem[] | null = null): HttpProblem {
   return { status, body: { error: { message, details } } };
+}
+
+function isErrorBody(response: unknown): response is ErrorBody {
+  const error = (response as Partial<ErrorBody> | null)?.error;
+  return typeof error === 'object' && error !== null && typeof error.message === 'string' && 'details' in error;
 }
 
 function messageOf(exception: HttpException): string {

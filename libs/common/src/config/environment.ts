@@ -56,7 +56,7 @@ export class ServiceEnvironment extends CommonEnvironment {
   RMQ_PREFETCH: number = 32;
 
   /**
-   * Port of the service's own HTTP listener (metrics). Each service sets its own
+   * Port of the service's own HTTP listener (health and metrics). Each service sets its own
    * default, so that a whole stack can run on one host; 0 takes any free port, for running
    * several instances side by side.
    */

@@ -2,9 +2,12 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { RmqContext } from '@nestjs/microservices';
 import { PinoLogger } from 'nestjs-pino';
 import { Observable, tap } from 'rxjs';
-import { ErrorCode, ServiceError } from '@app/contracts';
+import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
 import { messagesHandled } from '../metrics/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-context';
+
+/** Readiness pings arrive every few seconds: a line at debug is enough for them. */
+const PINGS = new Set<string>([PROPERTIES.PING, APPLICATIONS.PING]);
 
 /** What became of a message: `ok`, the code of the ServiceError it ended in, or `error`. */
 export type MessageOutcome = 'ok' | ErrorCode | 'error';
@@ -42,7 +45,7 @@ export class RequestContextInterceptor implements NestInterceptor {
     const handled = (outcome: MessageOutcome) => {
       messagesHandled.inc({ pattern, outcome });
       const durationMs = Math.round(performance.now() - started);
-      this.logger[levelOf(outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
+      this.logger[levelOf(pattern, outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
     };
     return this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
       next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
@@ -63,7 +66,8 @@ function outcomeOf(error: unknown): MessageOutcome {
   return error instanceof ServiceError ? error.code : 'error';
 }
 
-function levelOf(outcome: MessageOutcome): 'info' | 'warn' | 'error' {
+function levelOf(pattern: string, outcome: MessageOutcome): 'debug' | 'info' | 'warn' | 'error' {
   if (outcome === 'error' || outcome === ErrorCode.INTERNAL) return 'error';
-  return outcome === ErrorCode.SERVICE_UNAVAILABLE ? 'warn' : 'info';
+  if (outcome === ErrorCode.SERVICE_UNAVAILABLE) return 'warn';
+  return outcome === 'ok' && PINGS.has(pattern) ? 'debug' : 'info';
 }

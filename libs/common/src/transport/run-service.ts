@@ -14,7 +14,7 @@ import { RpcErrorFilter } from './rpc-error.filter';
  * Starts a microservice consuming its durable queue: acknowledgements after the work, bounded
  * prefetch, one error filter, and a clean close on SIGTERM. Any number of instances may run;
  * they share the queue as competing consumers. It logs JSON (ServiceOperationsModule), and once
- * it consumes, opens its HTTP listener for metrics.
+ * it consumes, opens its HTTP listener for health and metrics.
  */
 export async function runService(module: Type<unknown>, baseQueue: string): Promise<void> {
   const app = await NestFactory.createMicroservice<AsyncMicroserviceOptions>(module, {
