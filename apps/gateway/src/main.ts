@@ -6,6 +6,7 @@ import { exitOnStartupFailure, instrumentHttp } from '@app/common';
 import { AppModule } from './app.module';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
+import { serveOpenApi } from './openapi/openapi';
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS), {
@@ -15,6 +16,7 @@ async function bootstrap(): Promise<void> {
   app.useLogger(logger);
   configureHttp(app);
   instrumentHttp(app);
+  serveOpenApi(app);
   app.enableShutdownHooks();
   const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
   const port: number = config.get('PORT', { infer: true });

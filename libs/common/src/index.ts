@@ -17,6 +17,7 @@ export * from './metrics/metrics';
 export * from './metrics/metrics.controller';
 export * from './metrics/http-metrics';
 export * from './health/health.controller';
+export * from './health/health-report.dto';
 export * from './health/health-indicators';
 export * from './health/ping.controller';
 export * from './operations/observability.module';

@@ -1,5 +1,7 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
+import { HealthReport, NotReadyResponse } from './health-report.dto';
 
 /** The checks GET /health/ready runs; each app provides its own. */
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
@@ -9,6 +11,7 @@ export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
  * needs answers; otherwise 503 with the documented error body, whose message names the failing
  * parts and whose details hold terminus's full result.
  */
+@ApiTags('operations')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -18,12 +21,23 @@ export class HealthController {
 
   @Get('live')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
+  @ApiOperation({ operationId: 'live', summary: 'Liveness: the process is up and serves HTTP' })
+  @ApiOkResponse({ type: HealthReport, description: 'Always, while the process serves.' })
   live(): Promise<HealthCheckResult> {
     return this.health.check([]);
   }
 
   @Get('ready')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
+  @ApiOperation({
+    operationId: 'ready',
+    summary: 'Readiness: every part the app needs answers within 1 s',
+    description:
+      'The gateway checks its connection to RabbitMQ and pings one instance of each service over ' +
+      'its queue; each service checks its database and its own connection to RabbitMQ.',
+  })
+  @ApiOkResponse({ type: HealthReport, description: 'Every part is up.' })
+  @ApiServiceUnavailableResponse({ type: NotReadyResponse, description: 'A part is down; the message names it.' })
   async ready(): Promise<HealthCheckResult> {
     try {
       return await this.health.check(this.checks);
