@@ -1,5 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { api, Api } from './support/http';
-import { freePort, RunningProcess, Stack } from './support/stack';
+import { AppName, freePort, RunningProcess, Stack } from './support/stack';
 import { hostAndPort, TcpProxy } from './support/tcp-proxy';
 import { eventually } from './support/wait';
 
@@ -33,6 +38,22 @@ function expectNotReady(answer: Readiness, failing: string[], up: string[]): voi
   for (const part of up) expect(answer.body.error.details.info[part]).toEqual({ status: 'up' });
 }
 
+/**
+ * Runs the healthcheck docker-compose.yml gives `app`, as Docker would inside its container,
+ * with the app's port in its environment; resolves with the exit code (0 is healthy).
+ */
+async function composeHealthcheck(app: AppName, port: string): Promise<number | null> {
+  const compose = parse(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8'), { merge: true });
+  const [form, command, ...args] = compose.services[app].healthcheck.test as string[];
+  expect([form, command]).toEqual(['CMD', 'node']);
+  const portVariable = app === 'gateway' ? 'PORT' : 'HTTP_PORT';
+  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, [portVariable]: port }, stdio: 'ignore' });
+  const [code] = await once(child, 'exit');
+  return code;
+}
+
+const portOf = (url: string) => new URL(url).port;
+
 describe('health of the running stack', () => {
   let stack: Stack;
   let client: Api;
@@ -62,6 +83,14 @@ describe('health of the running stack', () => {
     }
   });
 
+  it('passes the docker-compose healthcheck of each app while it is ready, and fails it where nothing listens', async () => {
+    expect(await composeHealthcheck('gateway', portOf(stack.url))).toBe(0);
+    for (const service of ['properties', 'applications'] as const) {
+      expect(await composeHealthcheck(service, portOf(stack.process(service).httpUrl))).toBe(0);
+    }
+    expect(await composeHealthcheck('properties', String(await freePort()))).toBe(1);
+  });
+
   it.each(['properties', 'applications'] as const)(
     'turns the gateway’s readiness to 503 naming %s while it is stopped, and back to 200 once it runs',
     async (service) => {
@@ -72,6 +101,7 @@ describe('health of the running stack', () => {
       expectNotReady(down, [service], ['broker']);
       // The gateway's 503s, this one included, say when to come back.
       expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await composeHealthcheck('gateway', portOf(stack.url))).toBe(1);
 
       await stack.startApp(service);
       const up = await readinessBecomes(stack.url, 200);
