@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { RmqContext } from '@nestjs/microservices';
+import { FastifyRequest } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import { Observable, tap } from 'rxjs';
 import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
@@ -12,16 +13,12 @@ const PINGS = new Set<string>([PROPERTIES.PING, APPLICATIONS.PING]);
 /** What became of a message: `ok`, the code of the ServiceError it ended in, or `error`. */
 export type MessageOutcome = 'ok' | ErrorCode | 'error';
 
-interface HttpRequestWithId {
-  raw?: { id?: unknown };
-}
-
 /**
  * Runs each HTTP request and each message in the context of its request id, so that every line
  * logged while serving it carries the id and every message sent on its behalf passes it on
- * (see sendRpc). At the gateway the id comes from the HTTP request (see loggerParams); in a
- * service, from the message's X-Request-Id header. A service also logs one line per message it
- * handled, with its pattern, outcome and duration, and counts it.
+ * (see sendRpc). Over HTTP the id is the one Fastify gave the request (REQUEST_ID_OPTIONS); for
+ * a message, its X-Request-Id header, or a new one for a message sent without it. A service also
+ * logs one line per message it handled, with its pattern, outcome and duration, and counts it.
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
@@ -31,8 +28,8 @@ export class RequestContextInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() === 'http') {
-      const request = context.switchToHttp().getRequest<HttpRequestWithId>();
-      return this.within(requestIdFrom(request.raw?.id), () => next.handle());
+      const { id } = context.switchToHttp().getRequest<FastifyRequest>();
+      return this.within(id, () => next.handle());
     }
     if (context.getType() === 'rpc') return this.handleMessage(context.switchToRpc().getContext<RmqContext>(), next);
     return next.handle();
