@@ -19,7 +19,7 @@ export * from './metrics/http-metrics';
 export * from './health/health.controller';
 export * from './health/health-report.dto';
 export * from './health/health-indicators';
-export * from './health/ping.controller';
+export * from './health/ping.message.controller';
 export * from './operations/observability.module';
 export * from './operations/operations-endpoint';
 export * from './operations/service-operations.module';

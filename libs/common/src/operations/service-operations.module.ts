@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { pingController } from '../health/ping.controller';
+import { pingController } from '../health/ping.message.controller';
 import { ObservabilityModule } from './observability.module';
 import { OperationsEndpoint } from './operations-endpoint';
 
