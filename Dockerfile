@@ -26,7 +26,8 @@ RUN test -f "dist/apps/${APP}/apps/${APP}/src/main.js" \
   || { echo "APP=${APP}: no dist/apps/${APP}/apps/${APP}/src/main.js (APP must be gateway, applications or properties)" >&2; exit 1; }
 
 USER node
-# Only the gateway listens for HTTP (PORT, default 3000); the other two talk over RabbitMQ.
-EXPOSE 3000
+# The gateway serves the API on PORT (default 3000); each service serves its health and metrics
+# on HTTP_PORT (defaults 3001 properties, 3002 applications) and talks to the rest over RabbitMQ.
+EXPOSE 3000 3001 3002
 ENTRYPOINT ["/sbin/tini", "--"]
 CMD ["sh", "-c", "exec node dist/apps/$APP/apps/$APP/src/main.js"]

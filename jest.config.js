@@ -1,6 +1,6 @@
 /**
- * Unit specs: `*.spec.ts` beside the code under apps/ and libs/. Tests that cross processes
- * live in test/ with their own config.
+ * Unit specs: `*.spec.ts` beside the code under apps/ and libs/, and beside docker-compose.yml.
+ * Tests that cross processes live in test/ with their own config.
  *
  * ts-jest compiles with the root tsconfig.json and type-checks each spec and what it imports
  * (no isolatedModules): `nest build` leaves spec files out, so this is where their types are
@@ -8,8 +8,8 @@
  */
 module.exports = {
   rootDir: __dirname,
-  roots: ['<rootDir>/apps', '<rootDir>/libs'],
-  testRegex: '.*\\.spec\\.ts$',
+  roots: ['<rootDir>'],
+  testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/docker-compose.spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],

@@ -8,10 +8,14 @@ import mongoose from 'mongoose';
 
 export type AppName = 'gateway' | 'applications' | 'properties';
 
-const READY_LINE: Record<AppName, string> = {
+/**
+ * The message each app logs once it serves: the gateway once its port is bound, a service once
+ * it consumes its queue and its health and metrics listener is up.
+ */
+const READY_MESSAGE: Record<AppName, string> = {
   gateway: 'HTTP API listening on port',
-  applications: 'Nest microservice successfully started',
-  properties: 'Nest microservice successfully started',
+  applications: 'health and metrics listening on port',
+  properties: 'health and metrics listening on port',
 };
 const START_TIMEOUT_MS = 30000;
 const STOP_TIMEOUT_MS = 10000;
@@ -26,8 +30,16 @@ export interface StackOptions {
 export interface RunningProcess {
   app: AppName;
   child: ChildProcess;
+  /** Everything it printed, as it came. */
   output: string[];
+  /** Its log lines, each JSON object parsed, in order. */
+  logs: LogRecord[];
+  /** Base URL of its HTTP listener: the API for the gateway, health and metrics for a service. */
+  httpUrl: string;
 }
+
+/** One line of a process's JSON log. */
+export type LogRecord = Record<string, unknown> & { msg?: string; level?: string; request_id?: string };
 
 export const KEYS = {
   clientOne: 'test-key-client-one',
@@ -87,13 +99,19 @@ export class Stack {
     return stack;
   }
 
-  /** Starts one more process of `app` and resolves once it says it is serving. */
+  /**
+   * Starts one more process of `app` and resolves once it says it is serving. A service gets a
+   * free port of its own for its health and metrics listener (unless `extraEnv` names one).
+   */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+    const env: Record<string, string> = { ...this.env, ...extraEnv };
+    if (app !== 'gateway' && env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
     const child = spawn(process.execPath, [distMain(app)], {
-      env: { ...process.env, ...this.env, ...extraEnv },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const running: RunningProcess = { app, child, output: [] };
+    const port = app === 'gateway' ? env.PORT : env.HTTP_PORT;
+    const running: RunningProcess = { app, child, output: [], logs: [], httpUrl: `http://127.0.0.1:${port}` };
     this.processes.push(running);
     this.started.push(running);
     await new Promise<void>((resolve, reject) => {
@@ -101,15 +119,19 @@ export class Stack {
         () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
         START_TIMEOUT_MS,
       );
-      const onData = (chunk: Buffer) => {
-        running.output.push(chunk.toString());
-        if (chunk.toString().includes(READY_LINE[app])) {
+      const onRecord = (record: LogRecord) => {
+        running.logs.push(record);
+        if (record.msg?.startsWith(READY_MESSAGE[app])) {
           clearTimeout(timer);
           resolve();
         }
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
+      forEachLine(child.stdout!, (line) => {
+        running.output.push(`${line}\n`);
+        const record = parseRecord(line);
+        if (record) onRecord(record);
+      });
+      forEachLine(child.stderr!, (line) => running.output.push(`${line}\n`));
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`${app} exited with ${code} before it started:\n${running.output.join('')}`));
@@ -131,6 +153,13 @@ export class Stack {
   /** The running processes of `app`. */
   running(app: AppName): RunningProcess[] {
     return this.processes.filter((p) => p.app === app);
+  }
+
+  /** The one running process of `app`. */
+  process(app: AppName): RunningProcess {
+    const found = this.processes.filter((p) => p.app === app);
+    if (found.length !== 1) throw new Error(`${found.length} processes of ${app} are running, not one`);
+    return found[0];
   }
 
   /** Stops every process of `app` (SIGTERM, then SIGKILL if it lingers). */
@@ -198,6 +227,26 @@ export class Stack {
       await connection.dropDatabase();
       await connection.close();
     }
+  }
+}
+
+/** Calls `onLine` with each complete line `stream` yields, a line cut across chunks included. */
+function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = '';
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    lines.forEach(onLine);
+  });
+  stream.on('end', () => pending && onLine(pending));
+}
+
+function parseRecord(line: string): LogRecord | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? (value as LogRecord) : null;
+  } catch {
+    return null;
   }
 }
 

@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
 import { MongooseModule } from '@nestjs/mongoose';
-import { FIELD_CIPHER_PROVIDERS, rmqClientOptions, ServiceInfrastructureModule } from '@app/common';
-import { QUEUES, queueName } from '@app/contracts';
+import { FIELD_CIPHER_PROVIDERS, rmqClientOptions, ServiceInfrastructureModule, ServiceOperationsModule } from '@app/common';
+import { APPLICATIONS, QUEUES, queueName } from '@app/contracts';
 import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
 import { ApplicationsMessageController } from './applications/applications.message.controller';
 import { ApplicationsRepository } from './applications/applications.repository';
@@ -20,6 +20,7 @@ type Config = ConfigService<ApplicationsEnvironment, true>;
 @Module({
   imports: [
     ServiceInfrastructureModule.forService(ApplicationsEnvironment, QUEUES.APPLICATIONS),
+    ServiceOperationsModule.forService(QUEUES.APPLICATIONS, APPLICATIONS.PING),
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     ClientsModule.registerAsync([
       {

@@ -1,7 +1,17 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { environmentValidator, FIELD_CIPHER_PROVIDERS, rmqClientOptions } from '@app/common';
+import { HealthIndicatorFunction, TerminusModule } from '@nestjs/terminus';
+import {
+  environmentValidator,
+  FIELD_CIPHER_PROVIDERS,
+  HealthController,
+  MetricsController,
+  ObservabilityModule,
+  READINESS_CHECKS,
+  ReadinessIndicators,
+  rmqClientOptions,
+} from '@app/common';
 import { QUEUES, queueName } from '@app/contracts';
 import { ApplicationsHttpController } from './applications/applications.http.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -37,12 +47,14 @@ const queueClient = (name: symbol, baseQueue: string) => ({
       ignoreEnvFile: true,
       validate: environmentValidator(GatewayEnvironment),
     }),
+    ObservabilityModule.forApp('gateway'),
+    TerminusModule.forRoot({ errorLogStyle: 'json' }),
     ClientsModule.registerAsync([
       queueClient(PROPERTIES_QUEUE_CLIENT, QUEUES.PROPERTIES),
       queueClient(APPLICATIONS_QUEUE_CLIENT, QUEUES.APPLICATIONS),
     ]),
   ],
-  controllers: [PropertiesHttpController, ApplicationsHttpController],
+  controllers: [PropertiesHttpController, ApplicationsHttpController, HealthController, MetricsController],
   providers: [
     ...FIELD_CIPHER_PROVIDERS,
     Backends,
@@ -63,6 +75,20 @@ const queueClient = (name: symbol, baseQueue: string) => ({
       provide: DEFAULT_RATE_LIMIT,
       inject: [ConfigService],
       useFactory: (config: Config) => ({ perSecond: config.get('RATE_LIMIT_PER_SECOND'), burst: config.get('RATE_LIMIT_BURST') }),
+    },
+    ReadinessIndicators,
+    {
+      // Ready when connected to the broker and an instance of each service answers a ping.
+      provide: READINESS_CHECKS,
+      inject: [ReadinessIndicators, Backends],
+      useFactory: (indicators: ReadinessIndicators, backends: Backends): HealthIndicatorFunction[] => {
+        const connections = backends.brokerConnections();
+        return [
+          () => indicators.broker('broker', connections),
+          () => indicators.answers('properties', () => backends.ping('properties'), 'the properties service'),
+          () => indicators.answers('applications', () => backends.ping('applications'), 'the applications service'),
+        ];
+      },
     },
     {
       provide: ApiKeys,

@@ -1,24 +1,31 @@
-import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { exitOnStartupFailure, stopGracefully } from '@app/common';
+import { Logger } from 'nestjs-pino';
+import { exitOnStartupFailure, instrumentHttp, stopGracefully } from '@app/common';
 import { AppModule } from './app.module';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { closeConnectionsWhenStopping, configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
+import { serveOpenApi } from './openapi/openapi';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS));
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS), {
+    bufferLogs: true,
+  });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
   const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
   const corsOrigins = config.get('CORS_ORIGINS', { infer: true })?.split(',') ?? [];
   await configureHttp(app, { corsOrigins });
+  instrumentHttp(app);
+  serveOpenApi(app);
   // Closing Fastify lets requests in flight finish before the broker connections close.
   const stopKeepingAlive = closeConnectionsWhenStopping(app);
   stopGracefully(app, async () => stopKeepingAlive());
   const port: number = config.get('PORT', { infer: true });
   await app.listen(port, '0.0.0.0');
   // Nest's own "successfully started" comes before the port is bound; this comes after.
-  new Logger('Gateway').log(`HTTP API listening on port ${port}`);
+  logger.log(`HTTP API listening on port ${port}`, 'Gateway');
 }
 
 bootstrap().catch(exitOnStartupFailure);

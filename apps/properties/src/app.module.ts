@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ServiceInfrastructureModule } from '@app/common';
-import { QUEUES } from '@app/contracts';
+import { ServiceInfrastructureModule, ServiceOperationsModule } from '@app/common';
+import { PROPERTIES, QUEUES } from '@app/contracts';
 import { PropertiesEnvironment } from './config/properties.environment';
 import { ClientDefaults } from './properties/client-defaults';
 import { PropertiesMessageController } from './properties/properties.message.controller';
@@ -15,6 +15,7 @@ type Config = ConfigService<PropertiesEnvironment, true>;
 @Module({
   imports: [
     ServiceInfrastructureModule.forService(PropertiesEnvironment, QUEUES.PROPERTIES),
+    ServiceOperationsModule.forService(QUEUES.PROPERTIES, PROPERTIES.PING),
     MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],
   controllers: [PropertiesMessageController],

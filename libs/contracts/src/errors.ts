@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 /**
  * Error codes are stable: they are raised where the problem arises, cross the broker inside
  * `{code, message, details}`, and the gateway alone decides which HTTP status each one gets.
@@ -16,8 +18,12 @@ export const ErrorCode = {
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-export interface FieldProblem {
+/** One problem with the input, as `details` of a 422 lists them. */
+export class FieldProblem {
+  @ApiProperty({ description: 'Path of the field in the request body.', example: 'application.applicant.email' })
   field: string;
+
+  @ApiProperty({ description: 'What is wrong with it.', example: 'must be a valid e-mail address' })
   message: string;
 }
 

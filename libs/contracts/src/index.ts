@@ -4,4 +4,5 @@ export * from './messages';
 export * from './dates';
 export * from './dto/property.dto';
 export * from './dto/application.dto';
+export * from './dto/error.dto';
 export * from './validation/parse';

@@ -5,10 +5,14 @@ export const PROPERTIES = {
   DELETE: 'properties.delete',
   /** Asked by the applications service: does this client own this live property? */
   LOOKUP: 'properties.lookup',
+  /** Answered at once by any instance: the gateway's readiness check. */
+  PING: 'properties.ping',
 } as const;
 
 export const APPLICATIONS = {
   CREATE: 'applications.create',
+  /** Answered at once by any instance: the gateway's readiness check. */
+  PING: 'applications.ping',
 } as const;
 
 /** Base queue names; `queueName` adds the deployment's NAMESPACE. */

@@ -25,8 +25,10 @@ describe('ApplicationsEnvironment', () => {
       AMQP_URL: 'amqp://guest:guest@localhost:5672',
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      HTTP_PORT: 3002,
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
       FIELD_ENCRYPTION_KEYS,
     });
@@ -34,6 +36,10 @@ describe('ApplicationsEnvironment', () => {
 
   it('reads the lookup deadline from text', () => {
     expect(validate({ PROPERTY_LOOKUP_TIMEOUT_MS: '1500' }).PROPERTY_LOOKUP_TIMEOUT_MS).toBe(1500);
+  });
+
+  it('lets HTTP_PORT replace its own default', () => {
+    expect(validate({ HTTP_PORT: '4002' }).HTTP_PORT).toBe(4002);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApplicantSealer, ContractPipe } from '@app/common';
 import {
   APPLICATIONS,
@@ -9,8 +10,13 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
+import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
+@ApiTags('applications')
+@ApiBearerAuth(API_KEY_SCHEME)
+@ApiHeader({ name: 'X-Request-Id', required: false, description: 'Names the request in the logs; returned as is.' })
 @Controller('api/v2/applications')
 @UseGuards(ApiKeyGuard, RateLimitGuard)
 export class ApplicationsHttpController {
@@ -21,6 +27,13 @@ export class ApplicationsHttpController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({
+    operationId: 'createApplication',
+    summary: 'Create an application',
+    description: 'Creates an application to a live property of the caller’s, and its first, primary applicant.',
+  })
+  @ApiSuccess(201, ApplicationResponse, 'The application as created.')
+  @ApiErrorResponses([400, 401, 413, 415, 422, 503], { 422: APPLICATION_422 })
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,

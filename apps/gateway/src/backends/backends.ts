@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { sendRpc } from '@app/common';
+import { BrokerConnection, READINESS_TIMEOUT_MS, sendRpc } from '@app/common';
+import { APPLICATIONS, PROPERTIES } from '@app/contracts';
 
 export const PROPERTIES_QUEUE_CLIENT = Symbol('PROPERTIES_QUEUE_CLIENT');
 export const APPLICATIONS_QUEUE_CLIENT = Symbol('APPLICATIONS_QUEUE_CLIENT');
@@ -22,6 +23,18 @@ export class Backends implements OnApplicationBootstrap {
     for (const client of [this.propertiesQueue, this.applicationsQueue]) {
       await client.connect().catch((error: unknown) => this.logger.warn(`broker not reachable yet: ${String(error)}`));
     }
+  }
+
+  /** The gateway's connections to RabbitMQ, one per queue client. */
+  brokerConnections(): BrokerConnection[] {
+    return [this.propertiesQueue, this.applicationsQueue].map((client) => new BrokerConnection(client.status));
+  }
+
+  /** Resolves once an instance of the service answers, or rejects after READINESS_TIMEOUT_MS. */
+  ping(service: 'properties' | 'applications'): Promise<unknown> {
+    return service === 'properties'
+      ? sendRpc(this.propertiesQueue, PROPERTIES.PING, {}, READINESS_TIMEOUT_MS)
+      : sendRpc(this.applicationsQueue, APPLICATIONS.PING, {}, READINESS_TIMEOUT_MS);
   }
 
   properties<T>(pattern: string, message: unknown): Promise<T> {

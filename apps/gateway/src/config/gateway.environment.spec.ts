@@ -25,6 +25,7 @@ describe('GatewayEnvironment', () => {
       AMQP_URL: 'amqp://guest:guest@localhost:5672',
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
       PORT: 3000,
       API_KEYS: '',
       RATE_LIMIT_PER_SECOND: 50,

@@ -1,5 +1,5 @@
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { CommonEnvironment, isFieldEncryptionKeys, isIntegerInRange, isTimeout } from '@app/common';
+import { IsOptional, Matches } from 'class-validator';
+import { CommonEnvironment, isFieldEncryptionKeys, isIntegerInRange, isPort, isTimeout } from '@app/common';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
 const API_KEYS = new RegExp(`^(${API_KEY_ENTRY})?(,${API_KEY_ENTRY})*$`);
@@ -8,9 +8,7 @@ const API_KEYS = new RegExp(`^(${API_KEY_ENTRY})?(,${API_KEY_ENTRY})*$`);
 const isRate = (name: string) => isIntegerInRange(name, 1, 1_000_000);
 
 export class GatewayEnvironment extends CommonEnvironment {
-  @IsInt({ message: 'PORT must be an integer' })
-  @Min(1, { message: 'PORT must be between 1 and 65535' })
-  @Max(65535, { message: 'PORT must be between 1 and 65535' })
+  @isPort('PORT')
   PORT: number = 3000;
 
   /**

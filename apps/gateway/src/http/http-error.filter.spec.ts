@@ -6,6 +6,7 @@ import {
   LoggerService,
   NotFoundException,
   PayloadTooLargeException,
+  ServiceUnavailableException,
   UnauthorizedException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
@@ -98,6 +99,11 @@ describe('toHttpProblem', () => {
       [new HttpException({ reason: 'no message field' }, HttpStatus.FORBIDDEN), 403, 'Http Exception'],
     ])('%s keeps its status and message', (exception, status, message) => {
       expect(toHttpProblem(exception)).toEqual({ status, body: { error: { message, details: null } } });
+    });
+
+    it('raised with the documented error body already is sent as it is, details and all', () => {
+      const body = { error: { message: 'not ready: properties', details: { status: 'error', error: { properties: { status: 'down' } } } } };
+      expect(toHttpProblem(new ServiceUnavailableException(body))).toEqual({ status: 503, body });
     });
   });
 

@@ -5,7 +5,8 @@ import { RateLimitedException } from '../rate-limit/rate-limit.guard';
 import { RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './error-status';
 
 export interface ErrorBody {
-  error: { message: string; details: FieldProblem[] | null };
+  /** `details`: the problems with the input, or what a failed readiness check found. */
+  error: { message: string; details: FieldProblem[] | Record<string, unknown> | null };
 }
 
 export interface HttpProblem {
@@ -31,6 +32,9 @@ export function toHttpProblem(exception: unknown): HttpProblem {
     return { ...problem(429, messageOf(exception)), retryAfter: exception.retryAfterSeconds };
   }
   if (exception instanceof HttpException) {
+    const response = exception.getResponse();
+    // Raised with the documented body already (a failed readiness check): sent as it is.
+    if (isErrorBody(response)) return { status: exception.getStatus(), body: response };
     return problem(exception.getStatus(), messageOf(exception));
   }
   // Other client errors raised by the HTTP layer before a route runs carry a statusCode.
@@ -56,6 +60,11 @@ export class HttpErrorFilter implements ExceptionFilter {
 
 function problem(status: number, message: string, details: FieldProblem[] | null = null): HttpProblem {
   return { status, body: { error: { message, details } } };
+}
+
+function isErrorBody(response: unknown): response is ErrorBody {
+  const error = (response as Partial<ErrorBody> | null)?.error;
+  return typeof error === 'object' && error !== null && typeof error.message === 'string' && 'details' in error;
 }
 
 function messageOf(exception: HttpException): string {

@@ -6,6 +6,7 @@ import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/comm
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { HelmetOptions } from 'helmet';
+import { REQUEST_ID_OPTIONS, returnRequestId } from '@app/common';
 import { ServiceError } from '@app/contracts';
 import { HttpErrorFilter, sendProblem, toHttpProblem } from './http-error.filter';
 
@@ -25,9 +26,11 @@ const setSecurityHeaders = helmet(HELMET_OPTIONS);
 
 /**
  * Fastify options: the body limit, JSON that tries to reach a prototype is refused, a deadline
- * for slow requests, and the documented error body even for what Node's HTTP parser refuses.
+ * for slow requests, the documented error body even for what Node's HTTP parser refuses, and
+ * the request id taken from X-Request-Id.
  */
 export const FASTIFY_OPTIONS = {
+  ...REQUEST_ID_OPTIONS,
   bodyLimit: BODY_LIMIT_BYTES,
   onProtoPoisoning: 'error',
   onConstructorPoisoning: 'error',
@@ -43,8 +46,9 @@ export interface HttpSettings {
 
 /**
  * Security headers on every response (helmet), CORS only for configured origins, JSON only,
- * and the documented error body for everything that goes wrong. Nest hands what Fastify
- * refuses before a route runs (413, malformed JSON, this hook's 415) to the same filter.
+ * the documented error body for everything that goes wrong, and every response names its
+ * request id. Nest hands what Fastify refuses before a route runs (413, malformed JSON, this
+ * hook's 415) to the same filter.
  */
 export async function configureHttp(app: NestFastifyApplication, settings: HttpSettings): Promise<void> {
   // Registered (and awaited) first, so that its hook runs before any hook that may answer or
@@ -55,11 +59,12 @@ export async function configureHttp(app: NestFastifyApplication, settings: HttpS
     await app.register(cors, {
       origin: settings.corsOrigins,
       methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type'],
-      exposedHeaders: ['Retry-After'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: ['Retry-After', 'X-Request-Id'],
       maxAge: 600,
     });
   }
+  returnRequestId(app);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     if (METHODS_WITH_BODY.has(request.method) && !isJson(request.headers['content-type'])) {

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ContractPipe } from '@app/common';
 import {
   CreatePropertyMessage,
@@ -12,8 +13,15 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
+import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
+const PROPERTY_ID = ApiParam({ name: 'id', description: 'The property’s id, a positive integer.', example: 1 });
+
+@ApiTags('properties')
+@ApiBearerAuth(API_KEY_SCHEME)
+@ApiHeader({ name: 'X-Request-Id', required: false, description: 'Names the request in the logs; returned as is.' })
 @Controller('api/v2/properties')
 @UseGuards(ApiKeyGuard, RateLimitGuard)
 export class PropertiesHttpController {
@@ -21,6 +29,13 @@ export class PropertiesHttpController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({
+    operationId: 'createProperty',
+    summary: 'Create a property',
+    description: 'Creates a property of the caller’s, with one floor plan named after it. Only name is required.',
+  })
+  @ApiSuccess(201, PropertyResponse, 'The property as created, with its defaults and its floor plan.')
+  @ApiErrorResponses([400, 401, 413, 415, 422, 503])
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreatePropertyRequest)) request: CreatePropertyRequest,
@@ -31,12 +46,24 @@ export class PropertiesHttpController {
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getProperty', summary: 'Get a property', description: 'With every floor plan.' })
+  @PROPERTY_ID
+  @ApiSuccess(200, PropertyResponse, 'The property.')
+  @ApiErrorResponses([401, 404, 503])
   get(@ClientId() clientId: number, @Param('id') id: string): Promise<PropertyResponse> {
     return this.backends.properties(PROPERTIES.GET, propertyRef(clientId, id));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'deleteProperty',
+    summary: 'Delete a property',
+    description: 'Its id is never used again; applying to it afterwards is refused.',
+  })
+  @PROPERTY_ID
+  @ApiSuccess(200, PropertyResponse, 'The representation the property had.')
+  @ApiErrorResponses([401, 404, 503])
   delete(@ClientId() clientId: number, @Param('id') id: string): Promise<PropertyResponse> {
     return this.backends.properties(PROPERTIES.DELETE, propertyRef(clientId, id));
   }

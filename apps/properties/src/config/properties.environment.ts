@@ -2,6 +2,8 @@ import { IsInt, Matches, Min } from 'class-validator';
 import { ServiceEnvironment } from '@app/common';
 
 export class PropertiesEnvironment extends ServiceEnvironment {
+  override HTTP_PORT: number = 3001;
+
   @IsInt({ message: 'DEFAULT_FORM_PRESET_ID must be an integer' })
   @Min(1, { message: 'DEFAULT_FORM_PRESET_ID must be at least 1' })
   DEFAULT_FORM_PRESET_ID: number = 1;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CreateScope, IdAllocator, Idempotency, PUBLIC_BASE_URL } from '@app/common';
 import {
+  PROPERTY_DEFAULTS,
   PropertyInput,
   PropertyRepresentation,
   PropertySummary,
@@ -31,15 +32,15 @@ export class PropertiesService {
       const stored = await this.repository.insertOnce({
         id,
         client_id: clientId,
-        available: input.available ?? true,
-        kind: input.kind ?? 'multi_family',
+        available: input.available ?? PROPERTY_DEFAULTS.available,
+        kind: input.kind ?? PROPERTY_DEFAULTS.kind,
         name: input.name,
         street: input.street ?? '',
         city: input.city ?? '',
         state: input.state ?? '',
         zip: input.zip ?? '',
-        invitation_only: input.invitation_only ?? false,
-        invitation_only_message: input.invitation_only_message ?? '',
+        invitation_only: input.invitation_only ?? PROPERTY_DEFAULTS.invitation_only,
+        invitation_only_message: input.invitation_only_message ?? PROPERTY_DEFAULTS.invitation_only_message,
         ...this.clientDefaults.for(clientId),
         floor_plans: [
           { id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null },

@@ -23,8 +23,10 @@ describe('environmentValidator', () => {
       AMQP_URL: 'amqp://guest:guest@localhost:5672',
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      HTTP_PORT: 0,
     });
   });
 
@@ -65,6 +67,12 @@ describe('environmentValidator', () => {
   it('accepts the limits of a range', () => {
     expect(validateService({ RMQ_PREFETCH: '1' }).RMQ_PREFETCH).toBe(1);
     expect(validateService({ RMQ_PREFETCH: '1000' }).RMQ_PREFETCH).toBe(1000);
+    expect(validateService({ HTTP_PORT: '0' }).HTTP_PORT).toBe(0);
+    expect(validateService({ HTTP_PORT: '65535' }).HTTP_PORT).toBe(65535);
+  });
+
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL %s', (level) => {
+    expect(validateCommon({ LOG_LEVEL: level }).LOG_LEVEL).toBe(level);
   });
 
   it.each([
@@ -80,6 +88,11 @@ describe('environmentValidator', () => {
     ['RMQ_PREFETCH', '1001'],
     ['RMQ_PREFETCH', '2.5'],
     ['RMQ_PREFETCH', 'many'],
+    ['HTTP_PORT', '-1'],
+    ['HTTP_PORT', '65536'],
+    ['HTTP_PORT', 'eighty'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_LEVEL', 'INFO'],
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal(validateService, { [name]: value })).toContain(name);
   });

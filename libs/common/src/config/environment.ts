@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
-import { IsInt, Matches, Max, Min, registerDecorator, validateSync } from 'class-validator';
+import { IsIn, IsInt, Matches, Max, Min, registerDecorator, validateSync } from 'class-validator';
 import { parseFieldEncryptionKeys } from '../crypto/field-cipher';
+import { LOG_LEVELS, LogLevel } from '../logging/logger-params';
 
 /**
  * Builds the `validate` function of ConfigModule.forRoot: the environment is read once at boot
@@ -38,6 +39,10 @@ export class CommonEnvironment {
 
   @Matches(HTTP_URL, { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL' })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
+
+  /** The least severe level written to the log. */
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'info';
 }
 
 /** What each microservice reads besides the common part. */
@@ -50,6 +55,25 @@ export class ServiceEnvironment extends CommonEnvironment {
   @Min(1, { message: 'RMQ_PREFETCH must be at least 1' })
   @Max(1000, { message: 'RMQ_PREFETCH must be at most 1000' })
   RMQ_PREFETCH: number = 32;
+
+  /**
+   * Port of the service's own HTTP listener (health and metrics). Each service sets its own
+   * default, so that a whole stack can run on one host; 0 takes any free port, for running
+   * several instances side by side.
+   */
+  @isPort('HTTP_PORT', { allowZero: true })
+  HTTP_PORT: number = 0;
+}
+
+/** A TCP port number, validated. */
+export function isPort(name: string, { allowZero = false } = {}): PropertyDecorator {
+  const lowest = allowZero ? 0 : 1;
+  const range = `${name} must be an integer between ${lowest} and 65535`;
+  return (target: object, key: string | symbol) => {
+    IsInt({ message: range })(target, key);
+    Min(lowest, { message: range })(target, key);
+    Max(65535, { message: range })(target, key);
+  };
 }
 
 /** An integer from `min` to `max`; `unit` completes "must be an integer ...". */

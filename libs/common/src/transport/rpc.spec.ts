@@ -1,6 +1,8 @@
 import { ClientProxy, ReadPacket, RmqRecord, WritePacket } from '@nestjs/microservices';
 import { firstValueFrom, NEVER, timeout, TimeoutError } from 'rxjs';
 import { ErrorCode, ServiceError } from '@app/contracts';
+import { withRequestId } from '../logging/request-context';
+import { metricsRegistry } from '../metrics/metrics';
 import { SERVICE_UNAVAILABLE_MESSAGE, sendRpc, toServiceError } from './rpc';
 
 describe('toServiceError', () => {
@@ -109,6 +111,48 @@ describe('sendRpc', () => {
     const client = new InProcessClient((_pattern, record) => ({ response: record.options, isDisposed: true }));
     const options = await sendRpc<{ expiration?: string }>(client, 'properties.get', {}, 750);
     expect(options.expiration).toBe('750');
+  });
+
+  it('carries the current request id in the message headers', async () => {
+    const client = new InProcessClient((_pattern, record) => ({ response: record.options, isDisposed: true }));
+    const options = await withRequestId('req-77', () =>
+      sendRpc<{ headers?: Record<string, string> }>(client, 'properties.get', {}, 500),
+    );
+    expect(options.headers?.['x-request-id']).toBe('req-77');
+  });
+
+  it('sends no request id outside a request', async () => {
+    const client = new InProcessClient((_pattern, record) => ({ response: record.options, isDisposed: true }));
+    const options = await sendRpc<{ headers?: Record<string, string> }>(client, 'properties.get', {}, 500);
+    expect(options.headers).not.toHaveProperty('x-request-id');
+  });
+
+  it('tells the service when the caller stops waiting', async () => {
+    const client = new InProcessClient((_pattern, record) => ({ response: record.options, isDisposed: true }));
+    const before = Date.now();
+    const options = await sendRpc<{ headers?: Record<string, string> }>(client, 'properties.get', {}, 500);
+    const deadline = Number(options.headers?.['x-deadline']);
+    expect(deadline).toBeGreaterThanOrEqual(before + 500);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 500);
+  });
+
+  it('measures each request by pattern and outcome', async () => {
+    const count = async (pattern: string, outcome: string) => {
+      const { values } = await metricsRegistry.getSingleMetric('rpc_duration_seconds')!.get();
+      const sample = values.find(
+        (v) => (v as { metricName?: string }).metricName === 'rpc_duration_seconds_count' && v.labels.pattern === pattern && v.labels.outcome === outcome,
+      );
+      return sample?.value ?? 0;
+    };
+    const answering = new InProcessClient(() => ({ response: 'yes', isDisposed: true }));
+    const refusing = new InProcessClient(() => ({ err: { code: 'PROPERTY_NOT_FOUND', message: 'property 1 cannot be found' } }));
+
+    await sendRpc(answering, 'measured.pattern', {}, 500);
+    await sendRpc(answering, 'measured.pattern', {}, 500);
+    await sendRpc(refusing, 'measured.pattern', {}, 500).catch(() => undefined);
+
+    expect(await count('measured.pattern', 'ok')).toBe(2);
+    expect(await count('measured.pattern', 'PROPERTY_NOT_FOUND')).toBe(1);
   });
 
   it('rejects with the ServiceError a service answered with', async () => {

@@ -1,6 +1,8 @@
 import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { DEADLINE_HEADER, ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
+import { requestIdHeaders } from '../logging/request-context';
+import { rpcTimer } from '../metrics/metrics';
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
 
@@ -8,7 +10,9 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailab
  * The one way to ask another service something. @nestjs/microservices waits forever by
  * default; here every request has a deadline. A request nobody picked up by then expires in
  * the queue, and one taken late (held by a reconnecting channel, say) carries the deadline in a
- * header, so the service drops it instead of doing the work behind the caller's back.
+ * header, so the service drops it instead of doing the work behind the caller's back. The
+ * message also carries the current request's id in its headers, and the time to its answer is
+ * measured.
  * Resolves with the answer or rejects with a ServiceError, never anything else.
  */
 export async function sendRpc<TResult>(
@@ -18,12 +22,16 @@ export async function sendRpc<TResult>(
   timeoutMs: number,
 ): Promise<TResult> {
   const record = new RmqRecordBuilder(data)
-    .setOptions({ expiration: String(timeoutMs), headers: { [DEADLINE_HEADER]: String(Date.now() + timeoutMs) } })
+    .setOptions({
+      expiration: String(timeoutMs),
+      headers: { ...requestIdHeaders(), [DEADLINE_HEADER]: String(Date.now() + timeoutMs) },
+    })
     .build();
+  const timer = rpcTimer(pattern);
   try {
-    return await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+    return timer.answered(await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs))));
   } catch (error: unknown) {
-    throw toServiceError(error);
+    throw timer.failed(toServiceError(error));
   }
 }
 

@@ -4,10 +4,12 @@ import { INestMicroservice, Logger, Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { AsyncMicroserviceOptions } from '@nestjs/microservices';
+import { Logger as JsonLogger } from 'nestjs-pino';
 import { queueName } from '@app/contracts';
 import { ServiceEnvironment } from '../config/environment';
-import { SettlementInterceptor } from './settlement.interceptor';
+import { OperationsEndpoint } from '../operations/operations-endpoint';
 import { ReliableServerRMQ } from './reliable-server';
+import { SettlementInterceptor } from './settlement.interceptor';
 import { rmqServerOptions } from './rmq-options';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { Settlement } from './settlement';
@@ -20,13 +22,15 @@ const STOP_DEADLINE_MS = 9500;
 /**
  * Starts a microservice consuming its durable queue: settlement after the work, bounded
  * prefetch, one error filter. Any number of instances may run; they share the queue as
- * competing consumers. On SIGTERM or SIGINT it stops taking messages, finishes and settles the
- * ones it holds, closes its connections and exits 0.
+ * competing consumers. It logs JSON (ServiceOperationsModule), and once it consumes, opens its
+ * HTTP listener for health and metrics. On SIGTERM or SIGINT it stops taking messages, finishes
+ * and settles the ones it holds, closes its connections (the HTTP listener too) and exits 0.
  */
 export async function runService(module: Type<unknown>, baseQueue: string): Promise<void> {
   const settlement = new Settlement();
   let server: ReliableServerRMQ | undefined;
   const app = await NestFactory.createMicroservice<AsyncMicroserviceOptions>(module, {
+    bufferLogs: true,
     inject: [ConfigService],
     useFactory: (config: ConfigService<ServiceEnvironment, true>) => {
       const queue = queueName(config.get('NAMESPACE'), baseQueue);
@@ -42,6 +46,7 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
       return { strategy: server };
     },
   });
+  app.useLogger(app.get(JsonLogger));
   app.useGlobalInterceptors(new SettlementInterceptor(settlement));
   app.useGlobalFilters(new RpcErrorFilter(settlement));
   stopGracefully(app, async () => {
@@ -51,6 +56,7 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
     else logger.warn(`${settlement.inFlight} message(s) unsettled; the broker will hand them out again`);
   });
   await app.listen();
+  await app.get(OperationsEndpoint).open(app);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ErrorCode } from '../errors';
 import {
   DateField,
@@ -15,34 +16,58 @@ import {
 export const MAX_RENT = 1_000_000;
 export const MAX_USER_ID = 2_147_483_647;
 
+const DATE_FORMATS = 'A date written MM/DD/YYYY or YYYY-MM-DD; an impossible calendar date is refused.';
+const INTEGER_TEXT = 'A JSON integer, or a string of decimal digits.';
+
 /** `application.applicant`: the first, primary applicant. */
 export class ApplicantInput {
   @StringField({ required: true, trim: true, min: 1, max: 100 })
+  @ApiProperty({ description: 'Trimmed.', example: 'Ada' })
   first_name: string;
 
   @StringField({ required: true, trim: true, min: 1, max: 100 })
+  @ApiProperty({ description: 'Trimmed.', example: 'Lovelace' })
   last_name: string;
 
   @EmailField({ required: true, max: 254 })
+  @ApiProperty({ description: 'E-mail address.', example: 'ada@example.com' })
   email: string;
 
   @DateField({ nullable: true, past: true })
+  @ApiProperty({ description: `Date of birth, in the past. ${DATE_FORMATS}`, example: '12/10/1985' })
   dob?: string | null;
 
   /** Stored as nine digits; never returned and never logged. */
   @SsnField({ nullable: true })
+  @ApiProperty({
+    description: 'US social security number: 9 digits, dashes allowed. Stored as the digits, never returned.',
+    example: '123-45-6789',
+  })
   id_number?: string | null;
 
   @PhoneField({ nullable: true })
+  @ApiProperty({
+    description: 'Primary phone number: 10 to 15 digits once spaces, dashes, parentheses, dots and plus signs are taken out.',
+    example: '5550101234',
+  })
   phone?: string | null;
 
   @JsonObjectField({ nullable: true, maxBytes: 16 * 1024, maxDepth: 10, maxEntries: 1000 })
+  @ApiProperty({
+    description: 'Any JSON object: at most 16 KiB as JSON, 10 levels deep, 1,000 entries in any one object or array, no key starting with $ or containing a dot.',
+    example: { source: 'web' },
+  })
   custom_data?: Record<string, unknown> | null;
 
   @StringField({ nullable: true, max: 255 })
+  @ApiProperty({ description: 'The integrator’s own identifier for the applicant.', example: 'crm-77' })
   reference_id?: string | null;
 
   @UrlField({ nullable: true, max: 2000 })
+  @ApiProperty({
+    description: 'Absolute http(s) URL the applicant is sent to instead of the normal confirmation page.',
+    example: 'https://landlord.example/thanks',
+  })
   redirect_url?: string | null;
 }
 
@@ -50,19 +75,32 @@ export class ApplicantInput {
 export class ApplicationInput {
   // Any problem with property_id answers with the documented message, as an unknown id does.
   @IntegerField({ required: true, min: 1, code: ErrorCode.PROPERTY_ID_INVALID })
+  @ApiProperty({
+    description:
+      `A live property of the caller's. ${INTEGER_TEXT} When it is missing, invalid, unknown, deleted ` +
+      'or another client’s, the answer is 422 "property_id is invalid or cannot be found".',
+    example: 1,
+  })
   property_id: number;
 
   /** A monthly rent in whole currency units. */
   @IntegerField({ nullable: true, min: 0, max: MAX_RENT })
+  @ApiProperty({
+    description: `Rent the caller supplies, passed on for income-to-rent calculations. ${INTEGER_TEXT}`,
+    example: 1850,
+  })
   user_specified_rent?: number | null;
 
   @DateField({ nullable: true })
+  @ApiProperty({ description: `Desired (not actual) move-in date. ${DATE_FORMATS}`, example: '12/01/2026' })
   desired_move_in?: string | null;
 
   @IntegerField({ nullable: true, min: 1, max: MAX_USER_ID })
+  @ApiProperty({ description: `User the application is assigned to. ${INTEGER_TEXT}`, example: 42 })
   assigned_user_id?: number | null;
 
   @NestedField(() => ApplicantInput, { required: true })
+  @ApiProperty({ description: 'The first applicant, who becomes the primary one.' })
   applicant: ApplicantInput;
 }
 
@@ -71,34 +109,92 @@ export class CreateApplicationRequest {
   application: ApplicationInput;
 }
 
-export interface ApplicantSummary {
+export class ApplicantSummary {
+  @ApiProperty({ type: 'integer', example: 1 })
   id: number;
+
+  @ApiProperty({ enum: ['primary'], example: 'primary' })
   type: 'primary';
+
+  @ApiProperty({ description: 'First name followed by last name.', example: 'Ada Lovelace' })
   name: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description: '<PUBLIC_BASE_URL>/api/v2/applications/<application id>/applicants/<applicant id>',
+    example: 'http://localhost:3000/api/v2/applications/1/applicants/1',
+  })
   api_url: string;
 }
 
-export interface ApplicationRepresentation {
+export class ApplicationProperty {
+  @ApiProperty({ type: 'integer', example: 1 })
   id: number;
+
+  @ApiProperty({ example: 'Maple Court' })
+  name: string;
+}
+
+const NULL_AFTER_CREATION = 'Null after creation; the type of a value set later is not published.';
+const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
+
+export class ApplicationRepresentation {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Allocated per resource type, increasing, never reused.', example: 1 })
+  id: number;
+
+  @ApiProperty({ type: 'integer', example: 1 })
   property_id: number;
+
+  @ApiProperty({ type: 'integer', description: 'The client account of the API key that created it.', example: 1 })
   client_id: number;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 42 })
   assigned_user_id: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Null after creation.', example: null })
   floor_plan_id: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Null after creation.', example: null })
   desired_unit_description: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
   desired_lease_length: unknown;
+
+  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
   desired_unit_number: unknown;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 1850 })
   user_specified_rent: number | null;
+
+  @ApiProperty({ type: 'string', format: 'date', nullable: true, description: 'YYYY-MM-DD.', example: '2026-12-01' })
   desired_move_in: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
   showing_agent: unknown;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Null after creation.', example: null })
   showing_agent_id: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
   referral: unknown;
+
+  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
   archived: unknown;
+
+  @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;
+
+  @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   updated_at: string;
-  property: { id: number; name: string };
+
+  @ApiProperty({ description: 'The property applied to, with its name when the application was made.' })
+  property: ApplicationProperty;
+
+  @ApiProperty({ type: [ApplicantSummary], description: 'The applicants; the first is the primary one.' })
   applicants: ApplicantSummary[];
 }
 
-export interface ApplicationResponse {
+export class ApplicationResponse {
+  @ApiProperty()
   application: ApplicationRepresentation;
 }

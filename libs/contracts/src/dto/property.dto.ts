@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import {
   BooleanField,
   EnumField,
@@ -8,33 +9,71 @@ import {
 export const PROPERTY_KINDS = ['multi_family', 'single_family', 'generic'] as const;
 export type PropertyKind = (typeof PROPERTY_KINDS)[number];
 
+/** What a new property gets for each field its creator leaves out: documented and applied. */
+export const PROPERTY_DEFAULTS = {
+  available: true,
+  kind: 'multi_family',
+  invitation_only: false,
+  invitation_only_message: '',
+} as const satisfies Record<string, unknown>;
+
+const ADDRESS_LINE = 'Empty string when left out.';
+
 /** `property` inside POST /api/v2/properties. */
 export class PropertyInput {
   @BooleanField()
+  @ApiProperty({
+    description: 'When true, the online application form accepts applications for the property.',
+    default: PROPERTY_DEFAULTS.available,
+    example: true,
+  })
   available?: boolean;
 
   @EnumField(PROPERTY_KINDS)
+  @ApiProperty({
+    description:
+      'multi_family: several floor plans, the form asks for one and for the desired unit. ' +
+      'single_family: one floor plan, the form asks for neither. ' +
+      'generic: no floor plan, the form asks the applicant to describe the desired property.',
+    default: PROPERTY_DEFAULTS.kind,
+    example: 'multi_family',
+  })
   kind?: PropertyKind;
 
   @StringField({ required: true, trim: true, min: 1, max: 255 })
+  @ApiProperty({ description: 'Property name, trimmed.', example: 'Maple Court' })
   name: string;
 
   @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `Street address line. ${ADDRESS_LINE}`, example: '12 Maple St' })
   street?: string | null;
 
   @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `City. ${ADDRESS_LINE}`, example: 'Springfield' })
   city?: string | null;
 
   @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `State abbreviation. ${ADDRESS_LINE}`, example: 'IL' })
   state?: string | null;
 
   @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `Postal code. ${ADDRESS_LINE}`, example: '62701' })
   zip?: string | null;
 
   @BooleanField()
+  @ApiProperty({
+    description: 'When true, the online application form accepts only people with invitations.',
+    default: PROPERTY_DEFAULTS.invitation_only,
+    example: false,
+  })
   invitation_only?: boolean;
 
   @StringField({ nullable: true, trim: true, max: 2000 })
+  @ApiProperty({
+    description: 'Shown to an applicant who arrives at an invitation-only property without an invitation.',
+    default: PROPERTY_DEFAULTS.invitation_only_message,
+    example: 'Please ask the leasing office for an invitation.',
+  })
   invitation_only_message?: string | null;
 }
 
@@ -43,33 +82,81 @@ export class CreatePropertyRequest {
   property: PropertyInput;
 }
 
-export interface FloorPlanRepresentation {
+export class FloorPlanRepresentation {
+  @ApiProperty({ type: 'integer', example: 1 })
   id: number;
+
+  @ApiProperty({ type: 'integer', example: 1 })
   property_id: number;
+
+  @ApiProperty({ description: 'The property name, for the floor plan made with the property.', example: 'Maple Court' })
   name: string;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Bedrooms.', example: null })
   beds: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Bathrooms; fractional values occur.', example: null })
   baths: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Deposit amount.', example: null })
   deposit: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Rent amount.', example: null })
   rent: number | null;
 }
 
-export interface PropertyRepresentation {
+export class PropertyRepresentation {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Allocated per resource type, increasing, never reused.', example: 1 })
   id: number;
+
+  @ApiProperty({ example: true })
   available: boolean;
+
+  @ApiProperty({ enum: PROPERTY_KINDS, example: 'multi_family' })
   kind: PropertyKind;
+
+  @ApiProperty({ example: 'Maple Court' })
   name: string;
+
+  @ApiProperty({ example: '12 Maple St' })
   street: string;
+
+  @ApiProperty({ example: 'Springfield' })
   city: string;
+
+  @ApiProperty({ example: 'IL' })
   state: string;
+
+  @ApiProperty({ example: '62701' })
   zip: string;
+
+  @ApiProperty({ example: false })
   invitation_only: boolean;
+
+  @ApiProperty({ example: '' })
   invitation_only_message: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description: 'The property’s online application form: <PUBLIC_BASE_URL>/properties/<id>/apply.',
+    example: 'http://localhost:3000/properties/1/apply',
+  })
   application_url: string;
+
+  @ApiProperty({ type: 'integer', description: 'The client’s default form preset (configured, 1 unless set).', example: 1 })
   form_preset_id: number;
+
+  @ApiProperty({ type: 'integer', description: 'The client’s default background config (configured, 1 unless set).', example: 1 })
   background_config_id: number;
+
+  @ApiProperty({
+    type: [FloorPlanRepresentation],
+    description: 'Every floor plan of the property; a new property has one, named after it.',
+  })
   floor_plans: FloorPlanRepresentation[];
 }
 
-export interface PropertyResponse {
+export class PropertyResponse {
+  @ApiProperty()
   property: PropertyRepresentation;
 }

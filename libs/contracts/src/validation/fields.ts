@@ -1,5 +1,6 @@
 // The decorators below read and write design-time metadata.
 import 'reflect-metadata';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import {
   isEmail,
   registerDecorator,
@@ -19,6 +20,10 @@ import { ErrorCode } from '../errors';
  * (trimmed, digits read as a number, a date rewritten as YYYY-MM-DD) and, for a nested object,
  * its class. Only declared fields are copied from a request; every other key is an unknown
  * field, whatever its name (`constructor` and `toString` included).
+ *
+ * And each describes the field to OpenAPI (@nestjs/swagger) from the same options that drive
+ * the check: type, limits, required, nullable. A field's description, example and default are
+ * added with @ApiProperty beside it.
  */
 
 type Normalize = (value: unknown) => unknown;
@@ -48,17 +53,20 @@ interface Presence {
 
 type Check = (value: unknown) => string | null;
 
+type Schema = ApiPropertyOptions & Record<string, unknown>;
+
 const IS_REQUIRED = 'is required';
 const NOT_NULL = 'must not be null';
 
 /**
- * Declares the field and registers `check` as its single constraint; `check` returns a message
- * or null.
+ * Declares the field, registers `check` as its single constraint (it returns a message or
+ * null), and describes it to OpenAPI as `schema`.
  */
 function field(
   name: string,
   presence: Presence,
   check: Check,
+  schema: Schema,
   spec: Partial<FieldSpec> = {},
 ): PropertyDecorator {
   const problem = (value: unknown): string | null => {
@@ -70,7 +78,13 @@ function field(
     return check(value);
   };
   const options: ValidationOptions = presence.code ? { context: { code: presence.code } } : {};
+  const describe = ApiProperty({
+    ...schema,
+    required: presence.required === true,
+    ...(presence.nullable ? { nullable: true } : {}),
+  } as ApiPropertyOptions);
   return (target: object, propertyName: string | symbol) => {
+    describe(target, propertyName);
     const fields = declared.get(target.constructor) ?? new Map<string, FieldSpec>();
     declared.set(target.constructor, fields);
     fields.set(propertyName as string, { normalize: asIs, ...spec });
@@ -104,21 +118,22 @@ export function StringField(options: StringOptions): PropertyDecorator {
     if (value.length > options.max) return `must be at most ${options.max} characters`;
     return null;
   };
-  return field('stringField', options, check, { normalize: options.trim ? trim : asIs });
+  const schema = { type: 'string', ...(min > 0 ? { minLength: min } : {}), maxLength: options.max } as const;
+  return field('stringField', options, check, schema, { normalize: options.trim ? trim : asIs });
 }
 
 /** JSON true or false only: "true", 1 and null are refused. */
 export function BooleanField(options: Presence = {}): PropertyDecorator {
   return field('booleanField', options, (value) =>
     typeof value === 'boolean' ? null : 'must be true or false',
-  );
+  { type: 'boolean' });
 }
 
 export function EnumField(allowed: readonly string[], options: Presence = {}): PropertyDecorator {
   const message = `must be one of ${allowed.join(', ')}`;
   return field('enumField', options, (value) =>
     typeof value === 'string' && allowed.includes(value) ? null : message,
-  );
+  { type: 'string', enum: [...allowed] });
 }
 
 const DECIMAL_DIGITS = /^\d{1,16}$/;
@@ -140,7 +155,7 @@ export function IntegerField(options: IntegerOptions): PropertyDecorator {
     if (value > max) return `must be at most ${max}`;
     return null;
   };
-  return field('integerField', options, check, { normalize: toNumber });
+  return field('integerField', options, check, { type: 'integer', minimum: options.min }, { normalize: toNumber });
 }
 
 export interface DateOptions extends Presence {
@@ -159,7 +174,8 @@ export function DateField(options: DateOptions = {}): PropertyDecorator {
     if (options.past && value >= todayUtc()) return 'must be a date in the past';
     return null;
   };
-  return field('dateField', options, check, { normalize: toIso });
+  const schema = { type: 'string', pattern: '^(\\d{2}/\\d{2}/\\d{4}|\\d{4}-\\d{2}-\\d{2})$' } as const;
+  return field('dateField', options, check, schema, { normalize: toIso });
 }
 
 export function EmailField(options: Presence & { max: number }): PropertyDecorator {
@@ -168,7 +184,7 @@ export function EmailField(options: Presence & { max: number }): PropertyDecorat
     if (value.length > options.max) return `must be at most ${options.max} characters`;
     return isEmail(value) ? null : 'must be a valid e-mail address';
   };
-  return field('emailField', options, check, { normalize: trim });
+  return field('emailField', options, check, { type: 'string', format: 'email', maxLength: options.max }, { normalize: trim });
 }
 
 const SSN = /^(?:(\d{3})-(\d{2})-(\d{4})|(\d{3})(\d{2})(\d{4}))$/;
@@ -184,7 +200,8 @@ export function SsnField(options: Presence = {}): PropertyDecorator {
     typeof value === 'string' && /^\d{9}$/.test(value)
       ? null
       : 'must be a US social security number: 9 digits, dashes allowed (123-45-6789)';
-  return field('ssnField', options, check, { normalize });
+  const schema = { type: 'string', pattern: '^(\\d{3}-\\d{2}-\\d{4}|\\d{9})$', writeOnly: true } as const;
+  return field('ssnField', options, check, schema, { normalize });
 }
 
 const PHONE_PUNCTUATION = /[ \-().+]/g;
@@ -200,7 +217,7 @@ export function PhoneField(options: Presence = {}): PropertyDecorator {
     typeof value === 'string' && /^\d{10,15}$/.test(value)
       ? null
       : 'must be a phone number of 10 to 15 digits';
-  return field('phoneField', options, check, { normalize });
+  return field('phoneField', options, check, { type: 'string', pattern: '^[\\d ().+-]+$' }, { normalize });
 }
 
 export function UrlField(options: Presence & { max: number }): PropertyDecorator {
@@ -209,7 +226,7 @@ export function UrlField(options: Presence & { max: number }): PropertyDecorator
     if (value.length > options.max) return `must be at most ${options.max} characters`;
     return isAbsoluteHttpUrl(value) ? null : 'must be an absolute http or https URL';
   };
-  return field('urlField', options, check);
+  return field('urlField', options, check, { type: 'string', format: 'uri', maxLength: options.max });
 }
 
 function isAbsoluteHttpUrl(text: string): boolean {
@@ -249,7 +266,7 @@ export function JsonObjectField(options: JsonObjectOptions): PropertyDecorator {
     const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
     return size <= options.maxBytes ? null : `must be at most ${options.maxBytes} bytes as JSON`;
   };
-  return field('jsonObjectField', options, check);
+  return field('jsonObjectField', options, check, { type: 'object', additionalProperties: true });
 }
 
 /** The first way `root` breaks the depth, width or key rules; walked without recursion. */
@@ -273,7 +290,8 @@ function jsonShapeProblem(root: object, { maxDepth, maxEntries }: JsonObjectOpti
 /** A nested object validated by its own class. */
 export function NestedField(type: () => new () => object, options: Presence = {}): PropertyDecorator {
   const check: Check = (value) => (isPlainObject(value) ? null : 'must be an object');
-  const declare = field('nestedField', options, check, { nested: type });
+  // @nestjs/swagger resolves a lazy type by its function's name: it must be called `type`.
+  const declare = field('nestedField', options, check, { type: () => type() }, { nested: type });
   const validateNested = ValidateNested();
   return (target: object, key: string | symbol) => {
     declare(target, key);

@@ -1,0 +1,75 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { BODY_LIMIT_BYTES } from '../http/http-setup';
+
+export const OPENAPI_JSON_PATH = 'api/openapi.json';
+export const OPENAPI_UI_PATH = 'api/docs';
+export const API_KEY_SCHEME = 'api_key';
+
+const DESCRIPTION = `
+Landlords' software creates properties and rental applications; applicants apply to properties.
+
+**Authentication.** Every \`/api/v2\` request carries \`Authorization: Bearer <api key>\`. The key
+belongs to one client account, whose integer id is the \`client_id\` of everything it creates. A
+client sees only its own properties: another client's property is "not found".
+
+**Requests.** JSON only: a POST whose \`Content-Type\` is not \`application/json\` gets 415, a body
+over ${BODY_LIMIT_BYTES / 1024} KiB 413, malformed JSON 400. Unknown fields are refused (422, named
+in \`details\`). Strings are trimmed where a field says so. Integer fields take a JSON integer or a
+string of decimal digits. Dates are \`MM/DD/YYYY\` or \`YYYY-MM-DD\`; an impossible calendar date is
+refused.
+
+**Responses.** Every field of a representation is always present; unset ones are \`null\`, except
+the property strings, which are \`""\`. Ids are positive integers, increasing, never reused.
+Timestamps are ISO 8601 with seconds and a numeric offset (\`2026-11-22T14:03:09+00:00\`); dates
+are \`YYYY-MM-DD\`.
+
+**Errors.** Every error, whatever its status, has the body
+\`{"error": {"message": "...", "details": null | [...]}}\`, never a stack trace. Unknown routes
+get 404. When a service, the broker or a database does not answer in time the answer is 503 with
+a \`Retry-After\` header, never a hang.
+
+**Tracing.** Send \`X-Request-Id\` to name a request (1 to 128 of \`A-Z a-z 0-9 . _ : -\`); every
+response returns the id it was logged under.
+`.trim();
+
+/**
+ * The OpenAPI 3 description of the gateway, built from its controllers and the contract classes.
+ * It names no server: served by the API itself, it describes the host it is read from.
+ */
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Rental applications API')
+    .setDescription(DESCRIPTION)
+    .setVersion('2')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'The API key of a client account.' },
+      API_KEY_SCHEME,
+    )
+    .addTag('properties', 'Properties and their floor plans')
+    .addTag('applications', 'Rental applications and their applicants')
+    .addTag('operations', 'Health and metrics, for operators')
+    .build();
+  return closeObjectSchemas(SwaggerModule.createDocument(app, config));
+}
+
+/**
+ * Every named object schema is closed (additionalProperties false) unless it says otherwise: the
+ * API refuses unknown input fields and returns exactly the documented ones, and a client or a
+ * test that validates against the document should know it.
+ */
+export function closeObjectSchemas(document: OpenAPIObject): OpenAPIObject {
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if ('properties' in schema && schema.additionalProperties === undefined) schema.additionalProperties = false;
+  }
+  return document;
+}
+
+/** GET /api/openapi.json and the Swagger UI at /api/docs. */
+export function serveOpenApi(app: NestFastifyApplication): void {
+  SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+    raw: ['json'],
+    customSiteTitle: 'Rental applications API',
+  });
+}

@@ -1,0 +1,24 @@
+import { IncomingHttpHeaders } from 'node:http';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-context';
+
+/**
+ * Fastify options: each request's id is the caller's X-Request-Id when it is a sensible one,
+ * a new UUID otherwise. The request logger and the request context read it from there.
+ */
+export const REQUEST_ID_OPTIONS = {
+  requestIdHeader: false,
+  genReqId: (request: { headers: IncomingHttpHeaders }): string => requestIdFrom(request.headers[REQUEST_ID_HEADER]),
+} as const;
+
+/** Every response, refusals before a route runs included, names its request in X-Request-Id. */
+export function returnRequestId(app: NestFastifyApplication): void {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      done();
+    });
+}

@@ -1,0 +1,70 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { RmqContext } from '@nestjs/microservices';
+import { FastifyRequest } from 'fastify';
+import { PinoLogger } from 'nestjs-pino';
+import { Observable, tap } from 'rxjs';
+import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
+import { messagesHandled } from '../metrics/metrics';
+import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-context';
+
+/** Readiness pings arrive every few seconds: a line at debug is enough for them. */
+const PINGS = new Set<string>([PROPERTIES.PING, APPLICATIONS.PING]);
+
+/** What became of a message: `ok`, the code of the ServiceError it ended in, or `error`. */
+export type MessageOutcome = 'ok' | ErrorCode | 'error';
+
+/**
+ * Runs each HTTP request and each message in the context of its request id, so that every line
+ * logged while serving it carries the id and every message sent on its behalf passes it on
+ * (see sendRpc). Over HTTP the id is the one Fastify gave the request (REQUEST_ID_OPTIONS); for
+ * a message, its X-Request-Id header, or a new one for a message sent without it. A service also
+ * logs one line per message it handled, with its pattern, outcome and duration, and counts it.
+ */
+@Injectable()
+export class RequestContextInterceptor implements NestInterceptor {
+  constructor(private readonly logger: PinoLogger) {
+    logger.setContext('Messages');
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() === 'http') {
+      const { id } = context.switchToHttp().getRequest<FastifyRequest>();
+      return this.within(id, () => next.handle());
+    }
+    if (context.getType() === 'rpc') return this.handleMessage(context.switchToRpc().getContext<RmqContext>(), next);
+    return next.handle();
+  }
+
+  private handleMessage(rmq: RmqContext, next: CallHandler): Observable<unknown> {
+    const headers = rmq.getMessage()?.properties?.headers as Record<string, unknown> | undefined;
+    const pattern = rmq.getPattern();
+    const started = performance.now();
+    const handled = (outcome: MessageOutcome) => {
+      messagesHandled.inc({ pattern, outcome });
+      const durationMs = Math.round(performance.now() - started);
+      this.logger[levelOf(pattern, outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
+    };
+    return this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
+      next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
+    );
+  }
+
+  /** Subscribes to the handler inside the request's context, so all it does runs there. */
+  private within(requestId: string, handle: () => Observable<unknown>): Observable<unknown> {
+    return new Observable((subscriber) =>
+      withRequestId(requestId, () =>
+        this.logger.runInContext(() => handle().subscribe(subscriber), { bindings: { request_id: requestId } }),
+      ),
+    );
+  }
+}
+
+function outcomeOf(error: unknown): MessageOutcome {
+  return error instanceof ServiceError ? error.code : 'error';
+}
+
+function levelOf(pattern: string, outcome: MessageOutcome): 'debug' | 'info' | 'warn' | 'error' {
+  if (outcome === 'error' || outcome === ErrorCode.INTERNAL) return 'error';
+  if (outcome === ErrorCode.SERVICE_UNAVAILABLE) return 'warn';
+  return outcome === 'ok' && PINGS.has(pattern) ? 'debug' : 'info';
+}

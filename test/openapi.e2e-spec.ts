@@ -1,0 +1,173 @@
+import { Answer, api, Api } from './support/http';
+import { PublishedApi } from './support/openapi';
+import { Stack } from './support/stack';
+
+const MAPPED_ROUTE = /^Mapped \{(\S+), (\w+)\} route$/;
+
+/**
+ * The document GET /api/openapi.json publishes, checked against the specification and against
+ * real answers of the running stack, so that the document cannot drift from the API: every
+ * documented response is provoked and must match, and every answer must be documented.
+ */
+describe('the published OpenAPI document', () => {
+  let stack: Stack;
+  let client: Api;
+  let published: PublishedApi;
+
+  /** Sends the request and checks its answer against the document. */
+  const documented = async (method: string, path: string, request: Promise<Answer>): Promise<Answer> => {
+    const answer = await request;
+    expect(published.problems(method, path, answer)).toEqual([]);
+    return answer;
+  };
+
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { RPC_TIMEOUT_MS: '1500', PROPERTY_LOOKUP_TIMEOUT_MS: '700' } });
+    client = api(stack.url);
+    const answer = await client.get('/api/openapi.json', { key: null });
+    expect(answer.status).toBe(200);
+    published = new PublishedApi(answer.body);
+  });
+
+  afterAll(() => stack?.stop());
+
+  it('is OpenAPI 3.0, valid by the specification’s own JSON schema', () => {
+    expect(published.document.openapi).toMatch(/^3\.0\.\d$/);
+    expect(published.specificationProblems()).toEqual([]);
+  });
+
+  it('describes every route the gateway serves, and nothing else', () => {
+    const served = stack
+      .process('gateway')
+      .logs.map((record) => MAPPED_ROUTE.exec(record.msg ?? ''))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map(([, path, method]) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+
+    expect(served.length).toBeGreaterThan(0);
+    expect(published.operations().sort()).toEqual(served.sort());
+  });
+
+  it('secures every /api/v2 operation with the bearer API key scheme, and no other', () => {
+    expect(published.document.components.securitySchemes).toEqual({
+      api_key: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    for (const operation of published.operations()) {
+      const [method, path] = operation.split(' ');
+      const { security, responses } = published.operation(method, path);
+      if (path.startsWith('/api/v2/')) {
+        expect([operation, security]).toEqual([operation, [{ api_key: [] }]]);
+        expect(Object.keys(responses)).toContain('401');
+      } else {
+        expect([operation, security]).toEqual([operation, undefined]);
+      }
+    }
+  });
+
+  it('gives every field of every schema an example, and every example matches its schema', () => {
+    const schemas = published.document.components.schemas as Record<string, any>;
+    for (const [name, schema] of Object.entries(schemas)) {
+      for (const [field, property] of Object.entries(schema.properties ?? {}) as [string, any][]) {
+        const nested = property.$ref ?? property.allOf ?? property.items?.$ref ?? property.additionalProperties?.$ref;
+        if (!nested) expect([name, field, 'example' in property]).toEqual([name, field, true]);
+      }
+    }
+    for (const operation of published.operations()) {
+      const [method, path] = operation.split(' ');
+      for (const [status, response] of Object.entries(published.operation(method, path).responses) as [string, any][]) {
+        for (const media of Object.values(response.content ?? {}) as any[]) {
+          for (const [example, { value }] of Object.entries(media.examples ?? {}) as [string, any][]) {
+            expect([operation, status, example, published.validates(media.schema, value)]).toEqual([operation, status, example, []]);
+          }
+        }
+      }
+    }
+  });
+
+  it('states the defaults the API applies to a property created with a name only', async () => {
+    const input = published.document.components.schemas.PropertyInput.properties as Record<string, any>;
+    const defaults = Object.entries(input).filter(([, property]) => 'default' in property);
+    expect(defaults.map(([field]) => field).sort()).toEqual(['available', 'invitation_only', 'invitation_only_message', 'kind']);
+
+    const created = await documented('POST', '/api/v2/properties', client.post('/api/v2/properties', { property: { name: 'Defaults' } }));
+    for (const [field, property] of defaults) expect([field, created.body.property[field]]).toEqual([field, property.default]);
+  });
+
+  it('accepts the request its examples make up, and answers as documented', async () => {
+    const property = await documented(
+      'POST',
+      '/api/v2/properties',
+      client.post('/api/v2/properties', published.example('CreatePropertyRequest')),
+    );
+    expect(property.status).toBe(201);
+
+    const example = published.example('CreateApplicationRequest');
+    example.application.property_id = property.body.property.id;
+    const application = await documented('POST', '/api/v2/applications', client.post('/api/v2/applications', example));
+    expect(application.status).toBe(201);
+  });
+
+  it('serves the interactive page at /api/docs, built on this document', async () => {
+    const page = await client.get('/api/docs', { key: null });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('swagger-ui');
+    const init = await client.get('/api/docs/swagger-ui-init.js', { key: null });
+    expect(init.text).toContain(JSON.stringify(published.document.info.title));
+    for (const asset of page.text.matchAll(/(?:href|src)="\.\/docs\/([\w.-]+\.(?:css|js))"/g)) {
+      expect([asset[1], (await client.get(`/api/docs/${asset[1]}`, { key: null })).status]).toEqual([asset[1], 200]);
+    }
+  });
+
+  it('answers every response it documents, each as documented', async () => {
+    const properties = '/api/v2/properties';
+    const property = '/api/v2/properties/{id}';
+    const applications = '/api/v2/applications';
+    const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body.property;
+    const applicant = { first_name: 'Con', last_name: 'Form', email: 'con@example.com' };
+    const tooBig = JSON.stringify({ property: { name: 'x'.repeat(65 * 1024) } });
+    const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
+
+    for (const [method, path, request] of [
+      ['POST', properties, () => client.post(properties, undefined, { raw: '{"property":' })],
+      ['POST', properties, () => client.post(properties, { property: { name: 'x' } }, { key: null })],
+      ['POST', properties, () => client.post(properties, undefined, { raw: tooBig })],
+      ['POST', properties, () => client.post(properties, undefined, notJson)],
+      ['POST', properties, () => client.post(properties, { property: { name: '', colour: 'red' } })],
+      ['GET', property, () => client.get(`${properties}/${live.id}`)],
+      ['GET', property, () => client.get(`${properties}/${live.id}`, { key: null })],
+      ['GET', property, () => client.get(`${properties}/999999`)],
+      ['GET', property, () => client.get(`${properties}/not-an-id`)],
+      ['DELETE', property, () => client.delete(`${properties}/${live.id}`, { key: null })],
+      ['DELETE', property, () => client.delete(`${properties}/${live.id}`)],
+      ['DELETE', property, () => client.delete(`${properties}/${live.id}`)],
+      ['POST', applications, () => client.post(applications, { application: { property_id: live.id + 1, applicant } })],
+      ['POST', applications, () => client.post(applications, undefined, { raw: '[' })],
+      ['POST', applications, () => client.post(applications, { application: {} }, { key: null })],
+      ['POST', applications, () => client.post(applications, undefined, { raw: tooBig })],
+      ['POST', applications, () => client.post(applications, undefined, notJson)],
+      ['POST', applications, () => client.post(applications, { application: { property_id: live.id, applicant } })],
+      ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant: { ...applicant, email: 'no' } } })],
+      ['GET', '/health/live', () => client.get('/health/live', { key: null })],
+      ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
+      ['GET', '/metrics', () => client.get('/metrics', { key: null })],
+    ] as const) {
+      await documented(method, path, request());
+    }
+
+    // What a caller gets while the services are down.
+    await stack.stopApp('properties');
+    await stack.stopApp('applications');
+    for (const [method, path, request] of [
+      ['POST', properties, () => client.post(properties, { property: { name: 'Nobody home' } })],
+      ['GET', property, () => client.get(`${properties}/1`)],
+      ['DELETE', property, () => client.delete(`${properties}/1`)],
+      ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant } })],
+      ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
+    ] as const) {
+      expect((await documented(method, path, request())).status).toBe(503);
+    }
+
+    // An unexpected failure (500) cannot be provoked from outside; it answers with `default`.
+    expect(published.unseen().filter((response) => !response.endsWith(' default'))).toEqual([]);
+  });
+});

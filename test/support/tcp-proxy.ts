@@ -1,0 +1,76 @@
+import { once } from 'node:events';
+import { createConnection, createServer, Server, Socket } from 'node:net';
+
+/**
+ * A TCP relay to a real server (the broker, the database), which a test can cut and restore to
+ * play an outage of that server for the processes connected through it, and only for them.
+ */
+export class TcpProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private listeningPort = 0;
+
+  private constructor(private readonly target: { host: string; port: number }) {}
+
+  /** Starts relaying to `target` on a free local port. */
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const proxy = new TcpProxy(target);
+    await proxy.listen(0);
+    return proxy;
+  }
+
+  get port(): number {
+    return this.listeningPort;
+  }
+
+  /** `url` with its host and port replaced by the proxy's. */
+  rewrite(url: string): string {
+    const rewritten = new URL(url);
+    rewritten.hostname = '127.0.0.1';
+    rewritten.port = String(this.port);
+    return rewritten.toString();
+  }
+
+  /** Drops every relayed connection and refuses new ones. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Accepts and relays connections again, on the same port. */
+  async restore(): Promise<void> {
+    await this.listen(this.port);
+  }
+
+  private async listen(port: number): Promise<void> {
+    const server = createServer((client) => this.relay(client));
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    this.listeningPort = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  private relay(client: Socket): void {
+    const upstream = createConnection(this.target);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+}
+
+/** Host and port of a mongodb:// or amqp:// URL. */
+export function hostAndPort(url: string, defaultPort: number): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || defaultPort) };
+}
