@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { MAX_DELIVERIES } from '@app/common';
 import { api, Api } from './support/http';
+import { scrape, valueOf } from './support/metrics';
 import { Load, tally, Tally } from './support/load';
 import { Stack } from './support/stack';
 
@@ -19,6 +20,8 @@ const RPC_TIMEOUT_MS = 2000;
 const CHAOS_MS = Number(process.env.CHAOS_SECONDS ?? 0) * 1000;
 const run = promisify(execFile);
 const report: Tally[] = [];
+/** Each scenario starts a stack of five processes and may restart the broker: slow on 2 cores. */
+const SCENARIO_TIMEOUT_MS = 120000;
 
 /** Load before and after a fault: a few successes in a test run, CHAOS_SECONDS under `npm run chaos`. */
 async function phase(load: Load, successes: number, share: number): Promise<void> {
@@ -112,7 +115,7 @@ describe('faults under load', () => {
     expect(counts.unavailable).toBeGreaterThan(0);
     expect(counts.recoveryMs).not.toBeNull();
     expect(counts.recoveryMs!).toBeLessThan(10000);
-  });
+  }, SCENARIO_TIMEOUT_MS);
 
   it('loses and doubles nothing when a service instance is killed mid-request', async () => {
     const started = await startStack();
@@ -129,7 +132,7 @@ describe('faults under load', () => {
     const counts = await settle('SIGKILL of a service', stack, load, killedAt);
 
     expectNothingLostOrDoubled(counts);
-  });
+  }, SCENARIO_TIMEOUT_MS);
 
   it('finishes in-flight work and exits 0 within 10 s on SIGTERM, services and gateway alike', async () => {
     const started = await startStack();
@@ -190,7 +193,7 @@ describe('faults under load', () => {
     } finally {
       await connection.close();
     }
-  });
+  }, SCENARIO_TIMEOUT_MS);
 });
 
 describe('a poison message', () => {
@@ -266,6 +269,9 @@ describe('a poison message', () => {
     expect(lookups.get(666)).toBe(MAX_DELIVERIES);
     await deadLettered(1);
     expect(deadLetters).toHaveLength(1);
+    const samples = await scrape(stack.process('applications').httpUrl);
+    const counted = { queue: `${stack.namespace}applications`, reason: 'failed' };
+    expect(valueOf(samples, 'messages_dead_lettered_total', counted)).toBe(1);
     expect(JSON.parse(deadLetters[0].content.toString()).data.request.application.property_id).toBe(666);
   });
 

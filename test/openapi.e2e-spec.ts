@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { fingerprintOf } from '@app/common';
 import { Answer, api, Api } from './support/http';
 import { PublishedApi } from './support/openapi';
-import { Stack } from './support/stack';
+import { KEYS, Stack } from './support/stack';
+
+/** A key allowed one request a second, with no burst to speak of. */
+const THROTTLED_KEY = 'test-key-throttled';
 
 const MAPPED_ROUTE = /^Mapped \{(\S+), (\w+)\} route$/;
 
@@ -22,7 +27,13 @@ describe('the published OpenAPI document', () => {
   };
 
   beforeAll(async () => {
-    stack = await Stack.start({ env: { RPC_TIMEOUT_MS: '1500', PROPERTY_LOOKUP_TIMEOUT_MS: '700' } });
+    stack = await Stack.start({
+      env: {
+        RPC_TIMEOUT_MS: '1500',
+        PROPERTY_LOOKUP_TIMEOUT_MS: '700',
+        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${THROTTLED_KEY}:3:1:1`,
+      },
+    });
     client = api(stack.url);
     const answer = await client.get('/api/openapi.json', { key: null });
     expect(answer.status).toBe(200);
@@ -109,6 +120,9 @@ describe('the published OpenAPI document', () => {
   it('serves the interactive page at /api/docs, built on this document', async () => {
     const page = await client.get('/api/docs', { key: null });
     expect(page.status).toBe(200);
+    // The one HTML page may load its own assets; the API's answers may load nothing.
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect((await client.get('/api/v2/properties/1')).headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('swagger-ui');
     const init = await client.get('/api/docs/swagger-ui-init.js', { key: null });
@@ -152,6 +166,46 @@ describe('the published OpenAPI document', () => {
       ['GET', '/metrics', () => client.get('/metrics', { key: null })],
     ] as const) {
       await documented(method, path, request());
+    }
+
+    // 409: a request whose Idempotency-Key another request with the same body is still working on.
+    const busy = async (service: 'properties' | 'applications', key: string, body: unknown) => {
+      const db = await stack.database(service);
+      try {
+        await db.collection('idempotency_keys').insertOne({
+          _id: `1:${key}` as never,
+          token: randomUUID(),
+          fingerprint: fingerprintOf(body),
+          state: 'pending',
+          message_id: 'another request',
+          outcome: null,
+          claimed_at: new Date(),
+          expires_at: new Date(Date.now() + 60 * 60 * 1000),
+        });
+      } finally {
+        await db.close();
+      }
+    };
+    const propertyKey = randomUUID();
+    await busy('properties', propertyKey, { name: 'Busy' });
+    const inProgress = client.post(properties, { property: { name: 'Busy' } }, { headers: { 'idempotency-key': propertyKey } });
+    expect((await documented('POST', properties, inProgress)).status).toBe(409);
+    const applicationKey = randomUUID();
+    await busy('applications', applicationKey, { property_id: live.id, applicant });
+    const applying = client.post(applications, { application: { property_id: live.id, applicant } }, { headers: { 'idempotency-key': applicationKey } });
+    expect((await documented('POST', applications, applying)).status).toBe(409);
+
+    // 429: the throttled key's second request within the second.
+    const throttled = { key: THROTTLED_KEY };
+    for (const [method, path, request] of [
+      ['POST', properties, () => client.post(properties, { property: { name: 'Throttled' } }, throttled)],
+      ['GET', property, () => client.get(`${properties}/1`, throttled)],
+      ['DELETE', property, () => client.delete(`${properties}/1`, throttled)],
+      ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant } }, throttled)],
+    ] as const) {
+      let answer = await documented(method, path, request());
+      for (let tries = 0; answer.status !== 429 && tries < 5; tries++) answer = await documented(method, path, request());
+      expect(answer.status).toBe(429);
     }
 
     // What a caller gets while the services are down.

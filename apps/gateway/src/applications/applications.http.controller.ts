@@ -11,7 +11,7 @@ import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
 import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
-import { API_KEY_SCHEME } from '../openapi/openapi';
+import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @ApiTags('applications')
@@ -32,8 +32,9 @@ export class ApplicationsHttpController {
     summary: 'Create an application',
     description: 'Creates an application to a live property of the caller’s, and its first, primary applicant.',
   })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiSuccess(201, ApplicationResponse, 'The application as created.')
-  @ApiErrorResponses([400, 401, 413, 415, 422, 503], { 422: APPLICATION_422 })
+  @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503], { 422: APPLICATION_422 })
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,

@@ -101,9 +101,9 @@ describe('toHttpProblem', () => {
       expect(toHttpProblem(exception)).toEqual({ status, body: { error: { message, details: null } } });
     });
 
-    it('raised with the documented error body already is sent as it is, details and all', () => {
+    it('raised with the documented error body already is sent as it is, details and all, with Retry-After as every 503', () => {
       const body = { error: { message: 'not ready: properties', details: { status: 'error', error: { properties: { status: 'down' } } } } };
-      expect(toHttpProblem(new ServiceUnavailableException(body))).toEqual({ status: 503, body });
+      expect(toHttpProblem(new ServiceUnavailableException(body))).toEqual({ status: 503, body, retryAfter: RETRY_AFTER_SECONDS });
     });
   });
 

@@ -23,10 +23,14 @@ const logger = new Logger('HttpErrors');
  * errors are logged and answered with a bare 500: no stack trace, no internals.
  */
 export function toHttpProblem(exception: unknown): HttpProblem {
+  const answer = problemOf(exception);
+  // Every 503, whatever raised it, says when to come back.
+  return answer.status === 503 && answer.retryAfter === undefined ? { ...answer, retryAfter: RETRY_AFTER_SECONDS } : answer;
+}
+
+function problemOf(exception: unknown): HttpProblem {
   if (exception instanceof ServiceError) {
-    const status = STATUS_BY_CODE[exception.code];
-    const answer = problem(status, exception.message, exception.details);
-    return status === 503 ? { ...answer, retryAfter: RETRY_AFTER_SECONDS } : answer;
+    return problem(STATUS_BY_CODE[exception.code], exception.message, exception.details);
   }
   if (exception instanceof RateLimitedException) {
     return { ...problem(429, messageOf(exception)), retryAfter: exception.retryAfterSeconds };

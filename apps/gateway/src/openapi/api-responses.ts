@@ -31,6 +31,10 @@ const ERRORS = {
     description: 'The id is not a positive integer, names no property, a deleted one, or another client’s.',
     examples: { notFound: errorBody('No such property', 'property 7 cannot be found') },
   },
+  409: {
+    description: 'The first request with this Idempotency-Key is still being worked on; retry a moment later.',
+    examples: { inProgress: errorBody('Key in use', 'a request with this Idempotency-Key is still in progress; retry later') },
+  },
   413: { description: 'The body is over 64 KiB.', examples: { tooLarge: errorBody('Body over the limit', 'the request cannot be read') } },
   415: {
     description: 'The Content-Type of a POST is not application/json.',
@@ -38,13 +42,19 @@ const ERRORS = {
   },
   422: {
     description:
-      'Invalid input: the message names the first problem and details lists every one, unknown fields included.',
+      'Invalid input: the message names the first problem and details lists every one, unknown fields included. ' +
+      'Also an Idempotency-Key that is malformed, or that was used before for a different request.',
     examples: {
       invalid: errorBody('Invalid fields', 'property.name must not be empty', [
         { field: 'property.name', message: 'must not be empty' },
         { field: 'property.colour', message: 'is not a known field' },
       ]),
     },
+  },
+  429: {
+    description: 'The API key has spent its rate limit; retry after Retry-After seconds.',
+    examples: { limited: errorBody('Too many requests', 'rate limit exceeded: retry after 1 seconds') },
+    headers: RETRY_AFTER,
   },
   503: {
     description: 'A service, the broker or a database did not answer in time. Retry after Retry-After seconds.',

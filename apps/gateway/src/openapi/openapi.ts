@@ -1,3 +1,4 @@
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { BODY_LIMIT_BYTES } from '../http/http-setup';
@@ -5,6 +6,17 @@ import { BODY_LIMIT_BYTES } from '../http/http-setup';
 export const OPENAPI_JSON_PATH = 'api/openapi.json';
 export const OPENAPI_UI_PATH = 'api/docs';
 export const API_KEY_SCHEME = 'api_key';
+
+/** The header that makes a POST safe to retry. */
+export const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    '1 to 255 printable ASCII characters. Repeats of the request with the same key and body, for 24 hours, ' +
+    'answer with the first response and create nothing; the same key with another body gets 422; ' +
+    'a repeat while the first is still being worked on gets 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, example: '6f1c9e52-2d7b-4d0e-9a35-1c2b8a0f4e77' },
+};
 
 const DESCRIPTION = `
 Landlords' software creates properties and rental applications; applicants apply to properties.
@@ -67,9 +79,30 @@ export function closeObjectSchemas(document: OpenAPIObject): OpenAPIObject {
 
 /** GET /api/openapi.json and the Swagger UI at /api/docs. */
 export function serveOpenApi(app: NestFastifyApplication): void {
+  allowDocsPageAssets(app);
   SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
     customSiteTitle: 'Rental applications API',
   });
+}
+
+/**
+ * The API's Content-Security-Policy lets nothing load, which suits JSON; the docs page is the
+ * one HTML page and loads its own scripts, styles and images, and nothing from elsewhere.
+ */
+const DOCS_CONTENT_SECURITY_POLICY =
+  "default-src 'self';img-src 'self' data:;style-src 'self' 'unsafe-inline';frame-ancestors 'none'";
+
+function allowDocsPageAssets(app: NestFastifyApplication): void {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) => {
+      const path = request.url.split('?')[0];
+      if (path === `/${OPENAPI_UI_PATH}` || path.startsWith(`/${OPENAPI_UI_PATH}/`)) {
+        reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY);
+      }
+      done(null, payload);
+    });
 }

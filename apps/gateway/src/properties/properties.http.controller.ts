@@ -14,7 +14,7 @@ import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
-import { API_KEY_SCHEME } from '../openapi/openapi';
+import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 const PROPERTY_ID = ApiParam({ name: 'id', description: 'The property’s id, a positive integer.', example: 1 });
@@ -34,8 +34,9 @@ export class PropertiesHttpController {
     summary: 'Create a property',
     description: 'Creates a property of the caller’s, with one floor plan named after it. Only name is required.',
   })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiSuccess(201, PropertyResponse, 'The property as created, with its defaults and its floor plan.')
-  @ApiErrorResponses([400, 401, 413, 415, 422, 503])
+  @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503])
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreatePropertyRequest)) request: CreatePropertyRequest,
@@ -49,7 +50,7 @@ export class PropertiesHttpController {
   @ApiOperation({ operationId: 'getProperty', summary: 'Get a property', description: 'With every floor plan.' })
   @PROPERTY_ID
   @ApiSuccess(200, PropertyResponse, 'The property.')
-  @ApiErrorResponses([401, 404, 503])
+  @ApiErrorResponses([401, 404, 429, 503])
   get(@ClientId() clientId: number, @Param('id') id: string): Promise<PropertyResponse> {
     return this.backends.properties(PROPERTIES.GET, propertyRef(clientId, id));
   }
@@ -63,7 +64,7 @@ export class PropertiesHttpController {
   })
   @PROPERTY_ID
   @ApiSuccess(200, PropertyResponse, 'The representation the property had.')
-  @ApiErrorResponses([401, 404, 503])
+  @ApiErrorResponses([401, 404, 429, 503])
   delete(@ClientId() clientId: number, @Param('id') id: string): Promise<PropertyResponse> {
     return this.backends.properties(PROPERTIES.DELETE, propertyRef(clientId, id));
   }

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, Logger, RpcExceptionFilter } from '@nestjs/common
 import { RmqContext } from '@nestjs/microservices';
 import { NEVER, Observable, throwError } from 'rxjs';
 import { ErrorCode, ErrorPayload, ServiceError } from '@app/contracts';
+import { countDeadLettered } from '../metrics/metrics';
 import { MAX_DELIVERIES } from './rmq-options';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
 import { deadlinePassed, deliveryAttempt, Settlement } from './settlement';
@@ -29,7 +30,8 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
     const rmq = host.switchToRpc().getContext<RmqContext>();
     if (exception instanceof ServiceError) {
-      this.settlement.settle(rmq, exception.code === ErrorCode.INTERNAL ? 'dead-letter' : 'ack');
+      if (exception.code === ErrorCode.INTERNAL) this.deadLetter(rmq, 'malformed');
+      else this.settlement.settle(rmq, 'ack');
       return throwError(() => exception.toPayload());
     }
     const name = exception instanceof Error ? exception.name : typeof exception;
@@ -47,7 +49,12 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
       return NEVER;
     }
     this.logger.error(`${rmq.getPattern()} failed on delivery ${attempt}, dead-lettering it: ${detail}`);
-    this.settlement.settle(rmq, 'dead-letter');
+    this.deadLetter(rmq, 'failed');
     return throwError(() => INTERNAL);
+  }
+
+  private deadLetter(rmq: RmqContext, reason: 'malformed' | 'failed'): void {
+    this.settlement.settle(rmq, 'dead-letter');
+    countDeadLettered(String(rmq.getMessage().fields?.routingKey ?? 'unknown'), reason);
   }
 }
