@@ -125,6 +125,18 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
     }
   });
 
+  it('answers exactly one of many concurrent deletes of a property with 200', async () => {
+    for (let round = 0; round < 10; round++) {
+      const doomed = (await create({ name: `Contested ${round}` })).body.property;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => client.delete(`/api/v2/properties/${doomed.id}`)),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([200, ...Array(19).fill(404)]);
+      expect((await client.get(`/api/v2/properties/${doomed.id}`)).status).toBe(404);
+    }
+  });
+
   it.each(['abc', '0', '-1', '1.5', '99999999999999999999', '999999999'])(
     'answers 404 with the documented message for property id %s',
     async (id) => {
