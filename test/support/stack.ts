@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { connect } from 'amqplib';
 import mongoose from 'mongoose';
 
@@ -34,8 +35,18 @@ export const KEYS = {
   clientTwo: 'test-key-client-two',
 } as const;
 
+/** The repository root, whether this file runs from test/support or compiled under dist/bench. */
+const ROOT = repositoryRoot(__dirname);
+
+function repositoryRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'nest-cli.json'))) return dir;
+  }
+  throw new Error(`no repository root (nest-cli.json) above ${from}`);
+}
+
 export function distMain(app: AppName): string {
-  return join(__dirname, '..', '..', 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
+  return join(ROOT, 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
 }
 
 /**
@@ -85,25 +96,7 @@ export class Stack {
     });
     const running: RunningProcess = { app, child, output: [] };
     this.processes.push(running);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
-        START_TIMEOUT_MS,
-      );
-      const onData = (chunk: Buffer) => {
-        running.output.push(chunk.toString());
-        if (chunk.toString().includes(READY_LINE[app])) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${app} exited with ${code} before it started:\n${running.output.join('')}`));
-      });
-    });
+    await untilReady(running, READY_LINE[app], app);
     return running;
   }
 
@@ -180,7 +173,31 @@ export class Stack {
   }
 }
 
-async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+/** Collects what `running` prints and resolves once it prints `readyLine`; rejects if it exits first. */
+export function untilReady(running: Pick<RunningProcess, 'child' | 'output'>, readyLine: string, name: string): Promise<void> {
+  const { child } = running;
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
+      START_TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer) => {
+      running.output.push(chunk.toString());
+      if (chunk.toString().includes(readyLine)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it started:\n${running.output.join('')}`));
+    });
+  });
+}
+
+export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill(signal);

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { Stack } from '../test/support/stack';
+import { Watched } from './rss';
+
+/** The API under load: a stack the bench started, or one already running at BENCH_URL. */
+export interface Target {
+  url: string;
+  apiKey: string;
+  /** The processes whose memory is reported. */
+  processes: Watched[];
+  description: string;
+  stop(): Promise<void>;
+}
+
+/** The client account of the bench's own key. */
+const BENCH_CLIENT_ID = 7001;
+
+export async function startTarget(profileDir: string | null): Promise<Target> {
+  const url = process.env.BENCH_URL;
+  if (url) return runningTarget(url);
+  const apiKey = `bench-${randomBytes(16).toString('hex')}`;
+  const env: Record<string, string> = {
+    API_KEYS: `${apiKey}:${BENCH_CLIENT_ID}`,
+    // Per-key rate limits (where the gateway has them) must never throttle the bench.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+  };
+  if (profileDir) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`.trim();
+  const stack = await Stack.start({ env });
+  return {
+    url: stack.url,
+    apiKey,
+    processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
+    description: `the built gateway, properties and applications started by the bench (NAMESPACE ${stack.namespace})`,
+    stop: () => stack.stop(),
+  };
+}
+
+function runningTarget(url: string): Target {
+  const apiKey = process.env.BENCH_API_KEY;
+  if (!apiKey) throw new Error('BENCH_URL needs BENCH_API_KEY: an API key of that gateway that no rate limit throttles');
+  const processes = (process.env.BENCH_PIDS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const [name, pid] = entry.split('=');
+      return { name, pid: Number(pid) };
+    });
+  return { url: url.replace(/\/+$/, ''), apiKey, processes, description: `the running gateway at ${url}`, stop: async () => {} };
+}
