@@ -30,7 +30,9 @@ export const USAGE = `npm run bench -- [options]
 
 Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
 BENCH_URL to measure a running gateway instead of starting one, with BENCH_API_KEY (its key)
-and optionally BENCH_PIDS (name=pid,... of the processes whose memory to report).`;
+and optionally BENCH_PIDS (name=pid,... of its processes, whose memory and CPU to report);
+BENCH_WATCH (name=pid,...) for other processes to report on beside the stack's, such as the
+database server.`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const options: BenchOptions = {

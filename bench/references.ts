@@ -7,7 +7,7 @@ import { freePort, terminate, untilReady } from '../test/support/stack';
 import { driveHttp, driveLoop, Measurement } from './measure';
 import { READY_LINE } from './reference/settings';
 import { jsonPost, PROPERTY_BODY } from './scenarios';
-import { Watched } from './rss';
+import { Watched } from './procfs';
 
 /** Something the stack's numbers are divided by, measured in the same run on the same machine. */
 export interface Reference {

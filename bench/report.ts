@@ -4,6 +4,11 @@ import { NEST_ECHO } from './references';
 export interface Run extends Measurement {
   /** Highest RSS of each process during the measured run, in MB. */
   peakRssMb: Record<string, number | null>;
+  /**
+   * CPU time each process used during the run, per request served, in ms. Less disturbed by
+   * other work on the machine than req/s and latency, so it shows what a change saved.
+   */
+  cpuMsPerRequest: Record<string, number | null>;
 }
 
 /** A scenario's numbers divided by a reference's at the same concurrency. */
@@ -129,20 +134,21 @@ export function highest(runs: Run[]): Record<string, number | null> {
 /** The report as text tables, for a terminal and for docs/benchmarks.md. */
 export function renderTables(report: BenchReport): string {
   const referenceNames = report.references.map((r) => r.name);
-  const processNames = Object.keys(report.peakRssMb);
+  const results = [...report.references, ...report.scenarios];
   const measured = table(
-    ['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', ...processNames.map((p) => `${p} MB`)],
-    [...report.references, ...report.scenarios].flatMap(({ name, runs }) =>
+    ['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors'],
+    results.flatMap(({ name, runs }) =>
+      runs.map((run) => [name, run.connections, run.rps, run.p50, run.p99, run.max, run.non2xx, run.errors]),
+    ),
+  );
+  const processNames = [...new Set(results.flatMap(({ runs }) => runs.flatMap((run) => Object.keys(run.peakRssMb))))];
+  const perProcess = table(
+    ['scenario', 'conns', ...processNames.flatMap((p) => [`${p} MB`, `${p} CPU ms/req`])],
+    results.flatMap(({ name, runs }) =>
       runs.map((run) => [
         name,
         run.connections,
-        run.rps,
-        run.p50,
-        run.p99,
-        run.max,
-        run.non2xx,
-        run.errors,
-        ...processNames.map((p) => run.peakRssMb[p] ?? '-'),
+        ...processNames.flatMap((p) => [run.peakRssMb[p] ?? '', run.cpuMsPerRequest[p] ?? '']),
       ]),
     ),
   );
@@ -164,7 +170,8 @@ export function renderTables(report: BenchReport): string {
     report.targets.map((t) => [t.target, t.actual ?? '-', t.met === null ? 'not measured' : t.met ? 'yes' : 'NO']),
   );
   const parts = [
-    `Measured (latencies of 2xx answers; RSS is the peak of each process during the run):\n${measured}`,
+    `Measured (latencies of 2xx answers):\n${measured}`,
+    `Each process: peak RSS during the run, and CPU time per request:\n${perProcess}`,
     `Ratios to the references at the same concurrency (req/s: higher is better; p50, p99: lower is better):\n${compared}`,
     `Targets:\n${targets}`,
   ];

@@ -11,9 +11,9 @@ import { BenchOptions, parseOptions } from './options';
 import { renderProfiles, summarizeProfiles } from './profile';
 import { NEST_ECHO, Reference, startReferences } from './references';
 import { BenchReport, checkTargets, highest, ratios, renderTables, Result, Run, ScenarioRun, SoakResult } from './report';
-import { rssNow, sampleRss, Watched } from './rss';
+import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
-import { startTarget, Target } from './target';
+import { namedPids, startTarget, Target } from './target';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_MONGODB_URI = 'mongodb://localhost:27017';
@@ -54,14 +54,17 @@ async function main(): Promise<void> {
         }
         for (const [i, scenario] of all.entries()) {
           const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
-          const run = await measured(scenario.name, connections, target.processes, drive, options);
+          const run = await measured(scenario.name, connections, [...target.processes, ...alsoWatched()], drive, options);
           const sameConcurrency = (r: Result) => r.runs.find((run) => run.connections === connections);
           const against = Object.fromEntries(referenceResults.map((r) => [r.name, ratios(run, sameConcurrency(r))]));
           scenarioResults[i].runs.push({ ...run, ratios: against });
         }
       }
     }
-    const peakRssMb = highest(scenarioResults.flatMap((s) => s.runs));
+    const stackProcesses = new Set(target.processes.map((p) => p.name));
+    const peakRssMb = Object.fromEntries(
+      Object.entries(highest(scenarioResults.flatMap((s) => s.runs))).filter(([name]) => stackProcesses.has(name)),
+    );
     report = {
       startedAt,
       finishedAt: new Date().toISOString(),
@@ -93,6 +96,9 @@ async function main(): Promise<void> {
   }
 }
 
+/** BENCH_WATCH: `name=pid,...` of other processes to report on beside the stack's (the database, say). */
+const alsoWatched = () => namedPids(process.env.BENCH_WATCH);
+
 function driveScenario(target: Target, scenario: Scenario, connections: number, durationS: number): Promise<Measurement> {
   return driveHttp({
     url: target.url,
@@ -113,8 +119,9 @@ async function measured(
 ): Promise<Run> {
   if (options.warmupS > 0) await drive(options.warmupS);
   const rss = sampleRss(processes);
+  const cpu = measureCpu(processes);
   const measurement = await drive(options.durationS);
-  const run = { ...measurement, peakRssMb: rss.stop() };
+  const run = { ...measurement, peakRssMb: rss.stop(), cpuMsPerRequest: cpu.stop(measurement.requests) };
   progress(`${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`);
   return run;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Stack } from '../test/support/stack';
-import { Watched } from './rss';
+import { Watched } from './procfs';
 
 /** The API under load: a stack the bench started, or one already running at BENCH_URL. */
 export interface Target {
@@ -25,8 +25,7 @@ export async function startTarget(profileDir: string | null): Promise<Target> {
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
   };
-  if (profileDir) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`.trim();
-  const stack = await Stack.start({ env });
+  const stack = await Stack.start({ env, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
   return {
     url: stack.url,
     apiKey,
@@ -39,12 +38,17 @@ export async function startTarget(profileDir: string | null): Promise<Target> {
 function runningTarget(url: string): Target {
   const apiKey = process.env.BENCH_API_KEY;
   if (!apiKey) throw new Error('BENCH_URL needs BENCH_API_KEY: an API key of that gateway that no rate limit throttles');
-  const processes = (process.env.BENCH_PIDS ?? '')
+  const processes = namedPids(process.env.BENCH_PIDS);
+  return { url: url.replace(/\/+$/, ''), apiKey, processes, description: `the running gateway at ${url}`, stop: async () => {} };
+}
+
+/** `name=pid,...` as processes to watch. */
+export function namedPids(list: string | undefined): Watched[] {
+  return (list ?? '')
     .split(',')
     .filter(Boolean)
     .map((entry) => {
       const [name, pid] = entry.split('=');
       return { name, pid: Number(pid) };
     });
-  return { url: url.replace(/\/+$/, ''), apiKey, processes, description: `the running gateway at ${url}`, stop: async () => {} };
 }

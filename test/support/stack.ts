@@ -22,6 +22,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Instances of each service (default 1 each). */
   instances?: Partial<Record<'applications' | 'properties', number>>;
+  /** Options for node itself, before each app's script (`--cpu-prof`, say). */
+  nodeArgs?: string[];
 }
 
 export interface RunningProcess {
@@ -59,6 +61,7 @@ export class Stack {
   readonly publicBaseUrl = 'http://api.example.test';
   url = '';
   env: Record<string, string> = {};
+  nodeArgs: string[] = [];
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack();
@@ -74,6 +77,7 @@ export class Stack {
       NO_COLOR: '1',
       ...options.env,
     };
+    stack.nodeArgs = options.nodeArgs ?? [];
     try {
       const starts: Promise<RunningProcess>[] = [];
       for (const app of ['properties', 'applications'] as const) {
@@ -90,7 +94,7 @@ export class Stack {
 
   /** Starts one more process of `app` and resolves once it says it is serving. */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
-    const child = spawn(process.execPath, [distMain(app)], {
+    const child = spawn(process.execPath, [...this.nodeArgs, distMain(app)], {
       env: { ...process.env, ...this.env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

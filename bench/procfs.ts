@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** A process whose memory is watched, by the name it is reported under. */
+/** A process whose memory and CPU time are watched, by the name it is reported under. */
 export interface Watched {
   name: string;
   pid: number;
@@ -44,4 +44,33 @@ export function sampleRss(processes: Watched[]): { stop(): Record<string, number
 /** Current RSS of each process, by name. */
 export function rssNow(processes: Watched[]): Record<string, number | null> {
   return Object.fromEntries(processes.map(({ name, pid }) => [name, rssMb(pid)]));
+}
+
+/** CPU time (user and system) a process has used so far, in ms; null once it is gone. */
+export function cpuMs(pid: number): number | null {
+  try {
+    // After the command name (which may hold spaces) come the fields from `state` on; utime and
+    // stime are the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time of each process from now until `stop`, in ms per request served meanwhile. */
+export function measureCpu(processes: Watched[]): { stop(requests: number): Record<string, number | null> } {
+  const before = processes.map(({ pid }) => cpuMs(pid));
+  return {
+    stop(requests) {
+      return Object.fromEntries(
+        processes.map(({ name, pid }, i) => {
+          const now = cpuMs(pid);
+          const start = before[i];
+          const perRequest = now === null || start === null || requests === 0 ? null : (now - start) / requests;
+          return [name, perRequest === null ? null : Math.round(perRequest * 1000) / 1000];
+        }),
+      );
+    },
+  };
 }
