@@ -20,6 +20,7 @@ export interface Reference {
 
 export const NEST_ECHO = 'nest-rmq-echo';
 export const AMQP_RPC = 'amqp-rpc';
+export const AMQP_RPC_QUORUM = 'amqp-rpc-quorum';
 export const DB_INSERT = 'db-insert';
 
 /** The body every reference carries: the create-property request, as JSON. */
@@ -35,7 +36,8 @@ export async function startReferences(only: string[] | null): Promise<Reference[
   const references: Reference[] = [];
   try {
     if (wanted(NEST_ECHO)) references.push(await nestEcho());
-    if (wanted(AMQP_RPC)) references.push(await amqpRpc());
+    if (wanted(AMQP_RPC)) references.push(await amqpRpc(false));
+    if (wanted(AMQP_RPC_QUORUM)) references.push(await amqpRpc(true));
     if (wanted(DB_INSERT)) references.push(await dbInsert());
   } catch (error) {
     await Promise.all(references.map((r) => r.stop()));
@@ -71,10 +73,14 @@ async function nestEcho(): Promise<Reference> {
   };
 }
 
-/** A bare amqplib request and reply through direct reply-to: the broker's own round trip. */
-async function amqpRpc(): Promise<Reference> {
-  const queue = `${namespace()}amqp-echo`;
-  const responder = await startReference('amqp-echo-responder', { REFERENCE_QUEUE: queue });
+/**
+ * A bare amqplib request and reply through direct reply-to: the broker's own round trip, on a
+ * transient queue, or (`durable`) on a quorum queue with persistent messages acknowledged after
+ * the reply, as the stack's requests travel.
+ */
+async function amqpRpc(durable: boolean): Promise<Reference> {
+  const queue = `${namespace()}${durable ? 'amqp-echo-quorum' : 'amqp-echo'}`;
+  const responder = await startReference('amqp-echo-responder', { REFERENCE_QUEUE: queue, REFERENCE_DURABLE: durable ? '1' : '0' });
   const connection = await connect(process.env.AMQP_URL!, { noDelay: true });
   const channel = await connection.createChannel();
   const waiting = new Map<string, () => void>();
@@ -93,11 +99,13 @@ async function amqpRpc(): Promise<Reference> {
         waiting.delete(id);
         resolve();
       });
-      channel.sendToQueue(queue, content, { replyTo: 'amq.rabbitmq.reply-to', correlationId: id });
+      channel.sendToQueue(queue, content, { replyTo: 'amq.rabbitmq.reply-to', correlationId: id, persistent: durable });
     });
   return {
-    name: AMQP_RPC,
-    description: 'amqplib request and reply through direct reply-to, transient queue, auto-ack, Nagle off',
+    name: durable ? AMQP_RPC_QUORUM : AMQP_RPC,
+    description: durable
+      ? 'amqplib request and reply through direct reply-to, quorum queue, persistent message acknowledged after the reply, Nagle off'
+      : 'amqplib request and reply through direct reply-to, transient queue, auto-ack, Nagle off',
     processes: [{ name: responder.name, pid: responder.child.pid! }],
     drive: (connections, durationS) => driveLoop(connections, durationS, roundTrip),
     stop: async () => {

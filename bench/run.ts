@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: drives the built stack with autocannon, scenario by scenario, at each
- * concurrency, and measures in the same run three references to divide its numbers by (see
+ * concurrency, and measures in the same run the references its numbers are divided by (see
  * docs/benchmarks.md). Progress goes to stderr; the tables, or JSON with --json, to stdout.
  */
 import { mkdirSync } from 'node:fs';
