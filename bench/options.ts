@@ -14,6 +14,8 @@ export interface BenchOptions {
   profileDir: string | null;
   /** Run only these scenarios and references (all when null). */
   only: string[] | null;
+  /** Options for node on each stack process's command line (heap limits, say). */
+  nodeArgs: string[];
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -27,6 +29,8 @@ export const USAGE = `npm run bench -- [options]
   --profile <dir>       start the stack with --cpu-prof, write the profiles to <dir> and
                         summarize where each process spends its time
   --only <list>         run only these scenarios and references, comma separated
+  --node-args "<args>"  options for node when starting each stack process, e.g.
+                        "--max-old-space-size=96"
 
 Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
 BENCH_URL to measure a running gateway instead of starting one, with BENCH_API_KEY (its key)
@@ -43,6 +47,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     soakS: null,
     profileDir: null,
     only: null,
+    nodeArgs: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -72,6 +77,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--only':
         options.only = value().split(',');
+        break;
+      case '--node-args':
+        options.nodeArgs = value().split(/\s+/).filter(Boolean);
         break;
       case '--help':
         throw new Error(USAGE);

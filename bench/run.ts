@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const profileDir = options.profileDir && resolve(options.profileDir);
 
   progress(process.env.BENCH_URL ? `using ${process.env.BENCH_URL}` : 'starting the stack');
-  const target = await startTarget(profileDir);
+  const target = await startTarget(profileDir, options.nodeArgs);
   const references: Reference[] = [];
   let report: BenchReport;
   try {

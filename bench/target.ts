@@ -15,7 +15,7 @@ export interface Target {
 /** The client account of the bench's own key. */
 const BENCH_CLIENT_ID = 7001;
 
-export async function startTarget(profileDir: string | null): Promise<Target> {
+export async function startTarget(profileDir: string | null, nodeArgs: string[]): Promise<Target> {
   const url = process.env.BENCH_URL;
   if (url) return runningTarget(url);
   const apiKey = `bench-${randomBytes(16).toString('hex')}`;
@@ -25,12 +25,15 @@ export async function startTarget(profileDir: string | null): Promise<Target> {
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
   };
-  const stack = await Stack.start({ env, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const stack = await Stack.start({ env, nodeArgs: [...nodeArgs, ...profiling] });
   return {
     url: stack.url,
     apiKey,
     processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
-    description: `the built gateway, properties and applications started by the bench (NAMESPACE ${stack.namespace})`,
+    description:
+      `the built gateway, properties and applications started by the bench (NAMESPACE ${stack.namespace})` +
+      (nodeArgs.length > 0 ? `, node ${nodeArgs.join(' ')}` : ''),
     stop: () => stack.stop(),
   };
 }
