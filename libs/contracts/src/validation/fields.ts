@@ -1,12 +1,4 @@
-// The decorators below read and write design-time metadata.
-import 'reflect-metadata';
-import {
-  isEmail,
-  registerDecorator,
-  ValidateNested,
-  ValidationArguments,
-  ValidationOptions,
-} from 'class-validator';
+import { isEmail } from 'class-validator';
 import { parseCalendarDate, todayUtc } from '../dates';
 import { ErrorCode } from '../errors';
 
@@ -24,7 +16,13 @@ import { ErrorCode } from '../errors';
 type Normalize = (value: unknown) => unknown;
 
 export interface FieldSpec {
+  /** The kind of field: the decorator that declared it. */
+  kind: string;
   normalize: Normalize;
+  /** The field's one problem with a normalized value (absent included), or null. */
+  problem: (value: unknown) => string | null;
+  /** Error code raised instead of VALIDATION_FAILED when this field is wrong. */
+  code?: ErrorCode;
   nested?: () => new () => object;
 }
 
@@ -52,14 +50,13 @@ const IS_REQUIRED = 'is required';
 const NOT_NULL = 'must not be null';
 
 /**
- * Declares the field and registers `check` as its single constraint; `check` returns a message
- * or null.
+ * Declares the field with `check` as its single constraint; `check` returns a message or null.
  */
 function field(
-  name: string,
+  kind: string,
   presence: Presence,
   check: Check,
-  spec: Partial<FieldSpec> = {},
+  spec: Partial<Pick<FieldSpec, 'normalize' | 'nested'>> = {},
 ): PropertyDecorator {
   const problem = (value: unknown): string | null => {
     if (value === undefined) return presence.required ? IS_REQUIRED : null;
@@ -69,21 +66,10 @@ function field(
     }
     return check(value);
   };
-  const options: ValidationOptions = presence.code ? { context: { code: presence.code } } : {};
   return (target: object, propertyName: string | symbol) => {
     const fields = declared.get(target.constructor) ?? new Map<string, FieldSpec>();
     declared.set(target.constructor, fields);
-    fields.set(propertyName as string, { normalize: asIs, ...spec });
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options,
-      validator: {
-        validate: (value: unknown) => problem(value) === null,
-        defaultMessage: (args?: ValidationArguments) => problem(args?.value) ?? '',
-      },
-    });
+    fields.set(propertyName as string, { kind, normalize: asIs, problem, code: presence.code, ...spec });
   };
 }
 
@@ -236,10 +222,5 @@ export function JsonObjectField(options: Presence & { maxBytes: number }): Prope
 /** A nested object validated by its own class. */
 export function NestedField(type: () => new () => object, options: Presence = {}): PropertyDecorator {
   const check: Check = (value) => (isPlainObject(value) ? null : 'must be an object');
-  const declare = field('nestedField', options, check, { nested: type });
-  const validateNested = ValidateNested();
-  return (target: object, key: string | symbol) => {
-    declare(target, key);
-    validateNested(target, key);
-  };
+  return field('nestedField', options, check, { nested: type });
 }
