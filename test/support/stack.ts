@@ -14,6 +14,8 @@ const READY_LINE: Record<AppName, string> = {
   applications: 'Nest microservice successfully started',
   properties: 'Nest microservice successfully started',
 };
+/** As in the Dockerfile: the heap the apps run with in production. */
+const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
 const START_TIMEOUT_MS = 30000;
 const STOP_TIMEOUT_MS = 10000;
 
@@ -22,7 +24,7 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Instances of each service (default 1 each). */
   instances?: Partial<Record<'applications' | 'properties', number>>;
-  /** Options for node itself, before each app's script (`--cpu-prof`, say). */
+  /** Options for node itself, after those of production, before each app's script (`--cpu-prof`, say). */
   nodeArgs?: string[];
 }
 
@@ -77,7 +79,7 @@ export class Stack {
       NO_COLOR: '1',
       ...options.env,
     };
-    stack.nodeArgs = options.nodeArgs ?? [];
+    stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
     try {
       const starts: Promise<RunningProcess>[] = [];
       for (const app of ['properties', 'applications'] as const) {
