@@ -120,8 +120,8 @@ export function checkTargets(scenarios: Result<ScenarioRun>[], peakRssMb: Record
   return checks;
 }
 
-/** Highest of each process over a set of runs. */
-export function highest(runs: Run[]): Record<string, number | null> {
+/** Highest of each process over a set of runs (or samples). */
+export function highest(runs: Array<Pick<Run, 'peakRssMb'>>): Record<string, number | null> {
   const peaks: Record<string, number | null> = {};
   for (const run of runs) {
     for (const [name, mb] of Object.entries(run.peakRssMb)) {
@@ -141,17 +141,20 @@ export function renderTables(report: BenchReport): string {
       runs.map((run) => [name, run.connections, run.rps, run.p50, run.p99, run.max, run.non2xx, run.errors]),
     ),
   );
-  const processNames = [...new Set(results.flatMap(({ runs }) => runs.flatMap((run) => Object.keys(run.peakRssMb))))];
-  const perProcess = table(
-    ['scenario', 'conns', ...processNames.flatMap((p) => [`${p} MB`, `${p} CPU ms/req`])],
-    results.flatMap(({ name, runs }) =>
-      runs.map((run) => [
-        name,
-        run.connections,
-        ...processNames.flatMap((p) => [run.peakRssMb[p] ?? '', run.cpuMsPerRequest[p] ?? '']),
-      ]),
-    ),
-  );
+  const perProcess = (all: Result[]) => {
+    const group = all.filter(({ runs }) => runs.some((run) => Object.keys(run.peakRssMb).length > 0));
+    const names = [...new Set(group.flatMap(({ runs }) => runs.flatMap((run) => Object.keys(run.peakRssMb))))];
+    return table(
+      ['scenario', 'conns', ...names.flatMap((p) => [`${p} MB`, `${p} CPU ms/req`])],
+      group.flatMap(({ name, runs }) =>
+        runs.map((run) => [
+          name,
+          run.connections,
+          ...names.flatMap((p) => [run.peakRssMb[p] ?? '', run.cpuMsPerRequest[p] ?? '']),
+        ]),
+      ),
+    );
+  };
   const compared = table(
     ['scenario', 'conns', ...referenceNames.flatMap((r) => [`${r} req/s`, `p50`, `p99`])],
     report.scenarios.flatMap(({ name, runs }) =>
@@ -171,7 +174,8 @@ export function renderTables(report: BenchReport): string {
   );
   const parts = [
     `Measured (latencies of 2xx answers):\n${measured}`,
-    `Each process: peak RSS during the run, and CPU time per request:\n${perProcess}`,
+    `Each process of the stack: peak RSS during the run, and CPU time per request:\n${perProcess(report.scenarios)}`,
+    `Each process of the references:\n${perProcess(report.references)}`,
     `Ratios to the references at the same concurrency (req/s: higher is better; p50, p99: lower is better):\n${compared}`,
     `Targets:\n${targets}`,
   ];

@@ -62,9 +62,9 @@ async function main(): Promise<void> {
       }
     }
     const stackProcesses = new Set(target.processes.map((p) => p.name));
-    const peakRssMb = Object.fromEntries(
-      Object.entries(highest(scenarioResults.flatMap((s) => s.runs))).filter(([name]) => stackProcesses.has(name)),
-    );
+    // A soak's memory is sampled as it goes; every other run keeps its own peaks.
+    const peaks = soak ? soak.samples.map((sample) => ({ peakRssMb: sample.rssMb })) : scenarioResults.flatMap((s) => s.runs);
+    const peakRssMb = Object.fromEntries(Object.entries(highest(peaks)).filter(([name]) => stackProcesses.has(name)));
     report = {
       startedAt,
       finishedAt: new Date().toISOString(),
