@@ -36,6 +36,8 @@ if (missing.length > 0) {
 }
 
 const env = { ...process.env };
+// As in the Dockerfile: the heap the apps run with in production.
+env.NODE_OPTIONS = `--max-old-space-size=128 ${env.NODE_OPTIONS ?? ''}`.trim();
 if (!env.API_KEYS) {
   env.API_KEYS = `${DEV_API_KEY}:${DEV_CLIENT_ID}`;
   const port = env.PORT || '3000';

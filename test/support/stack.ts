@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { connect } from 'amqplib';
 import mongoose from 'mongoose';
 
@@ -17,6 +18,8 @@ const READY_MESSAGE: Record<AppName, string> = {
   applications: 'health and metrics listening on port',
   properties: 'health and metrics listening on port',
 };
+/** As in the Dockerfile: the heap the apps run with in production. */
+const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
 const START_TIMEOUT_MS = 30000;
 const STOP_TIMEOUT_MS = 10000;
 
@@ -25,6 +28,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Instances of each service (default 1 each). */
   instances?: Partial<Record<'applications' | 'properties', number>>;
+  /** Options for node itself, after those of production, before each app's script (`--cpu-prof`, say). */
+  nodeArgs?: string[];
 }
 
 export interface RunningProcess {
@@ -46,8 +51,18 @@ export const KEYS = {
   clientTwo: 'test-key-client-two',
 } as const;
 
+/** The repository root, whether this file runs from test/support or compiled under dist/bench. */
+const ROOT = repositoryRoot(__dirname);
+
+function repositoryRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'nest-cli.json'))) return dir;
+  }
+  throw new Error(`no repository root (nest-cli.json) above ${from}`);
+}
+
 export function distMain(app: AppName): string {
-  return join(__dirname, '..', '..', 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
+  return join(ROOT, 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
 }
 
 /**
@@ -64,6 +79,7 @@ export class Stack {
   readonly fieldEncryptionKeys = testFieldKey('t1');
   url = '';
   env: Record<string, string> = {};
+  nodeArgs: string[] = [];
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack();
@@ -85,6 +101,7 @@ export class Stack {
       NO_COLOR: '1',
       ...options.env,
     };
+    stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
     try {
       const starts: Promise<RunningProcess>[] = [];
       for (const app of ['properties', 'applications'] as const) {
@@ -106,7 +123,7 @@ export class Stack {
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
     const env: Record<string, string> = { ...this.env, ...extraEnv };
     if (app !== 'gateway' && env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
-    const child = spawn(process.execPath, [distMain(app)], {
+    const child = spawn(process.execPath, [...this.nodeArgs, distMain(app)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -250,7 +267,31 @@ function parseRecord(line: string): LogRecord | null {
   }
 }
 
-async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+/** Collects what `running` prints and resolves once it prints `readyLine`; rejects if it exits first. */
+export function untilReady(running: Pick<RunningProcess, 'child' | 'output'>, readyLine: string, name: string): Promise<void> {
+  const { child } = running;
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
+      START_TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer) => {
+      running.output.push(chunk.toString());
+      if (chunk.toString().includes(readyLine)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it started:\n${running.output.join('')}`));
+    });
+  });
+}
+
+export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill(signal);

@@ -1,10 +1,16 @@
 import { Connection } from 'mongoose';
 
 const MAX_ATTEMPTS = 50;
+const MAX_BATCH = 100;
 const DUPLICATE_KEY = 11000;
 
 interface IdClaim {
   _id: number;
+}
+
+interface Waiter {
+  resolve(id: number): void;
+  reject(error: unknown): void;
 }
 
 /**
@@ -12,36 +18,73 @@ interface IdClaim {
  * instance of a service. Each id is claimed by inserting `{_id: n}` into a collection per kind;
  * the `_id` index makes a claim atomic on MongoDB and on FerretDB alike (whose `$inc` is not:
  * 200 concurrent increments of one counter there returned 27 distinct values). Claims from one
- * process go one at a time, so instances contend only with each other; the loser of a race reads
- * the highest claim and moves past it.
+ * process go one batch at a time, so instances contend only with each other; the loser of a race
+ * reads the highest claim and moves past it.
+ *
+ * The callers that arrive while a claim is under way are served together by the next one: one
+ * ordered insert of as many consecutive ids, handed out in the order the callers came. An id is
+ * skipped only once it is claimed, so another instance can never take a lower one later.
  */
 export class IdAllocator {
   private readonly nextCandidate = new Map<string, number>();
-  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly waiting = new Map<string, Waiter[]>();
 
   constructor(private readonly connection: Connection) {}
 
   allocate(kind: string): Promise<number> {
-    const tail = this.tails.get(kind) ?? Promise.resolve();
-    const claimed = tail.then(() => this.claim(kind));
-    this.tails.set(kind, claimed.catch(() => undefined));
-    return claimed;
+    return new Promise((resolve, reject) => {
+      const waiters = this.waiting.get(kind);
+      if (waiters) {
+        waiters.push({ resolve, reject });
+        return;
+      }
+      this.waiting.set(kind, [{ resolve, reject }]);
+      void this.serve(kind);
+    });
   }
 
-  private async claim(kind: string): Promise<number> {
-    const claims = this.connection.collection<IdClaim>(`${kind}_ids`);
-    let candidate = this.nextCandidate.get(kind) ?? (await this.highest(kind)) + 1;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  /** Claims ids for the callers waiting on `kind` until none is left. */
+  private async serve(kind: string): Promise<void> {
+    const waiters = this.waiting.get(kind)!;
+    while (waiters.length > 0) {
+      const batch = waiters.splice(0, MAX_BATCH);
       try {
-        await claims.insertOne({ _id: candidate });
-        this.nextCandidate.set(kind, candidate + 1);
-        return candidate;
+        const ids = await this.claim(kind, batch.length);
+        batch.forEach((waiter, i) => waiter.resolve(ids[i]));
+      } catch (error) {
+        batch.forEach((waiter) => waiter.reject(error));
+      }
+    }
+    this.waiting.delete(kind);
+  }
+
+  /** Claims `count` ids, in increasing order. */
+  private async claim(kind: string, count: number): Promise<number[]> {
+    const claims = this.connection.collection<IdClaim>(`${kind}_ids`);
+    const ids: number[] = [];
+    let candidate = this.nextCandidate.get(kind) ?? (await this.highest(kind)) + 1;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && ids.length < count; attempt++) {
+      const wanted = Array.from({ length: count - ids.length }, (_, i) => candidate + i);
+      try {
+        await claims.insertMany(
+          wanted.map((_id) => ({ _id })),
+          { ordered: true },
+        );
+        ids.push(...wanted);
+        candidate += wanted.length;
       } catch (error: unknown) {
+        // An ordered insert stops at its first failure; what it inserted before is ours.
+        const inserted = (error as { insertedCount?: number }).insertedCount ?? 0;
+        ids.push(...wanted.slice(0, inserted));
+        candidate += inserted;
+        this.nextCandidate.set(kind, candidate);
         if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
         candidate = Math.max(candidate + 1, (await this.highest(kind)) + 1);
       }
+      this.nextCandidate.set(kind, candidate);
     }
-    throw new Error(`no ${kind} id could be claimed after ${MAX_ATTEMPTS} attempts`);
+    if (ids.length < count) throw new Error(`no ${kind} id could be claimed after ${MAX_ATTEMPTS} attempts`);
+    return ids;
   }
 
   private async highest(kind: string): Promise<number> {

@@ -2,6 +2,9 @@ import { ServerRMQ } from '@nestjs/microservices';
 import { DEAD_LETTER_QUEUE_OPTIONS, deadLetterQueue, rmqServerOptions } from './rmq-options';
 import { Settlement } from './settlement';
 
+/** Starts with a character no JSON text starts with (JSON.parse would throw). */
+const NOT_JSON = /^[^\s{["\d\-tfn]/;
+
 interface ConsumerChannel {
   assertQueue(queue: string, options: object): Promise<unknown>;
   cancel(consumerTag: string): Promise<unknown>;
@@ -26,6 +29,16 @@ export class ReliableServerRMQ extends ServerRMQ {
     await channel.assertQueue(deadLetterQueue(this.settings.queue), DEAD_LETTER_QUEUE_OPTIONS);
     this.consumerChannel = channel;
     return super.setupChannel(channel, callback);
+  }
+
+  /**
+   * Nest first tries each incoming pattern as JSON, and a plain pattern such as
+   * `properties.get` fails to parse: a SyntaxError, with its stack, per message, which was
+   * 2.5% of the properties service's CPU under load. A pattern that cannot start a JSON text is
+   * taken as it is; any other goes through Nest's own reading, so every pattern routes as before.
+   */
+  protected override getRouteFromPattern(pattern: string): string {
+    return NOT_JSON.test(pattern) ? this.normalizePattern(pattern) : super.getRouteFromPattern(pattern);
   }
 
   /** Stops the consumer and waits up to `timeoutMs` for the messages in hand; true if all settled. */

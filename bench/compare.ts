@@ -1,0 +1,45 @@
+/**
+ * `node dist/bench/bench/compare.js before.json after.json [more.json ...]`: puts the runs of
+ * bench reports (from `npm run bench -- --json`) side by side, scenario by scenario, so that a
+ * change can be judged from runs done back to back. With more than two reports, each column is
+ * the median of the reports given for it: `before1.json,before2.json after1.json,after2.json`.
+ */
+import { readFileSync } from 'node:fs';
+import { BenchReport } from './report';
+
+type Metric = 'rps' | 'p50' | 'p99';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function main(): void {
+  const columns = process.argv.slice(2).map((arg) => arg.split(',').map((file) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport));
+  if (columns.length < 2) throw new Error('usage: compare.js before.json[,before2.json] after.json[,after2.json]');
+  const value = (reports: BenchReport[], name: string, connections: number, metric: Metric | 'cpu') => {
+    const values = reports
+      .map((report) => [...report.references, ...report.scenarios].find((r) => r.name === name)?.runs.find((run) => run.connections === connections))
+      .filter((run) => run !== undefined)
+      .map((run) => (metric === 'cpu' ? Object.values(run.cpuMsPerRequest).reduce<number>((sum, ms) => sum + (ms ?? 0), 0) : run[metric]));
+    return values.length > 0 ? Math.round(median(values) * 100) / 100 : null;
+  };
+  const first = columns[0][0];
+  const rows: string[][] = [];
+  for (const { name, runs } of [...first.references, ...first.scenarios]) {
+    for (const { connections } of runs) {
+      const cells = (metric: Metric | 'cpu') => columns.map((reports) => String(value(reports, name, connections, metric) ?? '-')).join(' -> ');
+      rows.push([name, String(connections), cells('rps'), cells('p50'), cells('p99'), cells('cpu')]);
+    }
+  }
+  const header = ['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req (all watched processes)'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  const loads = columns.map((reports) => reports.map((r) => `${r.machine.loadAverage.start}-${r.machine.loadAverage.end}`).join(', '));
+  process.stdout.write(
+    [`load average during each column's runs: ${loads.join(' | ')}`, '', line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n') + '\n',
+  );
+}
+
+main();

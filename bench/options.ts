@@ -1,0 +1,97 @@
+/** How a bench run is configured: `npm run bench -- [options]`. */
+export interface BenchOptions {
+  /** Seconds each measured run lasts. */
+  durationS: number;
+  /** Seconds of the same load, not measured, before each measured run. */
+  warmupS: number;
+  /** Concurrent connections (autocannon clients) of each run, in order. */
+  connections: number[];
+  /** Print the results as JSON on stdout instead of tables. */
+  json: boolean;
+  /** Seconds of mixed load for the memory soak; when set, the soak is all that runs. */
+  soakS: number | null;
+  /** Write a CPU profile of each stack process here and summarize them. */
+  profileDir: string | null;
+  /** Run only these scenarios and references (all when null). */
+  only: string[] | null;
+  /** Options for node on each stack process's command line (heap limits, say). */
+  nodeArgs: string[];
+}
+
+export const USAGE = `npm run bench -- [options]
+
+  --duration <s>        seconds each measured run lasts (default 10)
+  --warmup <s>          seconds of unmeasured load before each run (default 3)
+  --connections <list>  concurrent connections, comma separated (default 1,32)
+  --json                print JSON instead of tables
+  --soak [<s>]          only a memory soak: the mix at the highest concurrency for <s> seconds
+                        (default 300), RSS sampled from the end of the warmup to the end
+  --profile <dir>       start the stack with --cpu-prof, write the profiles to <dir> and
+                        summarize where each process spends its time
+  --only <list>         run only these scenarios and references, comma separated
+  --node-args "<args>"  options for node when starting each stack process, e.g.
+                        "--max-old-space-size=96"
+
+Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
+BENCH_URL to measure a running gateway instead of starting one, with BENCH_API_KEY (its key)
+and optionally BENCH_PIDS (name=pid,... of its processes, whose memory and CPU to report);
+BENCH_WATCH (name=pid,...) for other processes to report on beside the stack's, such as the
+database server.`;
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const options: BenchOptions = {
+    durationS: 10,
+    warmupS: 3,
+    connections: [1, 32],
+    json: false,
+    soakS: null,
+    profileDir: null,
+    only: null,
+    nodeArgs: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${flag} needs a value\n\n${USAGE}`);
+      return next;
+    };
+    switch (flag) {
+      case '--duration':
+        options.durationS = positive(flag, value());
+        break;
+      case '--warmup':
+        options.warmupS = positive(flag, value(), true);
+        break;
+      case '--connections':
+        options.connections = value().split(',').map((c) => Math.round(positive(flag, c)));
+        break;
+      case '--json':
+        options.json = true;
+        break;
+      case '--soak':
+        options.soakS = /^\d/.test(argv[i + 1] ?? '') ? positive(flag, value()) : 300;
+        break;
+      case '--profile':
+        options.profileDir = value();
+        break;
+      case '--only':
+        options.only = value().split(',');
+        break;
+      case '--node-args':
+        options.nodeArgs = value().split(/\s+/).filter(Boolean);
+        break;
+      case '--help':
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown option ${flag}\n\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+function positive(flag: string, text: string, zeroAllowed = false): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroAllowed)) throw new Error(`${flag}: ${text} is not a positive number`);
+  return n;
+}

@@ -1,0 +1,162 @@
+/**
+ * `npm run bench`: drives the built stack with autocannon, scenario by scenario, at each
+ * concurrency, and measures in the same run the references its numbers are divided by (see
+ * docs/benchmarks.md). Progress goes to stderr; the tables, or JSON with --json, to stdout.
+ */
+import { mkdirSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
+import { resolve } from 'node:path';
+import { driveHttp, Measurement } from './measure';
+import { BenchOptions, parseOptions } from './options';
+import { renderProfiles, summarizeProfiles } from './profile';
+import { NEST_ECHO, Reference, startReferences } from './references';
+import { BenchReport, checkTargets, highest, ratios, renderTables, Result, Run, ScenarioRun, SoakResult } from './report';
+import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
+import { createFixtures, Scenario, scenarios } from './scenarios';
+import { namedPids, startTarget, Target } from './target';
+
+const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
+const DEFAULT_MONGODB_URI = 'mongodb://localhost:27017';
+const SOAK_SAMPLE_EVERY_MS = 5000;
+
+const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  process.env.AMQP_URL ||= DEFAULT_AMQP_URL;
+  process.env.MONGODB_URI ||= DEFAULT_MONGODB_URI;
+  const startedAt = new Date().toISOString();
+  const loadAtStart = loadavg()[0];
+  if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
+  const profileDir = options.profileDir && resolve(options.profileDir);
+
+  progress(process.env.BENCH_URL ? `using ${process.env.BENCH_URL}` : 'starting the stack');
+  const target = await startTarget(profileDir, options.nodeArgs);
+  const references: Reference[] = [];
+  let report: BenchReport;
+  try {
+    const fixtures = await createFixtures(target);
+    const all = scenarios(fixtures).filter((s) => options.only === null || options.only.includes(s.name));
+    const referenceResults: Result[] = [];
+    const scenarioResults: Result<ScenarioRun>[] = all.map(({ name, description }) => ({ name, description, runs: [] }));
+    let soak: SoakResult | null = null;
+    if (options.soakS !== null) {
+      soak = await runSoak(target, all.find((s) => s.name === 'mix')!, Math.max(...options.connections), options);
+    } else {
+      progress('starting the references');
+      references.push(...(await startReferences(options.only)));
+      referenceResults.push(...references.map(({ name, description }) => ({ name, description, runs: [] as Run[] })));
+      // Concurrency by concurrency, references first, so that what is compared ran close in time.
+      for (const connections of options.connections) {
+        for (const [i, reference] of references.entries()) {
+          const drive = (durationS: number) => reference.drive(connections, durationS);
+          referenceResults[i].runs.push(await measured(reference.name, connections, reference.processes, drive, options));
+        }
+        for (const [i, scenario] of all.entries()) {
+          const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
+          const run = await measured(scenario.name, connections, [...target.processes, ...alsoWatched()], drive, options);
+          const sameConcurrency = (r: Result) => r.runs.find((run) => run.connections === connections);
+          const against = Object.fromEntries(referenceResults.map((r) => [r.name, ratios(run, sameConcurrency(r))]));
+          scenarioResults[i].runs.push({ ...run, ratios: against });
+        }
+      }
+    }
+    const stackProcesses = new Set(target.processes.map((p) => p.name));
+    // A soak's memory is sampled as it goes; every other run keeps its own peaks.
+    const peaks = soak ? soak.samples.map((sample) => ({ peakRssMb: sample.rssMb })) : scenarioResults.flatMap((s) => s.runs);
+    const peakRssMb = Object.fromEntries(Object.entries(highest(peaks)).filter(([name]) => stackProcesses.has(name)));
+    report = {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        memoryGb: Math.round(totalmem() / 2 ** 30),
+        os: `${type()} ${release()}`,
+        node: process.version,
+        loadAverage: { start: loadAtStart, end: loadavg()[0] },
+      },
+      config: { durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, target: target.description },
+      references: referenceResults,
+      scenarios: scenarioResults,
+      peakRssMb,
+      targets: checkTargets(scenarioResults, peakRssMb, soak),
+      soak,
+    };
+  } finally {
+    progress('stopping');
+    await Promise.all(references.map((r) => r.stop()));
+    await target.stop();
+  }
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
+  if (profileDir) {
+    const names = new Map(target.processes.map((p) => [p.pid, p.name]));
+    process.stderr.write(`\nCPU profiles in ${profileDir}:\n\n${renderProfiles(summarizeProfiles(profileDir, names))}\n`);
+  }
+}
+
+/** BENCH_WATCH: `name=pid,...` of other processes to report on beside the stack's (the database, say). */
+const alsoWatched = () => namedPids(process.env.BENCH_WATCH);
+
+function driveScenario(target: Target, scenario: Scenario, connections: number, durationS: number): Promise<Measurement> {
+  return driveHttp({
+    url: target.url,
+    connections,
+    durationS,
+    headers: { authorization: `Bearer ${target.apiKey}` },
+    requests: scenario.requests(),
+  });
+}
+
+/** Warms up with the same load, then measures while sampling the RSS of `processes`. */
+async function measured(
+  name: string,
+  connections: number,
+  processes: Watched[],
+  drive: (durationS: number) => Promise<Measurement>,
+  options: BenchOptions,
+): Promise<Run> {
+  if (options.warmupS > 0) await drive(options.warmupS);
+  const rss = sampleRss(processes);
+  const cpu = measureCpu(processes);
+  const measurement = await drive(options.durationS);
+  const run = { ...measurement, peakRssMb: rss.stop(), cpuMsPerRequest: cpu.stop(measurement.requests) };
+  progress(`${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`);
+  return run;
+}
+
+/** The mix for `soakS` seconds after a warmup, with the RSS of each process sampled as it goes. */
+async function runSoak(target: Target, mix: Scenario, connections: number, options: BenchOptions): Promise<SoakResult> {
+  const durationS = options.soakS!;
+  progress(`soak: warming up, then the mix at ${connections} connections for ${durationS} s`);
+  if (options.warmupS > 0) await driveScenario(target, mix, connections, options.warmupS);
+  const started = Date.now();
+  const samples: SoakResult['samples'] = [];
+  const sample = () => samples.push({ atS: Math.round((Date.now() - started) / 1000), rssMb: rssNow(target.processes) });
+  sample();
+  const timer = setInterval(sample, SOAK_SAMPLE_EVERY_MS);
+  const measurement = await driveScenario(target, mix, connections, durationS);
+  clearInterval(timer);
+  sample();
+  const tenth = Math.max(1, Math.floor(samples.length / 10));
+  const mean = (rows: typeof samples, name: string) => {
+    const values = rows.map((s) => s.rssMb[name]).filter((mb): mb is number => mb !== null);
+    return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : null;
+  };
+  const growthMb: Record<string, number | null> = {};
+  const growthPercent: Record<string, number | null> = {};
+  for (const { name } of target.processes) {
+    const first = mean(samples.slice(0, tenth), name);
+    const last = mean(samples.slice(-tenth), name);
+    growthMb[name] = first === null || last === null ? null : Math.round((last - first) * 10) / 10;
+    growthPercent[name] = first === null || last === null ? null : Math.round((1000 * (last - first)) / first) / 10;
+  }
+  progress(`soak: ${measurement.rps} req/s; growth ${JSON.stringify(growthMb)} MB`);
+  return { connections, durationS, measurement, samples, growthMb, growthPercent };
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import autocannon from 'autocannon';
+import { Target } from './target';
+
+/** What a landlord's software sends: a property with an address. */
+export const PROPERTY_BODY = {
+  property: { name: 'Maple Court', street: '12 Maple St', city: 'Springfield', state: 'IL', zip: '62701' },
+};
+
+/** An application with every applicant field a form usually fills, so that all of it is validated. */
+export function applicationBody(propertyId: number) {
+  return {
+    application: {
+      property_id: propertyId,
+      user_specified_rent: 1850,
+      desired_move_in: '12/01/2026',
+      applicant: {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        dob: '12/10/1985',
+        id_number: '123-45-6789',
+        phone: '(555) 010-1234',
+        reference_id: 'bench',
+      },
+    },
+  };
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Fresh request objects for each run (autocannon writes into them). */
+  requests: () => autocannon.Request[];
+}
+
+export interface Fixtures {
+  propertyIds: number[];
+}
+
+/** Properties read by the get scenario, in turn. */
+const FIXTURE_PROPERTIES = 32;
+
+export const jsonPost = (body: unknown): autocannon.Request => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+export async function createFixtures(target: Target): Promise<Fixtures> {
+  const propertyIds: number[] = [];
+  for (let i = 0; i < FIXTURE_PROPERTIES; i++) {
+    const answer = await fetch(`${target.url}/api/v2/properties`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(PROPERTY_BODY),
+    });
+    const body = (await answer.json()) as { property?: { id?: number } };
+    if (answer.status !== 201 || typeof body.property?.id !== 'number') {
+      throw new Error(`creating a fixture property answered ${answer.status}: ${JSON.stringify(body)}`);
+    }
+    propertyIds.push(body.property.id);
+  }
+  return { propertyIds };
+}
+
+export function scenarios({ propertyIds }: Fixtures): Scenario[] {
+  let next = 0;
+  const getProperty = (): autocannon.Request => ({
+    method: 'GET',
+    setupRequest: (request) => ({ ...request, path: `/api/v2/properties/${propertyIds[next++ % propertyIds.length]}` }),
+  });
+  const createProperty = () => ({ ...jsonPost(PROPERTY_BODY), path: '/api/v2/properties' });
+  const createApplication = () => ({ ...jsonPost(applicationBody(propertyIds[0])), path: '/api/v2/applications' });
+  // 1 create property : 10 get property : 5 create application, interleaved.
+  const mix = () => [createProperty(), ...Array.from({ length: 15 }, (_, i) => (i % 3 === 2 ? createApplication() : getProperty()))];
+  return [
+    { name: 'create-property', description: 'POST /api/v2/properties', requests: () => [createProperty()] },
+    {
+      name: 'get-property',
+      description: `GET /api/v2/properties/:id, ${propertyIds.length} properties in turn`,
+      requests: () => [getProperty()],
+    },
+    {
+      name: 'create-application',
+      description: 'POST /api/v2/applications with a full applicant',
+      requests: () => [createApplication()],
+    },
+    { name: 'mix', description: '1 create property : 10 get property : 5 create application', requests: mix },
+  ];
+}

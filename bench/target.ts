@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { Stack } from '../test/support/stack';
+import { Watched } from './procfs';
+
+/** The API under load: a stack the bench started, or one already running at BENCH_URL. */
+export interface Target {
+  url: string;
+  apiKey: string;
+  /** The processes whose memory is reported. */
+  processes: Watched[];
+  description: string;
+  stop(): Promise<void>;
+}
+
+/** The client account of the bench's own key. */
+const BENCH_CLIENT_ID = 7001;
+
+export async function startTarget(profileDir: string | null, nodeArgs: string[]): Promise<Target> {
+  const url = process.env.BENCH_URL;
+  if (url) return runningTarget(url);
+  const apiKey = `bench-${randomBytes(16).toString('hex')}`;
+  const env: Record<string, string> = {
+    API_KEYS: `${apiKey}:${BENCH_CLIENT_ID}`,
+    // Per-key rate limits (where the gateway has them) must never throttle the bench.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+  };
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const stack = await Stack.start({ env, nodeArgs: [...nodeArgs, ...profiling] });
+  return {
+    url: stack.url,
+    apiKey,
+    processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
+    description:
+      `the built gateway, properties and applications started by the bench (NAMESPACE ${stack.namespace})` +
+      (nodeArgs.length > 0 ? `, node ${nodeArgs.join(' ')}` : ''),
+    stop: () => stack.stop(),
+  };
+}
+
+function runningTarget(url: string): Target {
+  const apiKey = process.env.BENCH_API_KEY;
+  if (!apiKey) throw new Error('BENCH_URL needs BENCH_API_KEY: an API key of that gateway that no rate limit throttles');
+  const processes = namedPids(process.env.BENCH_PIDS);
+  return { url: url.replace(/\/+$/, ''), apiKey, processes, description: `the running gateway at ${url}`, stop: async () => {} };
+}
+
+/** `name=pid,...` as processes to watch. */
+export function namedPids(list: string | undefined): Watched[] {
+  return (list ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const [name, pid] = entry.split('=');
+      return { name, pid: Number(pid) };
+    });
+}

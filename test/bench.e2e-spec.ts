@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { join } from 'node:path';
+import { driveHttp } from '../bench/measure';
+import { BenchReport as Report, Run } from '../bench/report';
+
+const BENCH = join(__dirname, '..', 'dist', 'bench', 'bench', 'run.js');
+const SCENARIOS = ['create-property', 'get-property', 'create-application', 'mix'];
+const REFERENCES = ['nest-rmq-echo', 'amqp-rpc', 'amqp-rpc-quorum', 'db-insert'];
+const STACK_PROCESSES = ['gateway', 'properties', 'applications'];
+const CONNECTIONS = 2;
+
+describe('npm run bench, in a smoke configuration (shape only: no speed is asserted)', () => {
+  let report: Report;
+
+  beforeAll(async () => {
+    if (!existsSync(BENCH)) throw new Error(`${BENCH} is missing: run \`npm run build\` first`);
+    const child = spawn(
+      process.execPath,
+      [BENCH, '--duration', '1', '--warmup', '0.3', '--connections', String(CONNECTIONS), '--json'],
+      { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    if (code !== 0) throw new Error(`the bench exited with ${code}:\n${stderr}`);
+    report = JSON.parse(stdout) as Report;
+  }, 90_000);
+
+  const isRun = (run: Run) => {
+    expect(run.connections).toBe(CONNECTIONS);
+    expect(run.requests).toBeGreaterThan(0);
+    expect(run.rps).toBeGreaterThan(0);
+    expect(run.p50).toBeGreaterThan(0);
+    expect(run.p99).toBeGreaterThanOrEqual(run.p50);
+    expect(run.max).toBeGreaterThanOrEqual(run.p99);
+    // The bench's own requests are valid and the stack is healthy: any non-2xx is a defect here.
+    expect(run.non2xx).toBe(0);
+    expect(run.errors).toBe(0);
+  };
+
+  it('describes the machine and the configuration it ran with', () => {
+    expect(report.machine.cpus).toBeGreaterThan(0);
+    expect(report.machine.node).toBe(process.version);
+    expect(report.config).toMatchObject({ durationS: 1, connections: [CONNECTIONS] });
+    expect(report.soak).toBeNull();
+  });
+
+  it('measures each scenario with the peak RSS of every stack process', () => {
+    expect(report.scenarios.map((s) => s.name)).toEqual(SCENARIOS);
+    for (const scenario of report.scenarios) {
+      expect(scenario.runs).toHaveLength(1);
+      isRun(scenario.runs[0]);
+      expect(Object.keys(scenario.runs[0].peakRssMb).sort()).toEqual([...STACK_PROCESSES].sort());
+      for (const mb of Object.values(scenario.runs[0].peakRssMb)) expect(mb).toBeGreaterThan(0);
+    }
+    expect(Object.keys(report.peakRssMb).sort()).toEqual([...STACK_PROCESSES].sort());
+  });
+
+  it('measures the references and gives every scenario its ratios to each', () => {
+    expect(report.references.map((r) => r.name)).toEqual(REFERENCES);
+    for (const reference of report.references) isRun(reference.runs[0]);
+    for (const { runs } of report.scenarios) {
+      expect(Object.keys(runs[0].ratios)).toEqual(REFERENCES);
+      for (const ratio of Object.values(runs[0].ratios)) {
+        for (const metric of ['rps', 'p50', 'p99'] as const) expect(ratio?.[metric]).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('checks the targets it can at this concurrency and says which it could not', () => {
+    const rss = report.targets.find((t) => t.target.includes('RSS'));
+    expect(rss).toMatchObject({ limit: 200, met: expect.any(Boolean) });
+    // The ratio targets are about 1 and 32 connections, which this run did not measure.
+    const ratioTargets = report.targets.filter((t) => t !== rss);
+    expect(ratioTargets).toHaveLength(5);
+    for (const target of ratioTargets) expect(target).toMatchObject({ actual: null, met: null });
+  });
+});
+
+describe('the bench load driver', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    let served = 0;
+    // Every third answer is a 503: the bench must count them, not drop them.
+    server = createServer((_request, response) => {
+      response.statusCode = ++served % 3 === 0 ? 503 : 200;
+      response.end('{}');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('counts every non-2xx answer among the requests it reports', async () => {
+    const run = await driveHttp({ url, connections: 1, durationS: 0.5, requests: [{ method: 'GET', path: '/' }] });
+
+    expect(run.requests).toBeGreaterThan(10);
+    expect(run.non2xx).toBeGreaterThanOrEqual(Math.floor(run.requests / 3) - 1);
+    expect(run.non2xx).toBeLessThanOrEqual(Math.ceil(run.requests / 3) + 1);
+  });
+});
