@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { environmentValidator } from '@app/common';
+import { refusalOf } from '@app/common/config/environment.testing';
 import { ApplicationsEnvironment } from './applications.environment';
 
 const validateRaw = environmentValidator(ApplicationsEnvironment);
@@ -7,15 +8,7 @@ const FIELD_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
 /** The environment with a valid FIELD_ENCRYPTION_KEYS, which has no default. */
 const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, ...raw });
 
-function refusal(raw: Record<string, unknown>): string {
-  try {
-    validate(raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(Error);
-    return (error as Error).message;
-  }
-  throw new Error(`accepted ${JSON.stringify(raw)}`);
-}
+const refusal = refusalOf(validate);
 
 describe('ApplicationsEnvironment', () => {
   it('has the documented defaults', () => {

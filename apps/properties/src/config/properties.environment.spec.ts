@@ -1,17 +1,10 @@
 import { environmentValidator } from '@app/common';
+import { refusalOf } from '@app/common/config/environment.testing';
 import { PropertiesEnvironment } from './properties.environment';
 
 const validate = environmentValidator(PropertiesEnvironment);
 
-function refusal(raw: Record<string, unknown>): string {
-  try {
-    validate(raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(Error);
-    return (error as Error).message;
-  }
-  throw new Error(`accepted ${JSON.stringify(raw)}`);
-}
+const refusal = refusalOf(validate);
 
 describe('PropertiesEnvironment', () => {
   it('has the documented defaults: form preset and background config 1', () => {

@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { CommonEnvironment, environmentValidator, isFieldEncryptionKeys, ServiceEnvironment } from './environment';
+import { refusalOf } from './environment.testing';
 
 const validateCommon = environmentValidator(CommonEnvironment);
 const validateService = environmentValidator(ServiceEnvironment);
 
 /** The message of what `validate` throws, or a failure when it throws nothing. */
-function refusal(validate: (raw: Record<string, unknown>) => unknown, raw: Record<string, unknown>): string {
-  try {
-    validate(raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(Error);
-    return (error as Error).message;
-  }
-  throw new Error(`accepted ${JSON.stringify(raw)}`);
-}
+const refusal = (validate: (raw: Record<string, unknown>) => unknown, raw: Record<string, unknown>): string =>
+  refusalOf(validate)(raw);
 
 describe('environmentValidator', () => {
   it('fills in every variable left unset with its default', () => {
