@@ -30,3 +30,4 @@ export * from './health/ping.message.controller';
 export * from './operations/observability.module';
 export * from './operations/operations-endpoint';
 export * from './operations/service-operations.module';
+export * from './persistence/mongo-errors';

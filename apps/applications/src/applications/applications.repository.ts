@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { insertOnce } from '@app/common';
+import { ignoreExistingCollection, insertOnce } from '@app/common';
 import { ApplicationRecord } from './application.schema';
 
 /** Stored applications, as plain objects; mongoose documents never leave this class. */
@@ -12,7 +12,7 @@ export class ApplicationsRepository implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.applications.createCollection().catch(ignoreExisting);
+    await this.applications.createCollection().catch(ignoreExistingCollection);
     await this.applications.collection.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
     await this.applications.collection.createIndex({ request_key: 1 }, { unique: true, name: 'request_key_unique' });
   }
@@ -21,9 +21,4 @@ export class ApplicationsRepository implements OnModuleInit {
   insertOnce(record: ApplicationRecord): Promise<ApplicationRecord> {
     return insertOnce(this.applications.collection, record);
   }
-}
-
-function ignoreExisting(error: { codeName?: string; code?: number }): void {
-  if (error.code === 48 || error.codeName === 'NamespaceExists') return;
-  throw error;
 }

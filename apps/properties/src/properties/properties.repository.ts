@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, mongo } from 'mongoose';
-import { insertOnce } from '@app/common';
+import { claimed, ignoreExistingCollection, insertOnce } from '@app/common';
 import { PropertyRecord } from './property.schema';
 
 /** A stored property: the record under its document key. */
@@ -18,7 +18,7 @@ export class PropertiesRepository implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.properties.createCollection().catch(ignoreExisting);
+    await this.properties.createCollection().catch(ignoreExistingCollection);
     await this.properties.collection.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
     await this.properties.collection.createIndex({ request_key: 1 }, { unique: true, name: 'request_key_unique' });
   }
@@ -47,15 +47,9 @@ export class PropertiesRepository implements OnModuleInit {
   async markDeleted(clientId: number, id: number, at: Date): Promise<PropertyRecord | null> {
     const live = await this.findLive(clientId, id);
     if (!live) return null;
-    const claimed = await this.deletions.insertOne({ _id: documentKey(id), at }).then(
-      () => true,
-      (error: { code?: number }) => {
-        if (error.code === DUPLICATE_KEY) return false;
-        throw error;
-      },
-    );
+    const won = await claimed(this.deletions.insertOne({ _id: documentKey(id), at }));
     const mark = { $set: { deleted_at: at, updated_at: at } };
-    if (!claimed) {
+    if (!won) {
       // Another delete won; if it died before marking the property, this finishes its work.
       await this.documents.updateOne({ _id: documentKey(id), deleted_at: null }, mark);
       return null;
@@ -69,8 +63,6 @@ export class PropertiesRepository implements OnModuleInit {
   }
 }
 
-const DUPLICATE_KEY = 11000;
-
 /**
  * A property's document key: its public id as text (FerretDB looks up string and ObjectId keys
  * by index, not numbers). Properties stored before keys were set this way have ObjectId keys
@@ -80,7 +72,3 @@ function documentKey(id: number): string {
   return String(id);
 }
 
-function ignoreExisting(error: { codeName?: string; code?: number }): void {
-  if (error.code === 48 || error.codeName === 'NamespaceExists') return;
-  throw error;
-}

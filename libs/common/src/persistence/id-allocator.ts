@@ -1,8 +1,8 @@
 import { Connection } from 'mongoose';
+import { isDuplicateKey } from './mongo-errors';
 
 const MAX_ATTEMPTS = 50;
 const MAX_BATCH = 100;
-const DUPLICATE_KEY = 11000;
 
 interface IdClaim {
   _id: number;
@@ -78,7 +78,7 @@ export class IdAllocator {
         ids.push(...wanted.slice(0, inserted));
         candidate += inserted;
         this.nextCandidate.set(kind, candidate);
-        if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+        if (!isDuplicateKey(error)) throw error;
         candidate = Math.max(candidate + 1, (await this.highest(kind)) + 1);
       }
       this.nextCandidate.set(kind, candidate);

@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Collection, Connection } from 'mongoose';
+import { claimed, isDuplicateKey } from './mongo-errors';
 import { ErrorCode, ErrorPayload, ServiceError } from '@app/contracts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim older than this whose worker never finished is taken over by the next try. */
 const LEASE_MS = 60 * 1000;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
-const DUPLICATE_KEY = 11000;
 /** Refusals that the same request would get again: kept and replayed like a success. */
 const FINAL_ERRORS = new Set<string>([
   ErrorCode.VALIDATION_FAILED,
@@ -82,8 +82,8 @@ export class Idempotency implements OnModuleInit, OnModuleDestroy {
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = new Date();
       const token = randomUUID();
-      const claimed = await this.claims
-        .insertOne({
+      const won = await claimed(
+        this.claims.insertOne({
           _id: id,
           token,
           fingerprint,
@@ -92,15 +92,9 @@ export class Idempotency implements OnModuleInit, OnModuleDestroy {
           outcome: null,
           claimed_at: now,
           expires_at: new Date(now.getTime() + DAY_MS),
-        })
-        .then(
-          () => true,
-          (error: { code?: number }) => {
-            if (error.code === DUPLICATE_KEY) return false;
-            throw error;
-          },
-        );
-      if (claimed) return this.complete(id, token, work);
+        }),
+      );
+      if (won) return this.complete(id, token, work);
       const existing = await this.claims.findOne({ _id: id });
       if (!existing) continue;
       if (existing.expires_at <= now) {
@@ -170,7 +164,7 @@ export async function insertOnce<T extends { request_key: string }>(collection: 
     await collection.insertOne({ ...record });
     return record;
   } catch (error) {
-    if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+    if (!isDuplicateKey(error)) throw error;
     const stored = await collection.findOne<T>({ request_key: record.request_key });
     if (!stored) throw error;
     return stored;
