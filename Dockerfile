@@ -24,16 +24,16 @@ ENV APP=${APP}
 # The old space may grow to 128 MB before V8 must collect it. Left to size itself, V8 let a
 # service's heap grow to 110 MB between full collections (about 30 MB of it live) and its RSS
 # past 200 MB under load; with this its RSS stays near 130 MB at the same throughput (see
-# docs/benchmarks.md). scripts/start-local.js and test/support/stack.ts start the apps alike.
+# docs/benchmarks.md). The local run and the test stack start the apps alike.
 # (Set after npm ci, which needs more.)
 ENV NODE_OPTIONS=--max-old-space-size=128
 COPY --from=build /app/dist/apps/${APP} ./dist/apps/${APP}
-RUN test -f "dist/apps/${APP}/apps/${APP}/src/main.js" \
-  || { echo "APP=${APP}: no dist/apps/${APP}/apps/${APP}/src/main.js (APP must be gateway, applications or properties)" >&2; exit 1; }
+COPY scripts/apps.js scripts/run-app.js ./scripts/
+RUN node scripts/run-app.js --check "$APP"
 
 USER node
 # The gateway serves the API on PORT (default 3000); each service serves its health and metrics
 # on HTTP_PORT (defaults 3001 properties, 3002 applications) and talks to the rest over RabbitMQ.
 EXPOSE 3000 3001 3002
 ENTRYPOINT ["/sbin/tini", "--"]
-CMD ["sh", "-c", "exec node dist/apps/$APP/apps/$APP/src/main.js"]
+CMD ["node", "scripts/run-app.js"]

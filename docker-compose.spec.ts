@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { environmentValidator } from '@app/common';
+import { environmentValidator } from '@app/config';
 import { ApplicationsEnvironment } from './apps/applications/src/config/applications.environment';
 import { GatewayEnvironment } from './apps/gateway/src/config/gateway.environment';
 import { PropertiesEnvironment } from './apps/properties/src/config/properties.environment';

@@ -15,8 +15,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
   },
   moduleNameMapper: {
-    '^@app/contracts(|/.*)$': '<rootDir>/libs/contracts/src$1',
-    '^@app/common(|/.*)$': '<rootDir>/libs/common/src$1',
+    '^@app/([a-z-]+)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
   // Each app loads reflect-metadata through Nest before the contract classes are decorated.
   setupFiles: ['reflect-metadata'],

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
 import mongoose from 'mongoose';
-import { freePort, terminate, untilReady } from '../test/support/stack';
+import { freePort, terminate, untilReady } from '../tools/stack';
 import { driveHttp, driveLoop, Measurement } from './measure';
 import { READY_LINE } from './reference/settings';
 import { jsonPost, PROPERTY_BODY } from './scenarios';

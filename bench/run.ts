@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { driveHttp, Measurement } from './measure';
 import { BenchOptions, parseOptions } from './options';
 import { renderProfiles, summarizeProfiles } from './profile';
-import { NEST_ECHO, Reference, startReferences } from './references';
+import { Reference, startReferences } from './references';
 import { BenchReport, checkTargets, highest, ratios, renderTables, Result, Run, ScenarioRun, SoakResult } from './report';
 import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Stack } from '../test/support/stack';
+import { Stack } from '../tools/stack';
 import { Watched } from './procfs';
 
 /** The API under load: a stack the bench started, or one already running at BENCH_URL. */

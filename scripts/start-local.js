@@ -11,9 +11,9 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
+const { APPS, distMain } = require('./apps');
 
 const ROOT = path.resolve(__dirname, '..');
-const APPS = ['gateway', 'applications', 'properties'];
 const DEV_API_KEY = 'dev-local-key';
 const DEV_CLIENT_ID = '1';
 // Development only, and public on purpose: it encrypts nothing of value. Real deployments set
@@ -24,7 +24,7 @@ const FORCE_KILL_AFTER_MS = 10_000;
 const label = (name) => `[${name}]`;
 const say = (message) => process.stderr.write(`${label('start-local')} ${message}\n`);
 
-const entry = (app) => path.join(ROOT, 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
+const entry = (app) => distMain(app, ROOT);
 
 const missing = APPS.filter((app) => !fs.existsSync(entry(app)));
 if (missing.length > 0) {

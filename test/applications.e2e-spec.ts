@@ -1,6 +1,6 @@
-import { FieldCipher } from '@app/common';
+import { FieldCipher } from '@app/crypto';
 import { api, Api, expectErrorBody } from './support/http';
-import { KEYS, Stack } from './support/stack';
+import { KEYS, Stack } from '../tools/stack';
 
 const APPLICATION_FIELDS = [
   'id', 'property_id', 'client_id', 'assigned_user_id', 'floor_plan_id', 'desired_unit_description',

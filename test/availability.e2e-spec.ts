@@ -1,5 +1,5 @@
 import { api, Api, expectErrorBody } from './support/http';
-import { Stack } from './support/stack';
+import { Stack } from '../tools/stack';
 
 const RPC_TIMEOUT_MS = 1500;
 const LOOKUP_TIMEOUT_MS = 700;

@@ -1,5 +1,5 @@
 import { api, Api } from './support/http';
-import { Stack } from './support/stack';
+import { Stack } from '../tools/stack';
 
 const CONCURRENT = 200;
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { AppName, distMain, testFieldKey } from './support/stack';
+import { AppName, distMain, testFieldKey } from '../tools/stack';
 
 /** Starts one app with `env` and resolves with its exit code and everything it printed. */
 async function runToExit(app: AppName, env: Record<string, string>) {

@@ -3,11 +3,11 @@ import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
-import { MAX_DELIVERIES } from '@app/common';
+import { MAX_DELIVERIES } from '@app/messaging';
 import { api, Api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { Load, tally, Tally } from './support/load';
-import { Stack } from './support/stack';
+import { Stack } from '../tools/stack';
 
 /**
  * Faults under load, against real processes, the real broker and the real database: a broker

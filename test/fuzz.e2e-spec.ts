@@ -7,7 +7,7 @@ import {
   getPropertyRequest,
 } from './support/fuzz-requests';
 import { api, Api } from './support/http';
-import { KEYS, Stack } from './support/stack';
+import { KEYS, Stack } from '../tools/stack';
 
 const REQUESTS_PER_ENDPOINT = 5000;
 /** Requests in flight at once: enough to keep the stack busy, few enough for 2 shared cores. */

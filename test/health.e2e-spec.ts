@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { api, Api } from './support/http';
-import { AppName, freePort, RunningProcess, Stack } from './support/stack';
+import { AppName, freePort, RunningProcess, Stack } from '../tools/stack';
 import { hostAndPort, TcpProxy } from './support/tcp-proxy';
 import { eventually } from './support/wait';
 

@@ -1,5 +1,5 @@
 import { api, Api, expectErrorBody } from './support/http';
-import { Stack } from './support/stack';
+import { Stack } from '../tools/stack';
 
 describe('the HTTP edge: authentication, content types, sizes and routes', () => {
   let stack: Stack;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { Idempotency } from '@app/common';
+import { Idempotency } from '@app/persistence';
 import { api, Api, expectErrorBody } from './support/http';
-import { KEYS, Stack } from './support/stack';
+import { KEYS, Stack } from '../tools/stack';
 
 describe('Idempotency-Key over HTTP', () => {
   let stack: Stack;
@@ -175,7 +175,7 @@ describe('the idempotency store in the database', () => {
     await claims().insertOne({
       _id: `1:${other}` as never,
       token: 'abandoned-token',
-      fingerprint: (await import('@app/common')).fingerprintOf({ a: 1 }),
+      fingerprint: (await import('@app/persistence')).fingerprintOf({ a: 1 }),
       state: 'pending',
       message_id: 'a-message-that-died',
       outcome: null,

@@ -9,8 +9,7 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   moduleNameMapper: {
-    '^@app/contracts(|/.*)$': '<rootDir>/libs/contracts/src$1',
-    '^@app/common(|/.*)$': '<rootDir>/libs/common/src$1',
+    '^@app/([a-z-]+)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -1,6 +1,6 @@
-import { FieldCipher } from '@app/common';
+import { FieldCipher } from '@app/crypto';
 import { api, Api } from './support/http';
-import { Stack, testFieldKey } from './support/stack';
+import { Stack, testFieldKey } from '../tools/stack';
 
 /**
  * Rotating FIELD_ENCRYPTION_KEYS as the README says: put a new key first everywhere, keeping the

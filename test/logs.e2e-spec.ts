@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { api, Api } from './support/http';
-import { freePort, KEYS, LogRecord, RunningProcess, Stack } from './support/stack';
+import { freePort, KEYS, LogRecord, RunningProcess, Stack } from '../tools/stack';
 import { eventually } from './support/wait';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

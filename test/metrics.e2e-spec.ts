@@ -1,6 +1,6 @@
 import { api, Api } from './support/http';
 import { scrape, Sample, valueOf } from './support/metrics';
-import { AppName, Stack } from './support/stack';
+import { AppName, Stack } from '../tools/stack';
 import { eventually } from './support/wait';
 
 /** GET /metrics on the gateway's port and on each service's own port, moving with the traffic. */

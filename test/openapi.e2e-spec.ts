@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { fingerprintOf } from '@app/common';
+import { fingerprintOf } from '@app/persistence';
 import { Answer, api, Api } from './support/http';
 import { PublishedApi } from './support/openapi';
-import { KEYS, Stack } from './support/stack';
+import { KEYS, Stack } from '../tools/stack';
 
 /** A key allowed one request a second, with no burst to speak of. */
 const THROTTLED_KEY = 'test-key-throttled';

@@ -1,9 +1,9 @@
 import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { randomUUID } from 'node:crypto';
 import { APPLICATIONS } from '@app/contracts';
-import { FieldCipher } from '@app/common';
+import { FieldCipher } from '@app/crypto';
 import { api, Answer, Api } from './support/http';
-import { KEYS, Stack, testFieldKey } from './support/stack';
+import { KEYS, Stack, testFieldKey } from '../tools/stack';
 
 /** Applicants whose SSN and date of birth must never show in clear outside the processes. */
 const APPLICANTS = [

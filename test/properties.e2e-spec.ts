@@ -1,5 +1,5 @@
 import { api, Api, expectErrorBody } from './support/http';
-import { KEYS, Stack } from './support/stack';
+import { KEYS, Stack } from '../tools/stack';
 
 const PROPERTY_FIELDS = [
   'id', 'available', 'kind', 'name', 'street', 'city', 'state', 'zip', 'invitation_only',

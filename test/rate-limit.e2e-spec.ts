@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { api, Answer, expectErrorBody } from './support/http';
 import { connectRedis, keysUnder, REDIS_URL, removeKeysUnder } from './support/redis';
-import { freePort, KEYS, Stack } from './support/stack';
+import { freePort, KEYS, Stack } from '../tools/stack';
 
 const LIMITED_KEY = 'test-key-rate-limited';
 const PER_SECOND = 2;

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { api, Answer, Api, expectErrorBody } from './support/http';
-import { Stack } from './support/stack';
+import { Stack } from '../tools/stack';
 
 const ALLOWED_ORIGIN = 'https://app.example.com';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { PROPERTIES } from '@app/contracts';
-import { Stack } from './support/stack';
+import { Stack } from '../tools/stack';
 
 const PREFETCH = 2;
 

@@ -1,5 +1,5 @@
 import fc, { Arbitrary } from 'fast-check';
-import { KEYS } from './stack';
+import { KEYS } from '../../tools/stack';
 
 /** One generated HTTP request, as the fuzz suite sends it. */
 export interface FuzzRequest {

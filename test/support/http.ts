@@ -1,4 +1,4 @@
-import { KEYS } from './stack';
+import { KEYS } from '../../tools/stack';
 
 export interface Answer<T = any> {
   status: number;

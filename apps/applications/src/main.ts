@@ -1,4 +1,4 @@
-import { exitOnStartupFailure, runService } from '@app/common';
+import { exitOnStartupFailure, runService } from '@app/runtime';
 import { QUEUES } from '@app/contracts';
 import { AppModule } from './app.module';
 

@@ -1,8 +1,8 @@
-import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { exitOnStartupFailure, instrumentHttp, stopGracefully } from '@app/common';
+import { instrumentHttp } from '@app/observability';
+import { exitOnStartupFailure, stopGracefully } from '@app/runtime';
 import { AppModule } from './app.module';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { closeConnectionsWhenStopping, configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
@@ -14,18 +14,17 @@ async function bootstrap(): Promise<void> {
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
-  const config = app.get<ConfigService<GatewayEnvironment, true>>(ConfigService);
-  const corsOrigins = config.get('CORS_ORIGINS', { infer: true })?.split(',') ?? [];
+  const env = app.get(GatewayEnvironment);
+  const corsOrigins = env.CORS_ORIGINS?.split(',') ?? [];
   await configureHttp(app, { corsOrigins });
   instrumentHttp(app);
   serveOpenApi(app);
   // Closing Fastify lets requests in flight finish before the broker connections close.
   const stopKeepingAlive = closeConnectionsWhenStopping(app);
   stopGracefully(app, async () => stopKeepingAlive());
-  const port: number = config.get('PORT', { infer: true });
-  await app.listen(port, '0.0.0.0');
+  await app.listen(env.PORT, '0.0.0.0');
   // Nest's own "successfully started" comes before the port is bound; this comes after.
-  logger.log(`HTTP API listening on port ${port}`, 'Gateway');
+  logger.log(`HTTP API listening on port ${env.PORT}`, 'Gateway');
 }
 
 bootstrap().catch(exitOnStartupFailure);

@@ -6,3 +6,5 @@ export * from './dto/property.dto';
 export * from './dto/application.dto';
 export * from './dto/error.dto';
 export * from './validation/parse';
+export * from './validation/contract.pipe';
+export * from './validation/idempotency-key.pipe';

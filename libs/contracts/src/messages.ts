@@ -72,6 +72,23 @@ export function requireClientId(value: unknown): number {
 }
 
 /**
+ * The message naming a property from a request path: an id that is not a positive integer names
+ * no property, a 404 without asking the service.
+ */
+export function propertyRefFromPath(clientId: number, segment: string): PropertyRefMessage {
+  const id = parseIdSegment(segment);
+  if (id === null) throw ServiceError.propertyNotFound(segment);
+  return { client_id: clientId, id };
+}
+
+/** The client and property a PropertyRefMessage names, checked as the service receives it. */
+export function readPropertyRef(message: PropertyRefMessage): { clientId: number; id: number } {
+  const clientId = requireClientId(message?.client_id);
+  if (!isPositiveId(message.id)) throw ServiceError.propertyNotFound(String(message.id));
+  return { clientId, id: message.id };
+}
+
+/**
  * A value encrypted with AES-256-GCM under one of the FIELD_ENCRYPTION_KEYS, named by `key_id`
  * so that keys can be rotated: `nonce` (12 bytes), `ciphertext` and `tag` (16 bytes) in base64.
  * Applicants' `id_number` and `dob` exist only in this form outside a process's memory: in

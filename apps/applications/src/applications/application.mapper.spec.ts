@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { FieldCipher } from '@app/common';
+import { FieldCipher } from '@app/crypto';
 import { toApplicationRepresentation } from './application.mapper';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 

@@ -1,7 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
-import { ContractPipe, IdempotencyKeyPipe, messageIdOf } from '@app/common';
-import { APPLICATIONS, ApplicationResponse, CreateApplicationRequest, requireClientId } from '@app/contracts';
+import {
+  ApplicationResponse,
+  APPLICATIONS,
+  ContractPipe,
+  CreateApplicationRequest,
+  IdempotencyKeyPipe,
+  requireClientId,
+} from '@app/contracts';
+import { messageIdOf } from '@app/messaging';
 import { ApplicationsService } from './applications.service';
 import { OpenSealedApplicantPipe } from './open-sealed-applicant.pipe';
 

@@ -1,6 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ApplicantSealer, CreateScope, IdAllocator, Idempotency, PUBLIC_BASE_URL } from '@app/common';
+import { Injectable } from '@nestjs/common';
+import { publicBase } from '@app/config';
+import { ApplicantSealer } from '@app/crypto';
+import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationInput, ApplicationRepresentation, ServiceError } from '@app/contracts';
+import { ApplicationsEnvironment } from '../config/applications.environment';
 import { toApplicationRepresentation } from './application.mapper';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
@@ -8,14 +11,18 @@ import { PropertiesClient } from './properties.client';
 
 @Injectable()
 export class ApplicationsService {
+  private readonly publicBaseUrl: string;
+
   constructor(
     private readonly repository: ApplicationsRepository,
     private readonly properties: PropertiesClient,
     private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly sealer: ApplicantSealer,
-    @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
-  ) {}
+    env: ApplicationsEnvironment,
+  ) {
+    this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
+  }
 
   /** Creates the application and its primary applicant, for a live property the client owns; once per request. */
   create(clientId: number, input: ApplicationInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<ApplicationRepresentation> {

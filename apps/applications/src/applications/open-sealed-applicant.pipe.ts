@@ -1,5 +1,5 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
-import { ApplicantSealer } from '@app/common';
+import { ApplicantSealer } from '@app/crypto';
 
 /**
  * Turns a create-application message into its request with the applicant's sealed fields in

@@ -1,18 +1,20 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { sendRpc } from '@app/common';
-import { isPositiveId, PROPERTIES, PropertyRefMessage, PropertySummary } from '@app/contracts';
-
-export const PROPERTIES_QUEUE_CLIENT = Symbol('PROPERTIES_QUEUE_CLIENT');
-export const PROPERTY_LOOKUP_TIMEOUT_MS = Symbol('PROPERTY_LOOKUP_TIMEOUT_MS');
+import { isPositiveId, PROPERTIES, PropertyRefMessage, PropertySummary, QUEUES } from '@app/contracts';
+import { InjectQueueClient, sendRpc } from '@app/messaging';
+import { ApplicationsEnvironment } from '../config/applications.environment';
 
 /** Asks the properties service, over the broker, about the property an application names. */
 @Injectable()
 export class PropertiesClient {
+  private readonly timeoutMs: number;
+
   constructor(
-    @Inject(PROPERTIES_QUEUE_CLIENT) private readonly client: ClientProxy,
-    @Inject(PROPERTY_LOOKUP_TIMEOUT_MS) private readonly timeoutMs: number,
-  ) {}
+    @InjectQueueClient(QUEUES.PROPERTIES) private readonly client: ClientProxy,
+    env: ApplicationsEnvironment,
+  ) {
+    this.timeoutMs = env.PROPERTY_LOOKUP_TIMEOUT_MS;
+  }
 
   async lookup(clientId: number, propertyId: number): Promise<PropertySummary | null> {
     const message: PropertyRefMessage = { client_id: clientId, id: propertyId };

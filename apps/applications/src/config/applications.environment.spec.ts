@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { environmentValidator } from '@app/common';
-import { refusalOf } from '@app/common/config/environment.testing';
+import { environmentValidator } from '@app/config';
+import { refusalOf } from '@app/config/environment.testing';
 import { ApplicationsEnvironment } from './applications.environment';
 
 const validateRaw = environmentValidator(ApplicationsEnvironment);

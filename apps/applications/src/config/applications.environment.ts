@@ -1,4 +1,5 @@
-import { isFieldEncryptionKeys, isTimeout, ServiceEnvironment } from '@app/common';
+import { isTimeout, ServiceEnvironment } from '@app/config';
+import { isFieldEncryptionKeys } from '@app/crypto';
 
 export class ApplicationsEnvironment extends ServiceEnvironment {
   override HTTP_PORT: number = 3002;

@@ -1,12 +1,13 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApplicantSealer, ContractPipe } from '@app/common';
 import {
-  APPLICATIONS,
   ApplicationResponse,
+  APPLICATIONS,
+  ContractPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
 } from '@app/contracts';
+import { ApplicantSealer } from '@app/crypto';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';

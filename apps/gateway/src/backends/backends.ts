@@ -1,22 +1,25 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { BrokerConnection, READINESS_TIMEOUT_MS, sendRpc } from '@app/common';
-import { APPLICATIONS, PROPERTIES } from '@app/contracts';
+import { APPLICATIONS, PROPERTIES, QUEUES } from '@app/contracts';
+import { InjectQueueClient, sendRpc } from '@app/messaging';
+import { BrokerConnection, READINESS_TIMEOUT_MS } from '@app/observability';
+import { GatewayEnvironment } from '../config/gateway.environment';
 
-export const PROPERTIES_QUEUE_CLIENT = Symbol('PROPERTIES_QUEUE_CLIENT');
-export const APPLICATIONS_QUEUE_CLIENT = Symbol('APPLICATIONS_QUEUE_CLIENT');
-export const RPC_TIMEOUT_MS = Symbol('RPC_TIMEOUT_MS');
 
 /** The services behind the gateway, each reached over its queue with the gateway's deadline. */
 @Injectable()
 export class Backends implements OnApplicationBootstrap {
   private readonly logger = new Logger('Backends');
 
+  private readonly timeoutMs: number;
+
   constructor(
-    @Inject(PROPERTIES_QUEUE_CLIENT) private readonly propertiesQueue: ClientProxy,
-    @Inject(APPLICATIONS_QUEUE_CLIENT) private readonly applicationsQueue: ClientProxy,
-    @Inject(RPC_TIMEOUT_MS) private readonly timeoutMs: number,
-  ) {}
+    @InjectQueueClient(QUEUES.PROPERTIES) private readonly propertiesQueue: ClientProxy,
+    @InjectQueueClient(QUEUES.APPLICATIONS) private readonly applicationsQueue: ClientProxy,
+    env: GatewayEnvironment,
+  ) {
+    this.timeoutMs = env.RPC_TIMEOUT_MS;
+  }
 
   /** Connects early so the first request does not pay for it; a broker that is down is retried. */
   async onApplicationBootstrap(): Promise<void> {

@@ -1,5 +1,6 @@
 import { IsOptional, Matches } from 'class-validator';
-import { CommonEnvironment, isFieldEncryptionKeys, isIntegerInRange, isPort, isTimeout } from '@app/common';
+import { CommonEnvironment, isIntegerInRange, isPort, isTimeout } from '@app/config';
+import { isFieldEncryptionKeys } from '@app/crypto';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
 const API_KEYS = new RegExp(`^(${API_KEY_ENTRY})?(,${API_KEY_ENTRY})*$`);

@@ -6,7 +6,7 @@ import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/comm
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { HelmetOptions } from 'helmet';
-import { REQUEST_ID_OPTIONS, returnRequestId } from '@app/common';
+import { REQUEST_ID_OPTIONS, returnRequestId } from '@app/observability';
 import { ServiceError } from '@app/contracts';
 import { HttpErrorFilter, sendProblem, toHttpProblem } from './http-error.filter';
 

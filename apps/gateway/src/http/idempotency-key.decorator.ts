@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { IdempotencyKeyPipe } from '@app/common';
+import { IdempotencyKeyPipe } from '@app/contracts';
 
 const pipe = new IdempotencyKeyPipe();
 

@@ -1,7 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiDefaultResponse, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponse, PROPERTY_ID_INVALID_MESSAGE } from '@app/contracts';
-import { SERVICE_UNAVAILABLE_MESSAGE } from '@app/common';
+import { SERVICE_UNAVAILABLE_MESSAGE } from '@app/messaging';
 import { RETRY_AFTER_SECONDS } from '../http/error-status';
 
 const REQUEST_ID = {

@@ -1,14 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ContractPipe } from '@app/common';
 import {
+  ContractPipe,
   CreatePropertyMessage,
   CreatePropertyRequest,
-  parseIdSegment,
+  propertyRefFromPath,
   PROPERTIES,
-  PropertyRefMessage,
   PropertyResponse,
-  ServiceError,
 } from '@app/contracts';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
@@ -52,7 +50,7 @@ export class PropertiesHttpController {
   @ApiSuccess(200, PropertyResponse, 'The property.')
   @ApiErrorResponses([401, 404, 429, 503])
   get(@ClientId() clientId: number, @Param('id') id: string): Promise<PropertyResponse> {
-    return this.backends.properties(PROPERTIES.GET, propertyRef(clientId, id));
+    return this.backends.properties(PROPERTIES.GET, propertyRefFromPath(clientId, id));
   }
 
   @Delete(':id')
@@ -66,13 +64,6 @@ export class PropertiesHttpController {
   @ApiSuccess(200, PropertyResponse, 'The representation the property had.')
   @ApiErrorResponses([401, 404, 429, 503])
   delete(@ClientId() clientId: number, @Param('id') id: string): Promise<PropertyResponse> {
-    return this.backends.properties(PROPERTIES.DELETE, propertyRef(clientId, id));
+    return this.backends.properties(PROPERTIES.DELETE, propertyRefFromPath(clientId, id));
   }
-}
-
-/** An id that is not a positive integer names no property: 404 without asking the service. */
-function propertyRef(clientId: number, segment: string): PropertyRefMessage {
-  const id = parseIdSegment(segment);
-  if (id === null) throw ServiceError.propertyNotFound(segment);
-  return { client_id: clientId, id };
 }

@@ -1,8 +1,7 @@
-import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { AuthenticatedRequest } from '../auth/api-key.guard';
+import { GatewayEnvironment } from '../config/gateway.environment';
 import { RateLimit, RateLimiter } from './token-bucket';
-
-export const DEFAULT_RATE_LIMIT = Symbol('DEFAULT_RATE_LIMIT');
 
 /** 429: the client has spent its burst; `Retry-After` says when one more request will pass. */
 export class RateLimitedException extends HttpException {
@@ -17,10 +16,14 @@ export class RateLimitedException extends HttpException {
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
+  private readonly defaultLimit: RateLimit;
+
   constructor(
     private readonly limiter: RateLimiter,
-    @Inject(DEFAULT_RATE_LIMIT) private readonly defaultLimit: RateLimit,
-  ) {}
+    env: GatewayEnvironment,
+  ) {
+    this.defaultLimit = { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST };
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const { credential } = context.switchToHttp().getRequest<AuthenticatedRequest>();

@@ -1,5 +1,5 @@
-import { environmentValidator } from '@app/common';
-import { refusalOf } from '@app/common/config/environment.testing';
+import { environmentValidator } from '@app/config';
+import { refusalOf } from '@app/config/environment.testing';
 import { PropertiesEnvironment } from './properties.environment';
 
 const validate = environmentValidator(PropertiesEnvironment);

@@ -1,5 +1,5 @@
 import { IsInt, Matches, Min } from 'class-validator';
-import { ServiceEnvironment } from '@app/common';
+import { ServiceEnvironment } from '@app/config';
 
 export class PropertiesEnvironment extends ServiceEnvironment {
   override HTTP_PORT: number = 3001;

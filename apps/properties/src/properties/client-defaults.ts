@@ -1,3 +1,5 @@
+import { PropertiesEnvironment } from '../config/properties.environment';
+
 export interface FormDefaults {
   form_preset_id: number;
   background_config_id: number;
@@ -15,6 +17,11 @@ export class ClientDefaults {
       const [clientId, formPresetId, backgroundConfigId] = entry.split(':').map(Number);
       this.overrides.set(clientId, { form_preset_id: formPresetId, background_config_id: backgroundConfigId });
     }
+  }
+
+  static fromEnvironment(env: PropertiesEnvironment): ClientDefaults {
+    const fallback = { form_preset_id: env.DEFAULT_FORM_PRESET_ID, background_config_id: env.DEFAULT_BACKGROUND_CONFIG_ID };
+    return new ClientDefaults(fallback, env.CLIENT_DEFAULTS);
   }
 
   for(clientId: number): FormDefaults {

@@ -1,16 +1,17 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
-import { ContractPipe, IdempotencyKeyPipe, messageIdOf } from '@app/common';
 import {
+  ContractPipe,
   CreatePropertyRequest,
-  isPositiveId,
+  IdempotencyKeyPipe,
   PROPERTIES,
   PropertyRefMessage,
   PropertyResponse,
   PropertySummary,
+  readPropertyRef,
   requireClientId,
-  ServiceError,
 } from '@app/contracts';
+import { messageIdOf } from '@app/messaging';
 import { PropertiesService } from './properties.service';
 
 @Controller()
@@ -30,25 +31,19 @@ export class PropertiesMessageController {
 
   @MessagePattern(PROPERTIES.GET)
   async get(@Payload() message: PropertyRefMessage): Promise<PropertyResponse> {
-    const { clientId, id } = propertyRef(message);
+    const { clientId, id } = readPropertyRef(message);
     return { property: await this.properties.get(clientId, id) };
   }
 
   @MessagePattern(PROPERTIES.DELETE)
   async delete(@Payload() message: PropertyRefMessage): Promise<PropertyResponse> {
-    const { clientId, id } = propertyRef(message);
+    const { clientId, id } = readPropertyRef(message);
     return { property: await this.properties.delete(clientId, id) };
   }
 
   @MessagePattern(PROPERTIES.LOOKUP)
   lookup(@Payload() message: PropertyRefMessage): Promise<PropertySummary | null> {
-    const { clientId, id } = propertyRef(message);
+    const { clientId, id } = readPropertyRef(message);
     return this.properties.lookup(clientId, id);
   }
-}
-
-function propertyRef(message: PropertyRefMessage): { clientId: number; id: number } {
-  const clientId = requireClientId(message?.client_id);
-  if (!isPositiveId(message.id)) throw ServiceError.propertyNotFound(String(message.id));
-  return { clientId, id: message.id };
 }

@@ -1,31 +1,14 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, mongo } from 'mongoose';
-import { claimed, ignoreExistingCollection, insertOnce } from '@app/common';
+import { Model } from 'mongoose';
+import { claimed, documentKey, RecordRepository } from '@app/persistence';
 import { PropertyRecord } from './property.schema';
-
-/** A stored property: the record under its document key. */
-type PropertyDocument = PropertyRecord & { _id: string };
 
 /** Stored properties, as plain objects; mongoose documents never leave this class. */
 @Injectable()
-export class PropertiesRepository implements OnModuleInit {
-  /** The driver's collection, for reads that need none of mongoose's casting. */
-  private readonly documents: mongo.Collection<PropertyDocument>;
-
-  constructor(@InjectModel(PropertyRecord.name) private readonly properties: Model<PropertyRecord>) {
-    this.documents = properties.db.db!.collection<PropertyDocument>(properties.collection.collectionName);
-  }
-
-  async onModuleInit(): Promise<void> {
-    await this.properties.createCollection().catch(ignoreExistingCollection);
-    await this.properties.collection.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
-    await this.properties.collection.createIndex({ request_key: 1 }, { unique: true, name: 'request_key_unique' });
-  }
-
-  /** Stores the property, or returns the one its request already stored. */
-  insertOnce(record: PropertyRecord): Promise<PropertyRecord> {
-    return insertOnce(this.properties.collection, { _id: documentKey(record.id), ...record });
+export class PropertiesRepository extends RecordRepository<PropertyRecord> {
+  constructor(@InjectModel(PropertyRecord.name) properties: Model<PropertyRecord>) {
+    super(properties);
   }
 
   /**
@@ -34,7 +17,7 @@ export class PropertiesRepository implements OnModuleInit {
    * notwithstanding) reads and decodes every property, so each read grew with the collection.
    */
   async findLive(clientId: number, id: number): Promise<PropertyRecord | null> {
-    const record = await this.documents.findOne({ _id: documentKey(id) });
+    const record = await this.findByKey(id);
     return record && record.client_id === clientId && !record.deleted_at ? record : null;
   }
 
@@ -59,16 +42,6 @@ export class PropertiesRepository implements OnModuleInit {
   }
 
   private get deletions() {
-    return this.properties.db.collection<{ _id: string; at: Date }>('property_deletions');
+    return this.model.db.collection<{ _id: string; at: Date }>('property_deletions');
   }
 }
-
-/**
- * A property's document key: its public id as text (FerretDB looks up string and ObjectId keys
- * by index, not numbers). Properties stored before keys were set this way have ObjectId keys
- * and are not found by id.
- */
-function documentKey(id: number): string {
-  return String(id);
-}
-

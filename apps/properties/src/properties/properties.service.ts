@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CreateScope, IdAllocator, Idempotency, PUBLIC_BASE_URL } from '@app/common';
+import { Injectable } from '@nestjs/common';
+import { publicBase } from '@app/config';
+import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import {
   PROPERTY_DEFAULTS,
   PropertyInput,
@@ -7,19 +8,24 @@ import {
   PropertySummary,
   ServiceError,
 } from '@app/contracts';
+import { PropertiesEnvironment } from '../config/properties.environment';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
 import { toPropertyRepresentation } from './property.mapper';
 
 @Injectable()
 export class PropertiesService {
+  private readonly publicBaseUrl: string;
+
   constructor(
     private readonly repository: PropertiesRepository,
     private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly clientDefaults: ClientDefaults,
-    @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
-  ) {}
+    env: PropertiesEnvironment,
+  ) {
+    this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
+  }
 
   /** Creates the property with its one default floor plan, named after it; once per request. */
   create(clientId: number, input: PropertyInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<PropertyRepresentation> {

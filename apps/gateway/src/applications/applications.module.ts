@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { fieldCipherProviders } from '@app/crypto';
+import { AuthModule } from '../auth/auth.module';
+import { BackendsModule } from '../backends/backends.module';
+import { GatewayEnvironment } from '../config/gateway.environment';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ApplicationsHttpController } from './applications.http.controller';
+
+@Module({
+  imports: [AuthModule, RateLimitModule, BackendsModule],
+  controllers: [ApplicationsHttpController],
+  providers: fieldCipherProviders(GatewayEnvironment),
+})
+export class ApplicationsModule {}

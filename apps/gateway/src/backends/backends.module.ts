@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { QUEUES } from '@app/contracts';
+import { queueClients } from '@app/messaging';
+import { Backends } from './backends';
+
+/** The services behind the gateway, reached over their queues. */
+@Module({
+  imports: [queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS)],
+  providers: [Backends],
+  exports: [Backends],
+})
+export class BackendsModule {}

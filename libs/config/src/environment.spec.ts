@@ -1,0 +1,100 @@
+import { CommonEnvironment, environmentValidator, ServiceEnvironment } from './environment';
+import { refusalOf } from './environment.testing';
+
+const validateCommon = environmentValidator(CommonEnvironment);
+const validateService = environmentValidator(ServiceEnvironment);
+
+/** The message of what `validate` throws, or a failure when it throws nothing. */
+const refusal = (validate: (raw: Record<string, unknown>) => unknown, raw: Record<string, unknown>): string =>
+  refusalOf(validate)(raw);
+
+describe('environmentValidator', () => {
+  it('fills in every variable left unset with its default', () => {
+    const config = validateService({});
+    expect(config).toBeInstanceOf(ServiceEnvironment);
+    expect({ ...config }).toEqual({
+      AMQP_URL: 'amqp://guest:guest@localhost:5672',
+      NAMESPACE: '',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
+      MONGODB_URI: 'mongodb://localhost:27017',
+      RMQ_PREFETCH: 32,
+      HTTP_PORT: 0,
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    const config = validateService({ AMQP_URL: '', MONGODB_URI: '', RMQ_PREFETCH: '' });
+    expect(config.AMQP_URL).toBe('amqp://guest:guest@localhost:5672');
+    expect(config.MONGODB_URI).toBe('mongodb://localhost:27017');
+    expect(config.RMQ_PREFETCH).toBe(32);
+  });
+
+  it('does not judge the rest of the process environment', () => {
+    const config = validateCommon({ PATH: '/usr/bin:/bin', HOME: '/root', NODE_ENV: 'test', PORT: 'not this one' });
+    expect(config).toMatchObject({
+      AMQP_URL: 'amqp://guest:guest@localhost:5672',
+      NAMESPACE: '',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+    });
+  });
+
+  it('converts numbers from text', () => {
+    const config = validateService({ RMQ_PREFETCH: '4' });
+    expect(config.RMQ_PREFETCH).toBe(4);
+  });
+
+  it('keeps valid text as given', () => {
+    const config = validateService({
+      AMQP_URL: 'amqps://user:pass@broker.example.com:5671/vhost',
+      NAMESPACE: 'ci_42-',
+      PUBLIC_BASE_URL: 'https://api.example.com/rentals',
+      MONGODB_URI: 'mongodb+srv://cluster0.example.net',
+    });
+    expect(config.AMQP_URL).toBe('amqps://user:pass@broker.example.com:5671/vhost');
+    expect(config.NAMESPACE).toBe('ci_42-');
+    expect(config.PUBLIC_BASE_URL).toBe('https://api.example.com/rentals');
+    expect(config.MONGODB_URI).toBe('mongodb+srv://cluster0.example.net');
+  });
+
+  it('accepts the limits of a range', () => {
+    expect(validateService({ RMQ_PREFETCH: '1' }).RMQ_PREFETCH).toBe(1);
+    expect(validateService({ RMQ_PREFETCH: '1000' }).RMQ_PREFETCH).toBe(1000);
+    expect(validateService({ HTTP_PORT: '0' }).HTTP_PORT).toBe(0);
+    expect(validateService({ HTTP_PORT: '65535' }).HTTP_PORT).toBe(65535);
+  });
+
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL %s', (level) => {
+    expect(validateCommon({ LOG_LEVEL: level }).LOG_LEVEL).toBe(level);
+  });
+
+  it.each([
+    ['AMQP_URL', 'http://x'],
+    ['AMQP_URL', 'localhost:5672'],
+    ['PUBLIC_BASE_URL', 'localhost:3000'],
+    ['PUBLIC_BASE_URL', 'ftp://example.com'],
+    ['NAMESPACE', 'has space'],
+    ['NAMESPACE', 'n'.repeat(33)],
+    ['MONGODB_URI', 'foo'],
+    ['MONGODB_URI', 'postgres://db/rent'],
+    ['RMQ_PREFETCH', '0'],
+    ['RMQ_PREFETCH', '1001'],
+    ['RMQ_PREFETCH', '2.5'],
+    ['RMQ_PREFETCH', 'many'],
+    ['HTTP_PORT', '-1'],
+    ['HTTP_PORT', '65536'],
+    ['HTTP_PORT', 'eighty'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_LEVEL', 'INFO'],
+  ])('throws an Error naming %s when it is %j', (name, value) => {
+    expect(refusal(validateService, { [name]: value })).toContain(name);
+  });
+
+  it('names every bad variable at once, and no good one', () => {
+    const message = refusal(validateService, { AMQP_URL: 'http://x', MONGODB_URI: 'foo', NAMESPACE: 'ok' });
+    expect(message).toContain('AMQP_URL');
+    expect(message).toContain('MONGODB_URI');
+    expect(message).not.toContain('NAMESPACE');
+    expect(message).not.toContain('RMQ_PREFETCH');
+  });
+});

@@ -1,0 +1,92 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Builds the function that reads the environment into `type` (EnvironmentModule calls it once,
+ * at boot). The class's initializers are the defaults of unset variables, and its declared types
+ * drive the conversion from text, so each field states its type. A bad value stops the
+ * process with a message naming the variable.
+ */
+export function environmentValidator<T extends object>(type: new () => T) {
+  return (raw: Record<string, unknown>): T => {
+    const present = Object.fromEntries(
+      Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
+    );
+    const config = plainToInstance(type, present, { enableImplicitConversion: true });
+    const errors = validateSync(config, { forbidUnknownValues: false });
+    if (errors.length > 0) {
+      const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+      throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+    }
+    return config;
+  };
+}
+
+const AMQP_URL = /^amqps?:\/\/\S+$/;
+const HTTP_URL = /^https?:\/\/[^\s/]+(\/\S*)?$/;
+const MONGODB_URI = /^mongodb(\+srv)?:\/\/\S+$/;
+
+/** What every process reads. */
+export class CommonEnvironment {
+  @Matches(AMQP_URL, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
+  AMQP_URL: string = 'amqp://guest:guest@localhost:5672';
+
+  /** Prefix of queue and database names, so that several stacks can share one broker and server. */
+  @Matches(/^[A-Za-z0-9_-]{0,32}$/, { message: 'NAMESPACE must be up to 32 letters, digits, _ or -' })
+  NAMESPACE: string = '';
+
+  @Matches(HTTP_URL, { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL' })
+  PUBLIC_BASE_URL: string = 'http://localhost:3000';
+
+  /** The least severe level written to the log. */
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'info';
+}
+
+/** What each microservice reads besides the common part. */
+export class ServiceEnvironment extends CommonEnvironment {
+  @Matches(MONGODB_URI, { message: 'MONGODB_URI must be a mongodb:// or mongodb+srv:// URI' })
+  MONGODB_URI: string = 'mongodb://localhost:27017';
+
+  /** Messages one instance works on at once. */
+  @IsInt({ message: 'RMQ_PREFETCH must be an integer' })
+  @Min(1, { message: 'RMQ_PREFETCH must be at least 1' })
+  @Max(1000, { message: 'RMQ_PREFETCH must be at most 1000' })
+  RMQ_PREFETCH: number = 32;
+
+  /**
+   * Port of the service's own HTTP listener (health and metrics). Each service sets its own
+   * default, so that a whole stack can run on one host; 0 takes any free port, for running
+   * several instances side by side.
+   */
+  @isPort('HTTP_PORT', { allowZero: true })
+  HTTP_PORT: number = 0;
+}
+
+/** A TCP port number, validated. */
+export function isPort(name: string, { allowZero = false } = {}): PropertyDecorator {
+  const lowest = allowZero ? 0 : 1;
+  const range = `${name} must be an integer between ${lowest} and 65535`;
+  return (target: object, key: string | symbol) => {
+    IsInt({ message: range })(target, key);
+    Min(lowest, { message: range })(target, key);
+    Max(65535, { message: range })(target, key);
+  };
+}
+
+/** An integer from `min` to `max`; `unit` completes "must be an integer ...". */
+export function isIntegerInRange(name: string, min: number, max: number, unit = ''): PropertyDecorator {
+  return (target: object, key: string | symbol) => {
+    IsInt({ message: `${name} must be an integer${unit}` })(target, key);
+    Min(min, { message: `${name} must be at least ${min}` })(target, key);
+    Max(max, { message: `${name} must be at most ${max}` })(target, key);
+  };
+}
+
+/** Validated integer milliseconds, for the RPC deadlines. */
+export function isTimeout(name: string): PropertyDecorator {
+  return isIntegerInRange(name, 50, 120000, ' number of milliseconds');
+}

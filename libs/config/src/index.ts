@@ -1,0 +1,3 @@
+export * from './environment';
+export * from './environment.module';
+export * from './public-url';

@@ -1,0 +1,4 @@
+export * from './field-cipher';
+export * from './field-cipher.providers';
+export * from './field-encryption-keys';
+export * from './applicant-sealer';

@@ -1,0 +1,43 @@
+import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { DEADLINE_HEADER, ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
+import { requestIdHeaders, rpcTimer } from '@app/observability';
+
+export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
+
+/**
+ * The one way to ask another service something. @nestjs/microservices waits forever by
+ * default; here every request has a deadline. A request nobody picked up by then expires in
+ * the queue, and one taken late (held by a reconnecting channel, say) carries the deadline in a
+ * header, so the service drops it instead of doing the work behind the caller's back. The
+ * message also carries the current request's id in its headers, and the time to its answer is
+ * measured.
+ * Resolves with the answer or rejects with a ServiceError, never anything else.
+ */
+export async function sendRpc<TResult>(
+  client: ClientProxy,
+  pattern: string,
+  data: unknown,
+  timeoutMs: number,
+): Promise<TResult> {
+  const record = new RmqRecordBuilder(data)
+    .setOptions({
+      expiration: String(timeoutMs),
+      headers: { ...requestIdHeaders(), [DEADLINE_HEADER]: String(Date.now() + timeoutMs) },
+    })
+    .build();
+  const timer = rpcTimer(pattern);
+  try {
+    return timer.answered(await firstValueFrom(client.send<TResult>(pattern, record).pipe(timeout(timeoutMs))));
+  } catch (error: unknown) {
+    throw timer.failed(toServiceError(error));
+  }
+}
+
+export function toServiceError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (isErrorPayload(error)) return new ServiceError(error.code, error.message, error.details ?? null);
+  if (error instanceof TimeoutError) return ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE);
+  // Anything else is the transport failing (broker gone, connection lost, channel closed).
+  return new ServiceError(ErrorCode.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_MESSAGE);
+}

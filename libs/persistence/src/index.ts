@@ -1,0 +1,5 @@
+export * from './database.module';
+export * from './id-allocator';
+export * from './idempotency';
+export * from './mongo-errors';
+export * from './record-repository';

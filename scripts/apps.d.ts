@@ -1,0 +1,2 @@
+export declare const APPS: readonly string[];
+export declare function distMain(app: string, root?: string): string;

@@ -1,0 +1,323 @@
+/**
+ * Development tools shared by the e2e tests and the bench (never by the apps): the built apps
+ * started as separate processes on a namespace of their own.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { connect } from 'amqplib';
+import mongoose from 'mongoose';
+
+export type AppName = 'gateway' | 'applications' | 'properties';
+
+/**
+ * The message each app logs once it serves: the gateway once its port is bound, a service once
+ * it consumes its queue and its health and metrics listener is up.
+ */
+const READY_MESSAGE: Record<AppName, string> = {
+  gateway: 'HTTP API listening on port',
+  applications: 'health and metrics listening on port',
+  properties: 'health and metrics listening on port',
+};
+/** As in the Dockerfile: the heap the apps run with in production. */
+const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
+const START_TIMEOUT_MS = 30000;
+const STOP_TIMEOUT_MS = 10000;
+
+export interface StackOptions {
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+  /** Instances of each service (default 1 each). */
+  instances?: Partial<Record<'applications' | 'properties', number>>;
+  /** Options for node itself, after those of production, before each app's script (`--cpu-prof`, say). */
+  nodeArgs?: string[];
+}
+
+export interface RunningProcess {
+  app: AppName;
+  child: ChildProcess;
+  /** Everything it printed, as it came. */
+  output: string[];
+  /** Its log lines, each JSON object parsed, in order. */
+  logs: LogRecord[];
+  /** Base URL of its HTTP listener: the API for the gateway, health and metrics for a service. */
+  httpUrl: string;
+}
+
+/** One line of a process's JSON log. */
+export type LogRecord = Record<string, unknown> & { msg?: string; level?: string; request_id?: string };
+
+export const KEYS = {
+  clientOne: 'test-key-client-one',
+  clientTwo: 'test-key-client-two',
+} as const;
+
+/** The repository root, whether this file runs from tools/ or compiled under dist/bench. */
+const ROOT = repositoryRoot(__dirname);
+
+function repositoryRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'nest-cli.json'))) return dir;
+  }
+  throw new Error(`no repository root (nest-cli.json) above ${from}`);
+}
+
+/** Where the build put `app`'s entry point: scripts/apps.js is the one place that knows. */
+export function distMain(app: AppName): string {
+  // Required from the root found at run time: compiled under dist/bench this file moves.
+  const apps = require(join(ROOT, 'scripts', 'apps.js')) as typeof import('../scripts/apps');
+  return apps.distMain(app, ROOT);
+}
+
+/**
+ * The built gateway and services as separate processes, as they run in production, on a
+ * namespace of their own (queues and databases) so that stacks never see each other's data.
+ */
+export class Stack {
+  readonly processes: RunningProcess[] = [];
+  /** Every process this stack ever started, stopped ones included, with all they printed. */
+  readonly started: RunningProcess[] = [];
+  readonly namespace = `t${randomBytes(4).toString('hex')}_`;
+  readonly publicBaseUrl = 'http://api.example.test';
+  /** A key generated for this stack alone; tests use it to read what the services sealed. */
+  readonly fieldEncryptionKeys = testFieldKey('t1');
+  url = '';
+  env: Record<string, string> = {};
+  nodeArgs: string[] = [];
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const stack = new Stack();
+    const port = await freePort();
+    stack.url = `http://127.0.0.1:${port}`;
+    stack.env = {
+      AMQP_URL: process.env.AMQP_URL!,
+      MONGODB_URI: process.env.MONGODB_URI!,
+      NAMESPACE: stack.namespace,
+      PORT: String(port),
+      PUBLIC_BASE_URL: stack.publicBaseUrl,
+      API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
+      FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
+      // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      // Only the suites about sharing the limit use Redis (empty means unset).
+      REDIS_URL: '',
+      NO_COLOR: '1',
+      ...options.env,
+    };
+    stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
+    try {
+      const starts: Promise<RunningProcess>[] = [];
+      for (const app of ['properties', 'applications'] as const) {
+        for (let i = 0; i < (options.instances?.[app] ?? 1); i++) starts.push(stack.startApp(app));
+      }
+      starts.push(stack.startApp('gateway'));
+      await Promise.all(starts);
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  /**
+   * Starts one more process of `app` and resolves once it says it is serving. A service gets a
+   * free port of its own for its health and metrics listener (unless `extraEnv` names one).
+   */
+  async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+    const env: Record<string, string> = { ...this.env, ...extraEnv };
+    if (app !== 'gateway' && env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
+    const child = spawn(process.execPath, [...this.nodeArgs, distMain(app)], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const port = app === 'gateway' ? env.PORT : env.HTTP_PORT;
+    const running: RunningProcess = { app, child, output: [], logs: [], httpUrl: `http://127.0.0.1:${port}` };
+    this.processes.push(running);
+    this.started.push(running);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
+        START_TIMEOUT_MS,
+      );
+      const onRecord = (record: LogRecord) => {
+        running.logs.push(record);
+        if (record.msg?.startsWith(READY_MESSAGE[app])) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      forEachLine(child.stdout!, (line) => {
+        running.output.push(`${line}\n`);
+        const record = parseRecord(line);
+        if (record) onRecord(record);
+      });
+      forEachLine(child.stderr!, (line) => running.output.push(`${line}\n`));
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${app} exited with ${code} before it started:\n${running.output.join('')}`));
+      });
+    });
+    return running;
+  }
+
+  /** Signals one process and resolves once it has exited, with how and how fast. */
+  async signal(target: RunningProcess, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+    const started = Date.now();
+    const exited = once(target.child, 'exit');
+    target.child.kill(signal);
+    const [code] = await exited;
+    this.processes.splice(this.processes.indexOf(target), 1);
+    return { code: code as number | null, ms: Date.now() - started };
+  }
+
+  /** The running processes of `app`. */
+  running(app: AppName): RunningProcess[] {
+    return this.processes.filter((p) => p.app === app);
+  }
+
+  /** The one running process of `app`. */
+  process(app: AppName): RunningProcess {
+    const found = this.processes.filter((p) => p.app === app);
+    if (found.length !== 1) throw new Error(`${found.length} processes of ${app} are running, not one`);
+    return found[0];
+  }
+
+  /** Stops every process of `app` (SIGTERM, then SIGKILL if it lingers). */
+  async stopApp(app: AppName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const targets = this.processes.filter((p) => p.app === app);
+    await Promise.all(targets.map((p) => terminate(p.child, signal)));
+    for (const target of targets) this.processes.splice(this.processes.indexOf(target), 1);
+  }
+
+  /** Stops every process, then removes the stack's queues and databases. */
+  async stop(): Promise<void> {
+    await this.stopProcesses();
+    await this.removeQueues();
+    await this.dropDatabases();
+  }
+
+  /** Stops every process (SIGTERM, then SIGKILL if it lingers) and waits until each has exited. */
+  async stopProcesses(): Promise<void> {
+    await Promise.all(this.processes.map((p) => terminate(p.child, 'SIGTERM')));
+    this.processes.length = 0;
+  }
+
+  /** Every line every process of this stack printed on stdout or stderr so far. */
+  logLines(): string[] {
+    return this.started.flatMap((p) => p.output.join('').split('\n'));
+  }
+
+  /** A raw connection to one of the stack's databases, for reading what was stored. */
+  async database(service: 'applications' | 'properties'): Promise<mongoose.Connection> {
+    return mongoose
+      .createConnection(process.env.MONGODB_URI!, { dbName: `${this.namespace}${service}` })
+      .asPromise();
+  }
+
+  /** How many consumers the broker counts on one of the stack's queues. */
+  async consumerCount(service: 'applications' | 'properties'): Promise<number> {
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const channel = await connection.createChannel();
+      const { consumerCount } = await channel.checkQueue(`${this.namespace}${service}`);
+      await channel.close();
+      return consumerCount;
+    } finally {
+      await connection.close();
+    }
+  }
+
+  private async removeQueues(): Promise<void> {
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const channel = await connection.createChannel();
+      for (const queue of ['properties', 'applications']) {
+        await channel.deleteQueue(`${this.namespace}${queue}`);
+        await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
+      }
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
+  }
+
+  private async dropDatabases(): Promise<void> {
+    for (const service of ['applications', 'properties'] as const) {
+      const connection = await this.database(service);
+      await connection.dropDatabase();
+      await connection.close();
+    }
+  }
+}
+
+/** Calls `onLine` with each complete line `stream` yields, a line cut across chunks included. */
+function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = '';
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    lines.forEach(onLine);
+  });
+  stream.on('end', () => pending && onLine(pending));
+}
+
+function parseRecord(line: string): LogRecord | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? (value as LogRecord) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Collects what `running` prints and resolves once it prints `readyLine`; rejects if it exits first. */
+export function untilReady(running: Pick<RunningProcess, 'child' | 'output'>, readyLine: string, name: string): Promise<void> {
+  const { child } = running;
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
+      START_TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer) => {
+      running.output.push(chunk.toString());
+      if (chunk.toString().includes(readyLine)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it started:\n${running.output.join('')}`));
+    });
+  });
+}
+
+export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A FIELD_ENCRYPTION_KEYS entry with a fresh random key. */
+export function testFieldKey(id: string): string {
+  return `${id}:${randomBytes(32).toString('base64')}`;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
