@@ -16,29 +16,46 @@ function median(values: number[]): number {
 }
 
 function main(): void {
-  const columns = process.argv.slice(2).map((arg) => arg.split(',').map((file) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport));
+  const columns = process.argv
+    .slice(2)
+    .map((arg) => arg.split(',').map((file) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport));
   if (columns.length < 2) throw new Error('usage: compare.js before.json[,before2.json] after.json[,after2.json]');
   const value = (reports: BenchReport[], name: string, connections: number, metric: Metric | 'cpu') => {
     const values = reports
-      .map((report) => [...report.references, ...report.scenarios].find((r) => r.name === name)?.runs.find((run) => run.connections === connections))
+      .map((report) =>
+        [...report.references, ...report.scenarios]
+          .find((r) => r.name === name)
+          ?.runs.find((run) => run.connections === connections),
+      )
       .filter((run) => run !== undefined)
-      .map((run) => (metric === 'cpu' ? Object.values(run.cpuMsPerRequest).reduce<number>((sum, ms) => sum + (ms ?? 0), 0) : run[metric]));
+      .map((run) =>
+        metric === 'cpu' ? Object.values(run.cpuMsPerRequest).reduce<number>((sum, ms) => sum + (ms ?? 0), 0) : run[metric],
+      );
     return values.length > 0 ? Math.round(median(values) * 100) / 100 : null;
   };
   const first = columns[0][0];
   const rows: string[][] = [];
   for (const { name, runs } of [...first.references, ...first.scenarios]) {
     for (const { connections } of runs) {
-      const cells = (metric: Metric | 'cpu') => columns.map((reports) => String(value(reports, name, connections, metric) ?? '-')).join(' -> ');
+      const cells = (metric: Metric | 'cpu') =>
+        columns.map((reports) => String(value(reports, name, connections, metric) ?? '-')).join(' -> ');
       rows.push([name, String(connections), cells('rps'), cells('p50'), cells('p99'), cells('cpu')]);
     }
   }
   const header = ['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req (all watched processes)'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
-  const loads = columns.map((reports) => reports.map((r) => `${r.machine.loadAverage.start}-${r.machine.loadAverage.end}`).join(', '));
+  const loads = columns.map((reports) =>
+    reports.map((r) => `${r.machine.loadAverage.start}-${r.machine.loadAverage.end}`).join(', '),
+  );
   process.stdout.write(
-    [`load average during each column's runs: ${loads.join(' | ')}`, '', line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n') + '\n',
+    [
+      `load average during each column's runs: ${loads.join(' | ')}`,
+      '',
+      line(header),
+      `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+      ...rows.map(line),
+    ].join('\n') + '\n',
   );
 }
 

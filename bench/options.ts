@@ -64,7 +64,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         options.warmupS = positive(flag, value(), true);
         break;
       case '--connections':
-        options.connections = value().split(',').map((c) => Math.round(positive(flag, c)));
+        options.connections = value()
+          .split(',')
+          .map((c) => Math.round(positive(flag, c)));
         break;
       case '--json':
         options.json = true;

@@ -51,7 +51,9 @@ export function cpuMs(pid: number): number | null {
   try {
     // After the command name (which may hold spaces) come the fields from `state` on; utime and
     // stime are the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;

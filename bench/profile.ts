@@ -87,7 +87,10 @@ function add(map: Map<string, number>, key: string, us: number): void {
 
 function label({ functionName, url, lineNumber }: CpuProfile['nodes'][number]['callFrame']): string {
   if (!url) return functionName || '(anonymous)';
-  const short = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
+  const short = url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/dist\//, 'dist/');
   return `${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`;
 }
 

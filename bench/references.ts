@@ -65,10 +65,16 @@ async function nestEcho(): Promise<Reference> {
   }
   return {
     name: NEST_ECHO,
-    description: 'plain NestJS 11: Express controller send()s the body over the RMQ transport (default options) to a service that returns it',
+    description:
+      'plain NestJS 11: Express controller send()s the body over the RMQ transport (default options) to a service that returns it',
     processes: started.map(({ name, child }) => ({ name, pid: child.pid! })),
     drive: (connections, durationS) =>
-      driveHttp({ url: `http://127.0.0.1:${port}`, connections, durationS, requests: [{ ...jsonPost(PROPERTY_BODY), path: '/echo' }] }),
+      driveHttp({
+        url: `http://127.0.0.1:${port}`,
+        connections,
+        durationS,
+        requests: [{ ...jsonPost(PROPERTY_BODY), path: '/echo' }],
+      }),
     stop,
   };
 }
@@ -80,11 +86,16 @@ async function nestEcho(): Promise<Reference> {
  */
 async function amqpRpc(durable: boolean): Promise<Reference> {
   const queue = `${namespace()}${durable ? 'amqp-echo-quorum' : 'amqp-echo'}`;
-  const responder = await startReference('amqp-echo-responder', { REFERENCE_QUEUE: queue, REFERENCE_DURABLE: durable ? '1' : '0' });
+  const responder = await startReference('amqp-echo-responder', {
+    REFERENCE_QUEUE: queue,
+    REFERENCE_DURABLE: durable ? '1' : '0',
+  });
   const connection = await connect(process.env.AMQP_URL!, { noDelay: true });
   const channel = await connection.createChannel();
   const waiting = new Map<string, () => void>();
-  await channel.consume('amq.rabbitmq.reply-to', (message) => waiting.get(message!.properties.correlationId)?.(), { noAck: true });
+  await channel.consume('amq.rabbitmq.reply-to', (message) => waiting.get(message!.properties.correlationId)?.(), {
+    noAck: true,
+  });
   const content = Buffer.from(PAYLOAD);
   let sequence = 0;
   const roundTrip = () =>

@@ -84,15 +84,20 @@ export function ratios(run: Measurement, reference: Measurement | undefined): Ra
 }
 
 /** The targets, as ratios to the plain NestJS echo measured in the same run. */
-const RATIO_TARGETS: Array<{ scenario: string; connections: number; metric: keyof Ratios; at: 'least' | 'most'; limit: number }> = [
-  { scenario: 'get-property', connections: 32, metric: 'rps', at: 'least', limit: 2.0 },
-  { scenario: 'get-property', connections: 32, metric: 'p99', at: 'most', limit: 0.5 },
-  { scenario: 'create-application', connections: 32, metric: 'rps', at: 'least', limit: 1.0 },
-  { scenario: 'get-property', connections: 1, metric: 'p50', at: 'most', limit: 0.5 },
-  { scenario: 'create-application', connections: 1, metric: 'p50', at: 'most', limit: 1.0 },
-];
+const RATIO_TARGETS: Array<{ scenario: string; connections: number; metric: keyof Ratios; at: 'least' | 'most'; limit: number }> =
+  [
+    { scenario: 'get-property', connections: 32, metric: 'rps', at: 'least', limit: 2.0 },
+    { scenario: 'get-property', connections: 32, metric: 'p99', at: 'most', limit: 0.5 },
+    { scenario: 'create-application', connections: 32, metric: 'rps', at: 'least', limit: 1.0 },
+    { scenario: 'get-property', connections: 1, metric: 'p50', at: 'most', limit: 0.5 },
+    { scenario: 'create-application', connections: 1, metric: 'p50', at: 'most', limit: 1.0 },
+  ];
 
-export function checkTargets(scenarios: Result<ScenarioRun>[], peakRssMb: Record<string, number | null>, soak: SoakResult | null): TargetCheck[] {
+export function checkTargets(
+  scenarios: Result<ScenarioRun>[],
+  peakRssMb: Record<string, number | null>,
+  soak: SoakResult | null,
+): TargetCheck[] {
   const checks: TargetCheck[] = RATIO_TARGETS.map(({ scenario, connections, metric, at, limit }) => {
     const run = scenarios.find((s) => s.name === scenario)?.runs.find((r) => r.connections === connections);
     const actual = run?.ratios[NEST_ECHO]?.[metric] ?? null;

@@ -41,7 +41,12 @@ async function main(): Promise<void> {
     const scenarioResults: Result<ScenarioRun>[] = all.map(({ name, description }) => ({ name, description, runs: [] }));
     let soak: SoakResult | null = null;
     if (options.soakS !== null) {
-      soak = await runSoak(target, all.find((s) => s.name === 'mix')!, Math.max(...options.connections), options);
+      soak = await runSoak(
+        target,
+        all.find((s) => s.name === 'mix')!,
+        Math.max(...options.connections),
+        options,
+      );
     } else {
       progress('starting the references');
       references.push(...(await startReferences(options.only)));
@@ -77,7 +82,12 @@ async function main(): Promise<void> {
         node: process.version,
         loadAverage: { start: loadAtStart, end: loadavg()[0] },
       },
-      config: { durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, target: target.description },
+      config: {
+        durationS: options.durationS,
+        warmupS: options.warmupS,
+        connections: options.connections,
+        target: target.description,
+      },
       references: referenceResults,
       scenarios: scenarioResults,
       peakRssMb,
@@ -122,7 +132,9 @@ async function measured(
   const cpu = measureCpu(processes);
   const measurement = await drive(options.durationS);
   const run = { ...measurement, peakRssMb: rss.stop(), cpuMsPerRequest: cpu.stop(measurement.requests) };
-  progress(`${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`);
+  progress(
+    `${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+  );
   return run;
 }
 

@@ -72,7 +72,10 @@ export function scenarios({ propertyIds }: Fixtures): Scenario[] {
   const createProperty = () => ({ ...jsonPost(PROPERTY_BODY), path: '/api/v2/properties' });
   const createApplication = () => ({ ...jsonPost(applicationBody(propertyIds[0])), path: '/api/v2/applications' });
   // 1 create property : 10 get property : 5 create application, interleaved.
-  const mix = () => [createProperty(), ...Array.from({ length: 15 }, (_, i) => (i % 3 === 2 ? createApplication() : getProperty()))];
+  const mix = () => [
+    createProperty(),
+    ...Array.from({ length: 15 }, (_, i) => (i % 3 === 2 ? createApplication() : getProperty())),
+  ];
   return [
     { name: 'create-property', description: 'POST /api/v2/properties', requests: () => [createProperty()] },
     {

@@ -3,9 +3,24 @@ import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
 
 const APPLICATION_FIELDS = [
-  'id', 'property_id', 'client_id', 'assigned_user_id', 'floor_plan_id', 'desired_unit_description',
-  'desired_lease_length', 'desired_unit_number', 'user_specified_rent', 'desired_move_in', 'showing_agent',
-  'showing_agent_id', 'referral', 'archived', 'created_at', 'updated_at', 'property', 'applicants',
+  'id',
+  'property_id',
+  'client_id',
+  'assigned_user_id',
+  'floor_plan_id',
+  'desired_unit_description',
+  'desired_lease_length',
+  'desired_unit_number',
+  'user_specified_rent',
+  'desired_move_in',
+  'showing_agent',
+  'showing_agent_id',
+  'referral',
+  'archived',
+  'created_at',
+  'updated_at',
+  'property',
+  'applicants',
 ];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 const PROPERTY_ID_INVALID = { error: { message: 'property_id is invalid or cannot be found', details: null } };
@@ -214,11 +229,20 @@ describe('applications over HTTP, RabbitMQ and the database', () => {
     const fields = answer.body.error.details.map((d: { field: string }) => d.field).sort();
     expect(fields).toEqual(
       [
-        'application.user_specified_rent', 'application.assigned_user_id', 'application.desired_move_in',
-        'application.referral', 'application.applicant.first_name', 'application.applicant.last_name',
-        'application.applicant.email', 'application.applicant.dob', 'application.applicant.id_number',
-        'application.applicant.phone', 'application.applicant.custom_data', 'application.applicant.reference_id',
-        'application.applicant.redirect_url', 'application.applicant.ssn',
+        'application.user_specified_rent',
+        'application.assigned_user_id',
+        'application.desired_move_in',
+        'application.referral',
+        'application.applicant.first_name',
+        'application.applicant.last_name',
+        'application.applicant.email',
+        'application.applicant.dob',
+        'application.applicant.id_number',
+        'application.applicant.phone',
+        'application.applicant.custom_data',
+        'application.applicant.reference_id',
+        'application.applicant.redirect_url',
+        'application.applicant.ssn',
       ].sort(),
     );
     const first = answer.body.error.details[0];

@@ -42,9 +42,14 @@ async function storedByName(stack: Stack, load: Load): Promise<Map<string, { cou
   const properties = await stack.database('properties');
   const applications = await stack.database('applications');
   try {
-    for (const doc of await properties.collection('properties').find({ name: { $in: names } }).toArray()) add(doc.name, doc.id);
+    for (const doc of await properties
+      .collection('properties')
+      .find({ name: { $in: names } })
+      .toArray())
+      add(doc.name, doc.id);
     const filter = { 'applicants.first_name': { $in: names } };
-    for (const doc of await applications.collection('applications').find(filter).toArray()) add(doc.applicants[0].first_name, doc.id);
+    for (const doc of await applications.collection('applications').find(filter).toArray())
+      add(doc.applicants[0].first_name, doc.id);
   } finally {
     await properties.close();
     await applications.close();
@@ -87,113 +92,139 @@ describe('faults under load', () => {
   });
 
   afterAll(() => {
-    const columns = ['scenario', 'creates', 'succeeded', 'lost', 'duplicates', 'otherServerErrors', 'unavailable', 'slowest', 'recoveryMs'];
+    const columns = [
+      'scenario',
+      'creates',
+      'succeeded',
+      'lost',
+      'duplicates',
+      'otherServerErrors',
+      'unavailable',
+      'slowest',
+      'recoveryMs',
+    ];
     const lines = [columns.join(' | '), columns.map(() => '---').join(' | ')];
     for (const row of report) lines.push(columns.map((c) => String(row[c as keyof Tally])).join(' | '));
     process.stdout.write(`\nfault counts (times in ms)\n${lines.join('\n')}\n`);
   });
 
-  it('survives a RabbitMQ restart: fast 503s while it is down, serving again within 10 s of its return', async () => {
-    const started = await startStack();
-    stack = started.stack;
-    const load = new Load(started.client, { workers: 6, propertyId: started.propertyId }).start();
-    await phase(load, 20, 0.25);
+  it(
+    'survives a RabbitMQ restart: fast 503s while it is down, serving again within 10 s of its return',
+    async () => {
+      const started = await startStack();
+      stack = started.stack;
+      const load = new Load(started.client, { workers: 6, propertyId: started.propertyId }).start();
+      await phase(load, 20, 0.25);
 
-    let brokerBackAt = 0;
-    try {
-      await run('rabbitmqctl', ['stop_app']);
-      await load.next((a) => a.status === 503 || a.status === 0);
-    } finally {
-      await run('rabbitmqctl', ['start_app']);
-      await run('rabbitmqctl', ['await_startup']);
-      brokerBackAt = Date.now();
-    }
-    await phase(load, 20, 0.25);
-    const counts = await settle('broker restart', stack, load, brokerBackAt);
-
-    expectNothingLostOrDoubled(counts);
-    expect(counts.unavailable).toBeGreaterThan(0);
-    expect(counts.recoveryMs).not.toBeNull();
-    expect(counts.recoveryMs!).toBeLessThan(10000);
-  }, SCENARIO_TIMEOUT_MS);
-
-  it('loses and doubles nothing when a service instance is killed mid-request', async () => {
-    const started = await startStack();
-    stack = started.stack;
-    const load = new Load(started.client, { workers: 8, propertyId: started.propertyId }).start();
-    await phase(load, 20, 0.25);
-
-    const killedAt = Date.now();
-    await Promise.all([
-      stack.signal(stack.running('properties')[0], 'SIGKILL'),
-      stack.signal(stack.running('applications')[0], 'SIGKILL'),
-    ]);
-    await phase(load, 30, 0.25);
-    const counts = await settle('SIGKILL of a service', stack, load, killedAt);
-
-    expectNothingLostOrDoubled(counts);
-  }, SCENARIO_TIMEOUT_MS);
-
-  it('finishes in-flight work and exits 0 within 10 s on SIGTERM, services and gateway alike', async () => {
-    const started = await startStack();
-    stack = started.stack;
-    const load = new Load(started.client, { workers: 8, propertyId: started.propertyId }).start();
-    await phase(load, 20, 0.25);
-
-    const targets = [stack.running('properties')[0], stack.running('applications')[0]];
-    const stopped = await Promise.all(targets.map((target) => stack!.signal(target, 'SIGTERM')));
-    // What a process that did not stop cleanly said, to tell why.
-    stopped.forEach(({ code }, i) => {
-      if (code !== 0) process.stdout.write(`${targets[i].app} exited ${code}:\n${targets[i].output.join('').slice(-4000)}\n`);
-    });
-    await phase(load, 20, 0.25);
-    const counts = await settle('SIGTERM of a service', stack, load, null);
-
-    for (const { code, ms } of stopped) {
-      expect(code).toBe(0);
-      expect(ms).toBeLessThan(10000);
-    }
-    expectNothingLostOrDoubled(counts);
-
-    // The gateway, with requests provably in flight: the properties service is replaced by a
-    // stand-in that holds each message until all have arrived, then the gateway gets SIGTERM,
-    // then the stand-in answers. Every request is answered; none is cut off.
-    await stack.stopApp('properties');
-    const held: ConsumeMessage[] = [];
-    const connection = await connect(process.env.AMQP_URL!);
-    try {
-      const channel = await connection.createChannel();
-      const allHeld = new Promise<void>((resolve) => {
-        void channel.consume(
-          `${stack!.namespace}properties`,
-          (message: ConsumeMessage | null) => {
-            if (message) held.push(message);
-            if (held.length === 20) resolve();
-          },
-          { noAck: true },
-        );
-      });
-      const inFlight = Array.from({ length: 20 }, (_, i) =>
-        started.client.post('/api/v2/properties', { property: { name: `last-${i}` } }).catch(() => ({ status: 0, body: null })),
-      );
-      await allHeld;
-      const gatewayStopped = stack.signal(stack.running('gateway')[0], 'SIGTERM');
-      for (const message of held) {
-        const packet = JSON.parse(message.content.toString());
-        const property = { id: 1, name: packet.data.request.property.name };
-        channel.sendToQueue(message.properties.replyTo, Buffer.from(JSON.stringify({ id: packet.id, response: { property }, isDisposed: true })), {
-          correlationId: message.properties.correlationId,
-        });
+      let brokerBackAt: number;
+      try {
+        await run('rabbitmqctl', ['stop_app']);
+        await load.next((a) => a.status === 503 || a.status === 0);
+      } finally {
+        await run('rabbitmqctl', ['start_app']);
+        await run('rabbitmqctl', ['await_startup']);
+        brokerBackAt = Date.now();
       }
-      const answers = await Promise.all(inFlight);
-      const gateway = await gatewayStopped;
-      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
-      expect(gateway.code).toBe(0);
-      expect(gateway.ms).toBeLessThan(10000);
-    } finally {
-      await connection.close();
-    }
-  }, SCENARIO_TIMEOUT_MS);
+      await phase(load, 20, 0.25);
+      const counts = await settle('broker restart', stack, load, brokerBackAt);
+
+      expectNothingLostOrDoubled(counts);
+      expect(counts.unavailable).toBeGreaterThan(0);
+      expect(counts.recoveryMs).not.toBeNull();
+      expect(counts.recoveryMs!).toBeLessThan(10000);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'loses and doubles nothing when a service instance is killed mid-request',
+    async () => {
+      const started = await startStack();
+      stack = started.stack;
+      const load = new Load(started.client, { workers: 8, propertyId: started.propertyId }).start();
+      await phase(load, 20, 0.25);
+
+      const killedAt = Date.now();
+      await Promise.all([
+        stack.signal(stack.running('properties')[0], 'SIGKILL'),
+        stack.signal(stack.running('applications')[0], 'SIGKILL'),
+      ]);
+      await phase(load, 30, 0.25);
+      const counts = await settle('SIGKILL of a service', stack, load, killedAt);
+
+      expectNothingLostOrDoubled(counts);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'finishes in-flight work and exits 0 within 10 s on SIGTERM, services and gateway alike',
+    async () => {
+      const started = await startStack();
+      stack = started.stack;
+      const load = new Load(started.client, { workers: 8, propertyId: started.propertyId }).start();
+      await phase(load, 20, 0.25);
+
+      const targets = [stack.running('properties')[0], stack.running('applications')[0]];
+      const stopped = await Promise.all(targets.map((target) => stack!.signal(target, 'SIGTERM')));
+      // What a process that did not stop cleanly said, to tell why.
+      stopped.forEach(({ code }, i) => {
+        if (code !== 0) process.stdout.write(`${targets[i].app} exited ${code}:\n${targets[i].output.join('').slice(-4000)}\n`);
+      });
+      await phase(load, 20, 0.25);
+      const counts = await settle('SIGTERM of a service', stack, load, null);
+
+      for (const { code, ms } of stopped) {
+        expect(code).toBe(0);
+        expect(ms).toBeLessThan(10000);
+      }
+      expectNothingLostOrDoubled(counts);
+
+      // The gateway, with requests provably in flight: the properties service is replaced by a
+      // stand-in that holds each message until all have arrived, then the gateway gets SIGTERM,
+      // then the stand-in answers. Every request is answered; none is cut off.
+      await stack.stopApp('properties');
+      const held: ConsumeMessage[] = [];
+      const connection = await connect(process.env.AMQP_URL!);
+      try {
+        const channel = await connection.createChannel();
+        const allHeld = new Promise<void>((resolve) => {
+          void channel.consume(
+            `${stack!.namespace}properties`,
+            (message: ConsumeMessage | null) => {
+              if (message) held.push(message);
+              if (held.length === 20) resolve();
+            },
+            { noAck: true },
+          );
+        });
+        const inFlight = Array.from({ length: 20 }, (_, i) =>
+          started.client.post('/api/v2/properties', { property: { name: `last-${i}` } }).catch(() => ({ status: 0, body: null })),
+        );
+        await allHeld;
+        const gatewayStopped = stack.signal(stack.running('gateway')[0], 'SIGTERM');
+        for (const message of held) {
+          const packet = JSON.parse(message.content.toString());
+          const property = { id: 1, name: packet.data.request.property.name };
+          channel.sendToQueue(
+            message.properties.replyTo,
+            Buffer.from(JSON.stringify({ id: packet.id, response: { property }, isDisposed: true })),
+            {
+              correlationId: message.properties.correlationId,
+            },
+          );
+        }
+        const answers = await Promise.all(inFlight);
+        const gateway = await gatewayStopped;
+        expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+        expect(gateway.code).toBe(0);
+        expect(gateway.ms).toBeLessThan(10000);
+      } finally {
+        await connection.close();
+      }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
 });
 
 describe('a poison message', () => {
@@ -230,9 +261,13 @@ describe('a poison message', () => {
         const id = packet.data.id as number;
         lookups.set(id, (lookups.get(id) ?? 0) + 1);
         const response = id === 666 ? 'nonsense' : { id, name: 'Stand-in' };
-        channel.sendToQueue(message.properties.replyTo, Buffer.from(JSON.stringify({ id: packet.id, response, isDisposed: true })), {
-          correlationId: message.properties.correlationId,
-        });
+        channel.sendToQueue(
+          message.properties.replyTo,
+          Buffer.from(JSON.stringify({ id: packet.id, response, isDisposed: true })),
+          {
+            correlationId: message.properties.correlationId,
+          },
+        );
       },
       { noAck: true },
     );

@@ -22,7 +22,12 @@ interface Answer {
 }
 
 /** What the fuzzing did, to compare with what the stack stored afterwards. */
-const tally = { sent: new Map<string, number>(), propertiesCreated: 0, applicationsCreated: 0, propertiesDeleted: new Set<number>() };
+const tally = {
+  sent: new Map<string, number>(),
+  propertiesCreated: 0,
+  applicationsCreated: 0,
+  propertiesDeleted: new Set<number>(),
+};
 
 function describeRequest(request: FuzzRequest): string {
   const body = request.body === null ? '' : ` body(${request.body.length}): ${request.body.slice(0, 300)}`;
@@ -55,13 +60,16 @@ function check(request: FuzzRequest, answer: Answer): void {
       error.message.length > 0 &&
       (error.details === null ||
         (Array.isArray(error.details) &&
-          error.details.every((d: any) => Object.keys(d).join() === 'field,message' && typeof d.field === 'string' && typeof d.message === 'string')));
+          error.details.every(
+            (d: any) => Object.keys(d).join() === 'field,message' && typeof d.field === 'string' && typeof d.message === 'string',
+          )));
     if (!wellFormed) fail('an error without the documented body');
     if (/\bat .+\.(js|ts):\d+/.test(answer.text)) fail('a stack trace in an answer');
     return;
   }
   const expected = request.path.startsWith('/api/v2/applications') ? 'application' : 'property';
-  if (Object.keys(body ?? {}).join() !== expected || typeof body[expected]?.id !== 'number') fail(`a success without {"${expected}": ...}`);
+  if (Object.keys(body ?? {}).join() !== expected || typeof body[expected]?.id !== 'number')
+    fail(`a success without {"${expected}": ...}`);
   if (expected === 'application' && /"(id_number|dob)"/.test(answer.text)) fail('an applicant’s id_number or dob in an answer');
 }
 
@@ -119,34 +127,51 @@ describe('fuzzing every endpoint of the running stack', () => {
     for (const name of ['Fuzz One', 'Fuzz Two', 'Fuzz Three']) {
       ownProperties.push((await client.post('/api/v2/properties', { property: { name } })).body.property.id);
     }
-    foreignProperty = (await client.post('/api/v2/properties', { property: { name: 'Theirs' } }, { key: KEYS.clientTwo })).body.property.id;
+    foreignProperty = (await client.post('/api/v2/properties', { property: { name: 'Theirs' } }, { key: KEYS.clientTwo })).body
+      .property.id;
   });
 
   afterAll(() => stack?.stop());
 
   // A fixed seed per endpoint makes a failure reproducible; fast-check prints it with the case.
-  it(`POST /api/v2/properties: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`, async () => {
-    await fuzz(createPropertyRequest(), 4101);
-    expect(tally.sent.get('POST /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
-    expect(tally.propertiesCreated).toBeGreaterThan(0);
-  }, TIME_LIMIT_MS + 30_000);
+  it(
+    `POST /api/v2/properties: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      await fuzz(createPropertyRequest(), 4101);
+      expect(tally.sent.get('POST /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+      expect(tally.propertiesCreated).toBeGreaterThan(0);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
 
-  it(`POST /api/v2/applications: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`, async () => {
-    await fuzz(createApplicationRequest([...ownProperties, foreignProperty]), 4102);
-    expect(tally.sent.get('POST /api/v2/applications')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
-    expect(tally.applicationsCreated).toBeGreaterThan(0);
-  }, TIME_LIMIT_MS + 30_000);
+  it(
+    `POST /api/v2/applications: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      await fuzz(createApplicationRequest([...ownProperties, foreignProperty]), 4102);
+      expect(tally.sent.get('POST /api/v2/applications')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+      expect(tally.applicationsCreated).toBeGreaterThan(0);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
 
-  it(`GET /api/v2/properties/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`, async () => {
-    await fuzz(getPropertyRequest([...ownProperties, foreignProperty]), 4103);
-    expect(tally.sent.get('GET /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
-  }, TIME_LIMIT_MS + 30_000);
+  it(
+    `GET /api/v2/properties/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      await fuzz(getPropertyRequest([...ownProperties, foreignProperty]), 4103);
+      expect(tally.sent.get('GET /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
 
-  it(`DELETE /api/v2/properties/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`, async () => {
-    await fuzz(deletePropertyRequest([...ownProperties, foreignProperty, ownProperties[2] + 1, ownProperties[2] + 2]), 4104);
-    expect(tally.sent.get('DELETE /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
-    expect(tally.propertiesDeleted.size).toBeGreaterThan(0);
-  }, TIME_LIMIT_MS + 30_000);
+  it(
+    `DELETE /api/v2/properties/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      await fuzz(deletePropertyRequest([...ownProperties, foreignProperty, ownProperties[2] + 1, ownProperties[2] + 2]), 4104);
+      expect(tally.sent.get('DELETE /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+      expect(tally.propertiesDeleted.size).toBeGreaterThan(0);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
 
   it('leaves every process alive, nothing created or deleted by a refused request, and nothing unexpected logged', async () => {
     for (const { app, child } of stack.processes) {
@@ -158,7 +183,10 @@ describe('fuzzing every endpoint of the running stack', () => {
     try {
       const setUp = ownProperties.length + 1;
       expect(await properties.collection('properties').countDocuments()).toBe(setUp + tally.propertiesCreated);
-      const deleted = await properties.collection('properties').find({ deleted_at: { $ne: null } }).toArray();
+      const deleted = await properties
+        .collection('properties')
+        .find({ deleted_at: { $ne: null } })
+        .toArray();
       expect(deleted.map((p) => p.id).sort((a, b) => a - b)).toEqual([...tally.propertiesDeleted].sort((a, b) => a - b));
       expect(await applications.collection('applications').countDocuments()).toBe(tally.applicationsCreated);
     } finally {
@@ -170,7 +198,10 @@ describe('fuzzing every endpoint of the running stack', () => {
     const property = await client.post('/api/v2/properties', { property: { name: 'After the storm' } });
     expect(property.status).toBe(201);
     const application = await client.post('/api/v2/applications', {
-      application: { property_id: property.body.property.id, applicant: { first_name: 'Still', last_name: 'Here', email: 'still@example.com' } },
+      application: {
+        property_id: property.body.property.id,
+        applicant: { first_name: 'Still', last_name: 'Here', email: 'still@example.com' },
+      },
     });
     expect(application.status).toBe(201);
 

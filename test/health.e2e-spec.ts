@@ -34,7 +34,8 @@ function expectNotReady(answer: Readiness, failing: string[], up: string[]): voi
   expect(Object.keys(answer.body.error)).toEqual(['message', 'details']);
   expect(answer.body.error.message).toBe(`not ready: ${failing.join(', ')}`);
   expect(Object.keys(answer.body.error.details.error)).toEqual(failing);
-  for (const part of failing) expect(answer.body.error.details.error[part]).toMatchObject({ status: 'down', message: expect.any(String) });
+  for (const part of failing)
+    expect(answer.body.error.details.error[part]).toMatchObject({ status: 'down', message: expect.any(String) });
   for (const part of up) expect(answer.body.error.details.info[part]).toEqual({ status: 'up' });
 }
 
@@ -118,7 +119,10 @@ describe('health of the running stack', () => {
     beforeAll(async () => {
       database = await TcpProxy.start(hostAndPort(process.env.MONGODB_URI!, 27017));
       broker = await TcpProxy.start(hostAndPort(process.env.AMQP_URL!, 5672));
-      const throughProxies = { MONGODB_URI: database.rewrite(process.env.MONGODB_URI!), AMQP_URL: broker.rewrite(process.env.AMQP_URL!) };
+      const throughProxies = {
+        MONGODB_URI: database.rewrite(process.env.MONGODB_URI!),
+        AMQP_URL: broker.rewrite(process.env.AMQP_URL!),
+      };
       service = await stack.startApp('properties', throughProxies);
       gateway = await stack.startApp('gateway', { ...throughProxies, PORT: String(await freePort()) });
     });

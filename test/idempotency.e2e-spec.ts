@@ -89,7 +89,10 @@ describe('Idempotency-Key over HTTP', () => {
 
   it('makes applications idempotent too, replaying refusals as well as successes', async () => {
     const key = randomUUID();
-    const application = { property_id: propertyId, applicant: { first_name: `Idem-${key}`, last_name: 'Potent', email: 'i@example.com' } };
+    const application = {
+      property_id: propertyId,
+      applicant: { first_name: `Idem-${key}`, last_name: 'Potent', email: 'i@example.com' },
+    };
     const first = await client.post('/api/v2/applications', { application }, withKey(key));
     const again = await client.post('/api/v2/applications', { application }, withKey(key));
     const refusedKey = randomUUID();
@@ -127,7 +130,9 @@ describe('the idempotency store in the database', () => {
   const claims = () => connection.collection('idempotency_keys');
 
   beforeAll(async () => {
-    connection = await mongoose.createConnection(process.env.MONGODB_URI!, { dbName: `t${randomUUID().slice(0, 8)}_idempotency` }).asPromise();
+    connection = await mongoose
+      .createConnection(process.env.MONGODB_URI!, { dbName: `t${randomUUID().slice(0, 8)}_idempotency` })
+      .asPromise();
     store = new Idempotency(connection);
   });
 

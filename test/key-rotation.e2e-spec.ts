@@ -16,7 +16,10 @@ describe('field encryption key rotation', () => {
 
   const apply = async (id_number: string, dob: string): Promise<number> => {
     const answer = await client.post('/api/v2/applications', {
-      application: { property_id: propertyId, applicant: { first_name: 'Rot', last_name: 'Ation', email: 'r@example.com', id_number, dob } },
+      application: {
+        property_id: propertyId,
+        applicant: { first_name: 'Rot', last_name: 'Ation', email: 'r@example.com', id_number, dob },
+      },
     });
     expect(answer.status).toBe(201);
     return answer.body.application.id;

@@ -37,7 +37,9 @@ describe('logs of the running stack', () => {
     const requestId = `e2e-${randomUUID()}`;
     const answer = await client.post(
       '/api/v2/applications',
-      { application: { property_id: propertyId, applicant: { first_name: 'Ida', last_name: 'Tracer', email: 'ida@example.com' } } },
+      {
+        application: { property_id: propertyId, applicant: { first_name: 'Ida', last_name: 'Tracer', email: 'ida@example.com' } },
+      },
       { headers: { 'x-request-id': requestId } },
     );
 
@@ -90,7 +92,10 @@ describe('logs of the running stack', () => {
   it('returns the request id on refusals made before any route runs', async () => {
     for (const answer of [
       await client.get('/no/such/route', { headers: { 'x-request-id': 'refused-404' } }),
-      await client.post('/api/v2/properties', undefined, { raw: 'x', headers: { 'content-type': 'text/plain', 'x-request-id': 'refused-415' } }),
+      await client.post('/api/v2/properties', undefined, {
+        raw: 'x',
+        headers: { 'content-type': 'text/plain', 'x-request-id': 'refused-415' },
+      }),
       await client.get('/api/v2/properties/1', { key: null, headers: { 'x-request-id': 'refused-401' } }),
     ]) {
       expect(answer.headers.get('x-request-id')).toBe(`refused-${answer.status}`);

@@ -52,7 +52,9 @@ describe('metrics of the running stack', () => {
     expect((await client.get('/api/v2/properties/abc')).status).toBe(404);
     expect((await client.get('/nowhere')).status).toBe(404);
     const applicant = { first_name: 'Mo', last_name: 'Trics', email: 'mo@example.com' };
-    expect((await client.post('/api/v2/applications', { application: { property_id: created[0].id, applicant } })).status).toBe(201);
+    expect((await client.post('/api/v2/applications', { application: { property_id: created[0].id, applicant } })).status).toBe(
+      201,
+    );
 
     const delta = (samples: Sample[], old: Sample[], name: string, labels: Record<string, string>) =>
       valueOf(samples, name, labels) - valueOf(old, name, labels);

@@ -87,7 +87,12 @@ describe('the published OpenAPI document', () => {
       for (const [status, response] of Object.entries(published.operation(method, path).responses) as [string, any][]) {
         for (const media of Object.values(response.content ?? {}) as any[]) {
           for (const [example, { value }] of Object.entries(media.examples ?? {}) as [string, any][]) {
-            expect([operation, status, example, published.validates(media.schema, value)]).toEqual([operation, status, example, []]);
+            expect([operation, status, example, published.validates(media.schema, value)]).toEqual([
+              operation,
+              status,
+              example,
+              [],
+            ]);
           }
         }
       }
@@ -99,7 +104,11 @@ describe('the published OpenAPI document', () => {
     const defaults = Object.entries(input).filter(([, property]) => 'default' in property);
     expect(defaults.map(([field]) => field).sort()).toEqual(['available', 'invitation_only', 'invitation_only_message', 'kind']);
 
-    const created = await documented('POST', '/api/v2/properties', client.post('/api/v2/properties', { property: { name: 'Defaults' } }));
+    const created = await documented(
+      'POST',
+      '/api/v2/properties',
+      client.post('/api/v2/properties', { property: { name: 'Defaults' } }),
+    );
     for (const [field, property] of defaults) expect([field, created.body.property[field]]).toEqual([field, property.default]);
   });
 
@@ -136,7 +145,8 @@ describe('the published OpenAPI document', () => {
     const properties = '/api/v2/properties';
     const property = '/api/v2/properties/{id}';
     const applications = '/api/v2/applications';
-    const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body.property;
+    const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body
+      .property;
     const applicant = { first_name: 'Con', last_name: 'Form', email: 'con@example.com' };
     const tooBig = JSON.stringify({ property: { name: 'x'.repeat(65 * 1024) } });
     const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
@@ -160,7 +170,11 @@ describe('the published OpenAPI document', () => {
       ['POST', applications, () => client.post(applications, undefined, { raw: tooBig })],
       ['POST', applications, () => client.post(applications, undefined, notJson)],
       ['POST', applications, () => client.post(applications, { application: { property_id: live.id, applicant } })],
-      ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant: { ...applicant, email: 'no' } } })],
+      [
+        'POST',
+        applications,
+        () => client.post(applications, { application: { property_id: 1, applicant: { ...applicant, email: 'no' } } }),
+      ],
       ['GET', '/health/live', () => client.get('/health/live', { key: null })],
       ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
       ['GET', '/metrics', () => client.get('/metrics', { key: null })],
@@ -192,7 +206,11 @@ describe('the published OpenAPI document', () => {
     expect((await documented('POST', properties, inProgress)).status).toBe(409);
     const applicationKey = randomUUID();
     await busy('applications', applicationKey, { property_id: live.id, applicant });
-    const applying = client.post(applications, { application: { property_id: live.id, applicant } }, { headers: { 'idempotency-key': applicationKey } });
+    const applying = client.post(
+      applications,
+      { application: { property_id: live.id, applicant } },
+      { headers: { 'idempotency-key': applicationKey } },
+    );
     expect((await documented('POST', applications, applying)).status).toBe(409);
 
     // 429: the throttled key's second request within the second.

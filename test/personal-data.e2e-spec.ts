@@ -59,7 +59,17 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
     expect((await apply({ ...first, id_number: `${first.id_number}0` })).status).toBe(422);
     expect((await apply({ ...second, custom_data: { ssn: second.id_number, born: second.dob, $gt: '' } })).status).toBe(422);
     expect((await apply(second, { property_id: 987654 })).status).toBe(422);
-    expect((await send(client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: second } }, { key: 'not-a-configured-key' }))).status).toBe(401);
+    expect(
+      (
+        await send(
+          client.post(
+            '/api/v2/applications',
+            { application: { property_id: propertyId, applicant: second } },
+            { key: 'not-a-configured-key' },
+          ),
+        )
+      ).status,
+    ).toBe(401);
   });
 
   afterAll(() => stack?.stop());
@@ -84,9 +94,7 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
               id_number: cipher.open(applicant.id_number, 'applicant.id_number'),
               dob: cipher.open(applicant.dob, 'applicant.dob'),
             }));
-            expect(opened).toEqual(
-              APPLICANTS.map((a) => ({ id_number: clearForms(a)[0], dob: clearForms(a)[2] })),
-            );
+            expect(opened).toEqual(APPLICANTS.map((a) => ({ id_number: clearForms(a)[0], dob: clearForms(a)[2] })));
           }
         }
       } finally {
@@ -105,7 +113,9 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
         channel.consume(`${stack.namespace}applications`, (message) => message && resolve(message), { noAck: false }),
       );
       // The gateway gives up (503) while the message sits in the queue, as it would in a dead-letter queue.
-      const pending = send(client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: APPLICANTS[0] } }));
+      const pending = send(
+        client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: APPLICANTS[0] } }),
+      );
       const message = await delivered;
       channel.nack(message, false, false);
       expect((await pending).status).toBe(503);
@@ -134,7 +144,7 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
       const reply = new Promise<any>((resolve) =>
         channel.consume(replyTo, (message) => message && resolve(JSON.parse(message.content.toString())), { noAck: true }),
       );
-      const { id_number, dob, ...rest } = applicant;
+      const { id_number, dob: _dob, ...rest } = applicant;
       const data = {
         client_id: 1,
         request: { application: { property_id: propertyId, applicant: rest } },
@@ -144,10 +154,14 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
         },
       };
       const id = randomUUID();
-      channel.sendToQueue(`${stack.namespace}applications`, Buffer.from(JSON.stringify({ pattern: APPLICATIONS.CREATE, data, id })), {
-        replyTo,
-        correlationId: id,
-      });
+      channel.sendToQueue(
+        `${stack.namespace}applications`,
+        Buffer.from(JSON.stringify({ pattern: APPLICATIONS.CREATE, data, id })),
+        {
+          replyTo,
+          correlationId: id,
+        },
+      );
       expect((await reply).err).toMatchObject({ code: 'INTERNAL' });
       await channel.close();
     } finally {

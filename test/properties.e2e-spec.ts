@@ -2,8 +2,20 @@ import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
 
 const PROPERTY_FIELDS = [
-  'id', 'available', 'kind', 'name', 'street', 'city', 'state', 'zip', 'invitation_only',
-  'invitation_only_message', 'application_url', 'form_preset_id', 'background_config_id', 'floor_plans',
+  'id',
+  'available',
+  'kind',
+  'name',
+  'street',
+  'city',
+  'state',
+  'zip',
+  'invitation_only',
+  'invitation_only_message',
+  'application_url',
+  'form_preset_id',
+  'background_config_id',
+  'floor_plans',
 ];
 const FLOOR_PLAN_FIELDS = ['id', 'property_id', 'name', 'beds', 'baths', 'deposit', 'rent'];
 
@@ -45,7 +57,15 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
       form_preset_id: 4,
       background_config_id: 5,
       floor_plans: [
-        { id: property.floor_plans[0].id, property_id: property.id, name: 'Maple Court', beds: null, baths: null, deposit: null, rent: null },
+        {
+          id: property.floor_plans[0].id,
+          property_id: property.id,
+          name: 'Maple Court',
+          beds: null,
+          baths: null,
+          deposit: null,
+          rent: null,
+        },
       ],
     });
     expect(Number.isSafeInteger(property.id) && property.id > 0).toBe(true);
@@ -118,7 +138,10 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ property: created });
 
-    for (const again of [await client.get(`/api/v2/properties/${created.id}`), await client.delete(`/api/v2/properties/${created.id}`)]) {
+    for (const again of [
+      await client.get(`/api/v2/properties/${created.id}`),
+      await client.delete(`/api/v2/properties/${created.id}`),
+    ]) {
       expect(again.status).toBe(404);
       expectErrorBody(again);
       expect(again.body.error).toEqual({ message: `property ${created.id} cannot be found`, details: null });
@@ -128,9 +151,7 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
   it('answers exactly one of many concurrent deletes of a property with 200', async () => {
     for (let round = 0; round < 10; round++) {
       const doomed = (await create({ name: `Contested ${round}` })).body.property;
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, () => client.delete(`/api/v2/properties/${doomed.id}`)),
-      );
+      const answers = await Promise.all(Array.from({ length: 20 }, () => client.delete(`/api/v2/properties/${doomed.id}`)));
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses).toEqual([200, ...Array(19).fill(404)]);
       expect((await client.get(`/api/v2/properties/${doomed.id}`)).status).toBe(404);
@@ -175,8 +196,13 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
     const fields = answer.body.error.details.map((d: { field: string }) => d.field);
     expect(fields.sort()).toEqual(
       [
-        'property.name', 'property.kind', 'property.available', 'property.invitation_only', 'property.zip',
-        'property.invitation_only_message', 'property.color',
+        'property.name',
+        'property.kind',
+        'property.available',
+        'property.invitation_only',
+        'property.zip',
+        'property.invitation_only_message',
+        'property.color',
       ].sort(),
     );
     for (const detail of answer.body.error.details) {

@@ -85,8 +85,16 @@ describe('security headers, without CORS', () => {
 
   it.each([
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n', 400],
-    ['headers over the size Node accepts', `GET /api/v2/properties/1 HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
-    ['a body longer than its Content-Length, whose rest reads as a broken request', 'POST /api/v2/properties HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}garbage\r\n\r\n', 400],
+    [
+      'headers over the size Node accepts',
+      `GET /api/v2/properties/1 HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+    ],
+    [
+      'a body longer than its Content-Length, whose rest reads as a broken request',
+      'POST /api/v2/properties HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}garbage\r\n\r\n',
+      400,
+    ],
   ])('answer %s with the error body, at the socket', async (_label, request, status) => {
     const answer = await rawExchange(stack.url, request);
     const [head, body] = answer.slice(answer.lastIndexOf('HTTP/1.1 ')).split('\r\n\r\n');
@@ -110,12 +118,18 @@ describe('CORS, when origins are configured', () => {
   it('answers a preflight from an allowed origin, for the API’s methods and headers', async () => {
     const preflight = await client.call('OPTIONS', '/api/v2/properties', undefined, {
       key: null,
-      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: ALLOWED_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, X-Request-Id');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
+    );
     expectSecurityHeaders(preflight);
   });
 

@@ -70,9 +70,7 @@ describe('a service answering messages sent straight to its queue', () => {
   });
 
   it('refuses messages without a client id, and unknown patterns, without stalling', async () => {
-    const anonymous = await Promise.all(
-      Array.from({ length: PREFETCH * 2 }, () => ask(PROPERTIES.GET, { id: 1 })),
-    );
+    const anonymous = await Promise.all(Array.from({ length: PREFETCH * 2 }, () => ask(PROPERTIES.GET, { id: 1 })));
     for (const reply of anonymous) expect(reply.err).toMatchObject({ code: 'INTERNAL' });
 
     const unknown = await Promise.all(Array.from({ length: PREFETCH * 2 }, () => ask('properties.nothing', {})));

@@ -68,6 +68,7 @@ function repositoryRoot(from: string): string {
 /** Where the build put `app`'s entry point: scripts/apps.js is the one place that knows. */
 export function distMain(app: AppName): string {
   // Required from the root found at run time: compiled under dist/bench this file moves.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const apps = require(join(ROOT, 'scripts', 'apps.js')) as typeof import('../scripts/apps');
   return apps.distMain(app, ROOT);
 }
@@ -213,9 +214,7 @@ export class Stack {
 
   /** A raw connection to one of the stack's databases, for reading what was stored. */
   async database(service: 'applications' | 'properties'): Promise<mongoose.Connection> {
-    return mongoose
-      .createConnection(process.env.MONGODB_URI!, { dbName: `${this.namespace}${service}` })
-      .asPromise();
+    return mongoose.createConnection(process.env.MONGODB_URI!, { dbName: `${this.namespace}${service}` }).asPromise();
   }
 
   /** How many consumers the broker counts on one of the stack's queues. */

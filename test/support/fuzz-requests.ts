@@ -35,7 +35,9 @@ const OPERATORS: object[] = [
   { 'a.b': 1 },
 ];
 
-const printable = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/=:') });
+const printable = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/=:'),
+});
 
 /** A string of `length` copies of one character, plain or not. */
 const longString = fc
@@ -47,7 +49,24 @@ export const hostileValue: Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.string() },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme' }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary' }) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\t\n', '\u0000', 'null', '{}', '[]', '-1', '1e309', '0x10', '02/30/2024', '123-45-678', '$gt') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\t\n',
+      '\u0000',
+      'null',
+      '{}',
+      '[]',
+      '-1',
+      '1e309',
+      '0x10',
+      '02/30/2024',
+      '123-45-678',
+      '$gt',
+    ),
+  },
   { weight: 1, arbitrary: longString },
   { weight: 2, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double() },
@@ -56,11 +75,25 @@ export const hostileValue: Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.boolean() },
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 3, arbitrary: fc.constantFrom(...OPERATORS) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom('a', 'o')).map(([d, k]) => `@@deep:${d}:${k}@@`) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 6_000 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom('a', 'o')).map(([d, k]) => `@@deep:${d}:${k}@@`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: 6_000 })
+      .map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 12_000 }).map((n) => Array.from({ length: n }, () => 0)) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
-  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('$gt', '$where', 'a.b', '.', '$', 'ok', '__proto__', 'constructor'), fc.jsonValue({ maxDepth: 2 })) },
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(
+      fc.constantFrom('$gt', '$where', 'a.b', '.', '$', 'ok', '__proto__', 'constructor'),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
+  },
 );
 
 /**
@@ -77,7 +110,10 @@ const mostlyPlausible = { plausible: 12, hostile: 1 };
 
 /** Keys nobody declared, named to tempt a query or a prototype. */
 const unknownKeys = fc.dictionary(
-  fc.oneof(fc.constantFrom('$gt', '$set', 'a.b', 'constructor', 'prototype', 'toString', 'id', 'client_id', '_id', 'deleted_at'), fc.string({ maxLength: 8 })),
+  fc.oneof(
+    fc.constantFrom('$gt', '$set', 'a.b', 'constructor', 'prototype', 'toString', 'id', 'client_id', '_id', 'deleted_at'),
+    fc.string({ maxLength: 8 }),
+  ),
   hostileValue,
   { maxKeys: 2 },
 );
@@ -88,7 +124,10 @@ const unknownKeys = fc.dictionary(
  */
 function objectOf(shape: Record<string, Arbitrary<unknown>>, required: string[] = []): Arbitrary<Record<string, unknown>> {
   return fc
-    .tuple(fc.record(shape, { requiredKeys: required }), fc.oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: unknownKeys }))
+    .tuple(
+      fc.record(shape, { requiredKeys: required }),
+      fc.oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: unknownKeys }),
+    )
     .map(([known, unknown]) => ({ ...known, ...unknown }));
 }
 
@@ -112,26 +151,38 @@ const asUsDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8)}/${iso.slic
 const anyDate = dateBetween('1900-01-01', '2099-12-31');
 const birthDate = dateBetween('1920-01-01', '2005-12-31');
 
-const applicant = objectOf({
-  first_name: field(shortText, mostlyPlausible),
-  last_name: field(shortText, mostlyPlausible),
-  email: field(fc.stringMatching(/^[a-z0-9._-]{1,20}@[a-z0-9-]{1,20}\.(com|org|example)$/), mostlyPlausible),
-  dob: field(fc.oneof(birthDate, birthDate.map(asUsDate)), mostlyPlausible),
-  id_number: field(fc.oneof(fc.stringMatching(/^\d{9}$/), fc.stringMatching(/^\d{3}-\d{2}-\d{4}$/)), mostlyPlausible),
-  phone: field(fc.stringMatching(/^\+?1? ?\(?\d{3}\)? ?\d{3}-?\d{4}$/), mostlyPlausible),
-  custom_data: field(fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), mostlyPlausible),
-  reference_id: field(shortText, mostlyPlausible),
-  redirect_url: field(fc.webUrl(), mostlyPlausible),
-}, ['first_name', 'last_name', 'email']);
+const applicant = objectOf(
+  {
+    first_name: field(shortText, mostlyPlausible),
+    last_name: field(shortText, mostlyPlausible),
+    email: field(fc.stringMatching(/^[a-z0-9._-]{1,20}@[a-z0-9-]{1,20}\.(com|org|example)$/), mostlyPlausible),
+    dob: field(fc.oneof(birthDate, birthDate.map(asUsDate)), mostlyPlausible),
+    id_number: field(fc.oneof(fc.stringMatching(/^\d{9}$/), fc.stringMatching(/^\d{3}-\d{2}-\d{4}$/)), mostlyPlausible),
+    phone: field(fc.stringMatching(/^\+?1? ?\(?\d{3}\)? ?\d{3}-?\d{4}$/), mostlyPlausible),
+    custom_data: field(
+      fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
+      mostlyPlausible,
+    ),
+    reference_id: field(shortText, mostlyPlausible),
+    redirect_url: field(fc.webUrl(), mostlyPlausible),
+  },
+  ['first_name', 'last_name', 'email'],
+);
 
 function application(propertyIds: number[]) {
-  return objectOf({
-    property_id: field(fc.oneof(fc.constantFrom(...propertyIds), fc.constantFrom(...propertyIds).map(String), fc.nat()), mostlyPlausible),
-    user_specified_rent: field(fc.nat({ max: 1_100_000 }), mostlyPlausible),
-    desired_move_in: field(fc.oneof(anyDate, anyDate.map(asUsDate)), mostlyPlausible),
-    assigned_user_id: field(fc.integer({ min: 1, max: 2_200_000_000 }), mostlyPlausible),
-    applicant: fc.oneof({ weight: 6, arbitrary: applicant }, { weight: 1, arbitrary: hostileValue }),
-  }, ['property_id', 'applicant']);
+  return objectOf(
+    {
+      property_id: field(
+        fc.oneof(fc.constantFrom(...propertyIds), fc.constantFrom(...propertyIds).map(String), fc.nat()),
+        mostlyPlausible,
+      ),
+      user_specified_rent: field(fc.nat({ max: 1_100_000 }), mostlyPlausible),
+      desired_move_in: field(fc.oneof(anyDate, anyDate.map(asUsDate)), mostlyPlausible),
+      assigned_user_id: field(fc.integer({ min: 1, max: 2_200_000_000 }), mostlyPlausible),
+      applicant: fc.oneof({ weight: 6, arbitrary: applicant }, { weight: 1, arbitrary: hostileValue }),
+    },
+    ['property_id', 'applicant'],
+  );
 }
 
 /** The body as sent: mostly `{wrapper: ...}`, sometimes anything at all. */
@@ -146,12 +197,26 @@ function wrapped(wrapper: string, inner: Arbitrary<unknown>): Arbitrary<unknown>
 }
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'];
-const OTHER_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'application/json-patch+json', 'text/json', ''];
+const OTHER_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/jsonx',
+  'application/json-patch+json',
+  'text/json',
+  '',
+];
 
 /** How a body goes over the wire: whole JSON, cut short, not JSON at all, or under another type. */
 function encoded(body: Arbitrary<unknown>): Arbitrary<{ body: string; contentType: string | null }> {
   return fc.oneof(
-    { weight: 12, arbitrary: fc.tuple(body, fc.constantFrom(...JSON_TYPES)).map(([value, contentType]) => ({ body: toJsonText(value), contentType })) },
+    {
+      weight: 12,
+      arbitrary: fc
+        .tuple(body, fc.constantFrom(...JSON_TYPES))
+        .map(([value, contentType]) => ({ body: toJsonText(value), contentType })),
+    },
     {
       weight: 2,
       arbitrary: fc.tuple(body, fc.double({ min: 0, max: 1, noNaN: true })).map(([value, cut]) => {
@@ -160,7 +225,12 @@ function encoded(body: Arbitrary<unknown>): Arbitrary<{ body: string; contentTyp
       }),
     },
     { weight: 1, arbitrary: fc.string({ unit: 'binary' }).map((text) => ({ body: text, contentType: 'application/json' })) },
-    { weight: 2, arbitrary: fc.tuple(body, fc.constantFrom(...OTHER_TYPES)).map(([value, contentType]) => ({ body: toJsonText(value), contentType })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(body, fc.constantFrom(...OTHER_TYPES))
+        .map(([value, contentType]) => ({ body: toJsonText(value), contentType })),
+    },
     { weight: 1, arbitrary: body.map((value) => ({ body: toJsonText(value), contentType: null })) },
   );
 }
@@ -202,7 +272,23 @@ function idSegment(knownIds: number[]): Arbitrary<string> {
     { weight: 2, arbitrary: fc.nat().map(String) },
     { weight: 1, arbitrary: fc.integer({ min: -1000, max: 0 }).map(String) },
     { weight: 1, arbitrary: fc.double().map(String) },
-    { weight: 1, arbitrary: fc.constantFrom('0x1', '1e3', '01', '+1', '%20%31', '1%00', '%2e%2e', '..', '.', '%2F1', '9'.repeat(17), '9'.repeat(120)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '0x1',
+        '1e3',
+        '01',
+        '+1',
+        '%20%31',
+        '1%00',
+        '%2e%2e',
+        '..',
+        '.',
+        '%2F1',
+        '9'.repeat(17),
+        '9'.repeat(120),
+      ),
+    },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1 }).map(encodeURIComponent) },
     { weight: 1, arbitrary: fc.constantFrom(...OPERATORS).map((op) => encodeURIComponent(JSON.stringify(op))) },
     { weight: 1, arbitrary: fc.integer({ min: 90, max: 20_000 }).map((n) => '7'.repeat(n)) },
@@ -211,7 +297,10 @@ function idSegment(knownIds: number[]): Arbitrary<string> {
 
 const query = fc.oneof(
   { weight: 6, arbitrary: fc.constant('') },
-  { weight: 1, arbitrary: fc.constantFrom('?id[$gt]=', '?id=1&id=2', '?__proto__[admin]=1', '?client_id=2', `?x=${'y'.repeat(3000)}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('?id[$gt]=', '?id=1&id=2', '?__proto__[admin]=1', '?client_id=2', `?x=${'y'.repeat(3000)}`),
+  },
 );
 
 function byId(method: 'GET' | 'DELETE', knownIds: number[]): Arbitrary<FuzzRequest> {
@@ -220,12 +309,14 @@ function byId(method: 'GET' | 'DELETE', knownIds: number[]): Arbitrary<FuzzReque
     { weight: 1, arbitrary: fc.constant({ body: '{"id":{"$gt":0}}', contentType: 'application/json' }) },
     { weight: 1, arbitrary: fc.constant({ body: '{"id":', contentType: 'application/json' }) },
   );
-  return fc.tuple(idSegment(knownIds), query, authorization, method === 'GET' ? fc.constant(null) : body).map(([id, q, auth, sent]) => ({
-    method,
-    path: `/api/v2/properties/${id}${q}`,
-    body: sent?.body ?? null,
-    headers: headersFor(auth, sent?.contentType ?? null),
-  }));
+  return fc
+    .tuple(idSegment(knownIds), query, authorization, method === 'GET' ? fc.constant(null) : body)
+    .map(([id, q, auth, sent]) => ({
+      method,
+      path: `/api/v2/properties/${id}${q}`,
+      body: sent?.body ?? null,
+      headers: headersFor(auth, sent?.contentType ?? null),
+    }));
 }
 
 export const getPropertyRequest = (knownIds: number[]) => byId('GET', knownIds);

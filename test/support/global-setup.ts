@@ -16,6 +16,7 @@ export default async function globalSetup(): Promise<void> {
       `RabbitMQ is not reachable at ${amqpUrl} (${String(error)}).\n` +
         'Start one, e.g. `rabbitmq-server -detached` or ' +
         '`docker run -d -p 5672:5672 rabbitmq:3.13-management`, or set AMQP_URL.',
+      { cause: error },
     );
   }
   if (!process.env.MONGODB_URI) {

@@ -103,11 +103,15 @@ export class Load extends EventEmitter {
 
   private async attempt(create: Create): Promise<number> {
     const startedAt = Date.now();
-    let status = 0;
+    let status: number;
     try {
       const answer =
         create.kind === 'property'
-          ? await this.client.post('/api/v2/properties', { property: { name: create.name } }, { headers: { 'idempotency-key': create.key } })
+          ? await this.client.post(
+              '/api/v2/properties',
+              { property: { name: create.name } },
+              { headers: { 'idempotency-key': create.key } },
+            )
           : await this.client.post(
               '/api/v2/applications',
               {
@@ -156,7 +160,8 @@ export function tally(
   faultEndedAt: number | null,
 ): Tally {
   const succeeded = load.creates.filter((c) => c.status === 201);
-  const recovered = faultEndedAt === null ? undefined : load.attempts.find((a) => a.status === 201 && a.startedAt >= faultEndedAt);
+  const recovered =
+    faultEndedAt === null ? undefined : load.attempts.find((a) => a.status === 201 && a.startedAt >= faultEndedAt);
   return {
     scenario,
     creates: load.creates.length,

@@ -62,7 +62,9 @@ export class PublishedApi {
     const body = contentType === 'application/json' ? answer.body : answer.text;
     const validate = this.validator(media.schema);
     if (!validate(body)) {
-      problems.push(...(validate.errors ?? []).map((e) => `${where}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+      problems.push(
+        ...(validate.errors ?? []).map((e) => `${where}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`),
+      );
     }
     return problems;
   }

@@ -4,7 +4,12 @@ export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** A connection to the Redis the suites share, or an error saying how to start one. */
 export async function connectRedis(): Promise<Redis> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 3000,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();
@@ -15,6 +20,7 @@ export async function connectRedis(): Promise<Redis> {
       `Redis is not reachable at ${REDIS_URL} (${String(error)}); the rate-limit suites need one.\n` +
         'Start one, e.g. `redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`, ' +
         'or set REDIS_URL.',
+      { cause: error },
     );
   }
 }

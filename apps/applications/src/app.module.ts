@@ -22,11 +22,6 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     queueClients(QUEUES.PROPERTIES),
   ],
   controllers: [ApplicationsMessageController],
-  providers: [
-    ...fieldCipherProviders(ApplicationsEnvironment),
-    ApplicationsRepository,
-    ApplicationsService,
-    PropertiesClient,
-  ],
+  providers: [...fieldCipherProviders(ApplicationsEnvironment), ApplicationsRepository, ApplicationsService, PropertiesClient],
 })
 export class AppModule {}

@@ -12,9 +12,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
  */
 export function environmentValidator<T extends object>(type: new () => T) {
   return (raw: Record<string, unknown>): T => {
-    const present = Object.fromEntries(
-      Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
-    );
+    const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
     const config = plainToInstance(type, present, { enableImplicitConversion: true });
     const errors = validateSync(config, { forbidUnknownValues: false });
     if (errors.length > 0) {

@@ -64,10 +64,7 @@ export class ServiceError extends Error {
   }
 
   static idempotencyKeyReused(): ServiceError {
-    return new ServiceError(
-      ErrorCode.IDEMPOTENCY_KEY_REUSED,
-      'this Idempotency-Key was already used for a different request',
-    );
+    return new ServiceError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'this Idempotency-Key was already used for a different request');
   }
 
   static idempotencyInProgress(): ServiceError {
@@ -87,9 +84,5 @@ const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
 export function isErrorPayload(value: unknown): value is ErrorPayload {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  return (
-    typeof candidate.code === 'string' &&
-    KNOWN_CODES.has(candidate.code) &&
-    typeof candidate.message === 'string'
-  );
+  return typeof candidate.code === 'string' && KNOWN_CODES.has(candidate.code) && typeof candidate.message === 'string';
 }

@@ -114,7 +114,10 @@ describe('ApplicantSealer', () => {
       expect(refusal(service, tampered).code).toBe(ErrorCode.INTERNAL);
 
       const swapped = sealedMessage();
-      [swapped.sealed_applicant.id_number, swapped.sealed_applicant.dob] = [swapped.sealed_applicant.dob, swapped.sealed_applicant.id_number];
+      [swapped.sealed_applicant.id_number, swapped.sealed_applicant.dob] = [
+        swapped.sealed_applicant.dob,
+        swapped.sealed_applicant.id_number,
+      ];
       expect(refusal(service, swapped).code).toBe(ErrorCode.INTERNAL);
     });
 

@@ -79,7 +79,6 @@ export class ApplicantSealer {
   }
 }
 
-
 function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -67,7 +67,10 @@ describe('FieldCipher', () => {
       ['the ciphertext', { ...sealed, ciphertext: flipBit(sealed.ciphertext) }],
       ['the tag', { ...sealed, tag: flipBit(sealed.tag) }],
       ['the nonce', { ...sealed, nonce: flipBit(sealed.nonce) }],
-      ['a truncated ciphertext', { ...sealed, ciphertext: Buffer.from(sealed.ciphertext, 'base64').subarray(1).toString('base64') }],
+      [
+        'a truncated ciphertext',
+        { ...sealed, ciphertext: Buffer.from(sealed.ciphertext, 'base64').subarray(1).toString('base64') },
+      ],
     ])('in %s', (_label, tampered) => {
       expect(openFailure(cipher, tampered).message).toBe('sealed value failed authentication');
     });
@@ -83,9 +86,12 @@ describe('FieldCipher', () => {
       expect(openFailure(cipher, malformed).message).toBe('malformed sealed value');
     });
 
-    it.each([[SSN], [null], [{ key_id: 'old' }], [{ ...sealed, tag: 7 }]])('and refuses %j, which is no sealed value', (value) => {
-      expect(openFailure(cipher, value).message).toBe('not a sealed value');
-    });
+    it.each([[SSN], [null], [{ key_id: 'old' }], [{ ...sealed, tag: 7 }]])(
+      'and refuses %j, which is no sealed value',
+      (value) => {
+        expect(openFailure(cipher, value).message).toBe('not a sealed value');
+      },
+    );
   });
 
   describe('key rotation', () => {

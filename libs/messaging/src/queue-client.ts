@@ -22,8 +22,7 @@ export function queueClients(...baseQueues: string[]): DynamicModule {
     baseQueues.map((baseQueue) => ({
       name: queueClientToken(baseQueue),
       inject: [CommonEnvironment],
-      useFactory: (env: CommonEnvironment) =>
-        rmqClientOptions({ url: env.AMQP_URL, queue: queueName(env.NAMESPACE, baseQueue) }),
+      useFactory: (env: CommonEnvironment) => rmqClientOptions({ url: env.AMQP_URL, queue: queueName(env.NAMESPACE, baseQueue) }),
     })),
   );
 }

@@ -139,7 +139,10 @@ describe('sendRpc', () => {
     const count = async (pattern: string, outcome: string) => {
       const { values } = await metricsRegistry.getSingleMetric('rpc_duration_seconds')!.get();
       const sample = values.find(
-        (v) => (v as { metricName?: string }).metricName === 'rpc_duration_seconds_count' && v.labels.pattern === pattern && v.labels.outcome === outcome,
+        (v) =>
+          (v as { metricName?: string }).metricName === 'rpc_duration_seconds_count' &&
+          v.labels.pattern === pattern &&
+          v.labels.outcome === outcome,
       );
       return sample?.value ?? 0;
     };

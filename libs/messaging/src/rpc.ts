@@ -14,12 +14,7 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailab
  * measured.
  * Resolves with the answer or rejects with a ServiceError, never anything else.
  */
-export async function sendRpc<TResult>(
-  client: ClientProxy,
-  pattern: string,
-  data: unknown,
-  timeoutMs: number,
-): Promise<TResult> {
+export async function sendRpc<TResult>(client: ClientProxy, pattern: string, data: unknown, timeoutMs: number): Promise<TResult> {
   const record = new RmqRecordBuilder(data)
     .setOptions({
       expiration: String(timeoutMs),

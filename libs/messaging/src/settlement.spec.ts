@@ -58,7 +58,12 @@ describe('Settlement', () => {
 
   it('survives a channel that is already closed', () => {
     const settlement = new Settlement();
-    const closed = { ack: () => { throw new Error('Channel closed'); }, nack: () => undefined };
+    const closed = {
+      ack: () => {
+        throw new Error('Channel closed');
+      },
+      nack: () => undefined,
+    };
     const message = new RmqContext([{ properties: {} }, closed, 'pattern']);
     settlement.take(message);
     expect(() => settlement.settle(message, 'ack')).not.toThrow();

@@ -5,7 +5,7 @@ import { DEADLINE_HEADER } from '@app/contracts';
 export type Outcome = 'ack' | 'retry' | 'dead-letter';
 
 /** The part of an AMQP delivery read here (RmqContext types it loosely). */
-type AmqpMessage = Record<string, any>;
+type AmqpMessage = { properties?: { headers?: Record<string, unknown>; correlationId?: unknown } };
 
 /**
  * Keeps count of the messages a service has taken and not yet settled, and settles each exactly

@@ -86,9 +86,7 @@ describe('IdAllocator', () => {
     const one = new IdAllocator(store.connection());
     const two = new IdAllocator(store.connection());
 
-    const allocated = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? one : two).allocate('applications')),
-    );
+    const allocated = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? one : two).allocate('applications')));
 
     expect(new Set(allocated).size).toBe(40);
     const claimed = [...store.kinds.get('applications_ids')!].sort((a, b) => a - b);

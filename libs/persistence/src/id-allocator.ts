@@ -89,7 +89,11 @@ export class IdAllocator {
 
   private async highest(kind: string): Promise<number> {
     const claims = this.connection.collection<IdClaim>(`${kind}_ids`);
-    const [top] = await claims.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+    const [top] = await claims
+      .find({}, { projection: { _id: 1 } })
+      .sort({ _id: -1 })
+      .limit(1)
+      .toArray();
     return top?._id ?? 0;
   }
 }

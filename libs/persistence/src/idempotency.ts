@@ -9,11 +9,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 60 * 1000;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** Refusals that the same request would get again: kept and replayed like a success. */
-const FINAL_ERRORS = new Set<string>([
-  ErrorCode.VALIDATION_FAILED,
-  ErrorCode.PROPERTY_ID_INVALID,
-  ErrorCode.PROPERTY_NOT_FOUND,
-]);
+const FINAL_ERRORS = new Set<string>([ErrorCode.VALIDATION_FAILED, ErrorCode.PROPERTY_ID_INVALID, ErrorCode.PROPERTY_NOT_FOUND]);
 
 interface IdempotencyRecord {
   /** `<client_id>:<Idempotency-Key>` */
@@ -106,10 +102,7 @@ export class Idempotency implements OnModuleInit, OnModuleDestroy {
       const redelivered = existing.message_id === scope.messageId;
       const abandoned = now.getTime() - existing.claimed_at.getTime() > LEASE_MS;
       if (!redelivered && !abandoned) throw ServiceError.idempotencyInProgress();
-      await this.claims.updateOne(
-        { _id: id, token: existing.token },
-        { $set: { claimed_at: now, message_id: scope.messageId } },
-      );
+      await this.claims.updateOne({ _id: id, token: existing.token }, { $set: { claimed_at: now, message_id: scope.messageId } });
       return this.complete(id, existing.token, work);
     }
     throw ServiceError.idempotencyInProgress();

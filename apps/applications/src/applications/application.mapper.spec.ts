@@ -152,7 +152,10 @@ describe('toApplicationRepresentation', () => {
 
   it('writes timestamps at seconds precision with a numeric offset', () => {
     const application = toApplicationRepresentation(
-      storedApplication({ created_at: new Date('2027-01-01T00:00:00.000Z'), updated_at: new Date('2027-03-04T05:06:07.890+02:00') }),
+      storedApplication({
+        created_at: new Date('2027-01-01T00:00:00.000Z'),
+        updated_at: new Date('2027-03-04T05:06:07.890+02:00'),
+      }),
       BASE_URL,
     );
     expect(application.created_at).toBe('2027-01-01T00:00:00+00:00');
@@ -185,7 +188,18 @@ describe('toApplicationRepresentation', () => {
       expect(text).not.toContain(`"${field}"`);
     }
     const sealed = [SEALED_SSN.ciphertext, SEALED_SSN.nonce, SEALED_DOB.ciphertext, SEALED_DOB.nonce];
-    for (const value of [SSN, '078-05-1120', DOB, EMAIL, PHONE, CUSTOM_DATA_MARKER, 'private', REFERENCE_ID, REDIRECT_URL, ...sealed]) {
+    for (const value of [
+      SSN,
+      '078-05-1120',
+      DOB,
+      EMAIL,
+      PHONE,
+      CUSTOM_DATA_MARKER,
+      'private',
+      REFERENCE_ID,
+      REDIRECT_URL,
+      ...sealed,
+    ]) {
       expect(text).not.toContain(value);
     }
   });

@@ -6,10 +6,7 @@ import { ApplicationRecord } from './application.schema';
  * creation leaves unset. Applicants appear only as summaries: no SSN, date of birth or contact
  * detail is ever part of it.
  */
-export function toApplicationRepresentation(
-  record: ApplicationRecord,
-  publicBaseUrl: string,
-): ApplicationRepresentation {
+export function toApplicationRepresentation(record: ApplicationRecord, publicBaseUrl: string): ApplicationRepresentation {
   return {
     id: record.id,
     property_id: record.property_id,

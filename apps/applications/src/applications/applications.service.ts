@@ -25,7 +25,11 @@ export class ApplicationsService {
   }
 
   /** Creates the application and its primary applicant, for a live property the client owns; once per request. */
-  create(clientId: number, input: ApplicationInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<ApplicationRepresentation> {
+  create(
+    clientId: number,
+    input: ApplicationInput,
+    scope: Omit<CreateScope, 'clientId' | 'body'>,
+  ): Promise<ApplicationRepresentation> {
     return this.idempotency.run({ ...scope, clientId, body: input }, (requestKey) => this.store(clientId, input, requestKey));
   }
 
@@ -33,10 +37,7 @@ export class ApplicationsService {
     const property = await this.properties.lookup(clientId, input.property_id);
     if (!property) throw ServiceError.propertyIdInvalid();
 
-    const [id, applicantId] = await Promise.all([
-      this.ids.allocate('applications'),
-      this.ids.allocate('applicants'),
-    ]);
+    const [id, applicantId] = await Promise.all([this.ids.allocate('applications'), this.ids.allocate('applicants')]);
     const { applicant } = input;
     const now = new Date();
     const record: ApplicationRecord = {

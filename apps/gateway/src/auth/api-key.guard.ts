@@ -1,10 +1,4 @@
-import {
-  CanActivate,
-  createParamDecorator,
-  ExecutionContext,
-  Injectable,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { ApiCredential, ApiKeys } from './api-keys';
 
 const BEARER = /^Bearer ([^\s]+)$/;

@@ -30,7 +30,9 @@ export class ApiKeys {
       const match = ENTRY.exec(entry);
       const clientId = Number(match?.[2]);
       if (!match || !Number.isSafeInteger(clientId) || clientId < 1) {
-        throw new Error('API_KEYS: every entry must be key:client_id or key:client_id:per_second:burst, client_id a positive integer');
+        throw new Error(
+          'API_KEYS: every entry must be key:client_id or key:client_id:per_second:burst, client_id a positive integer',
+        );
       }
       const rateLimit = match[3] === undefined ? null : { perSecond: Number(match[3]), burst: Number(match[4]) };
       if (rateLimit && (rateLimit.perSecond < 1 || rateLimit.burst < 1)) {

@@ -5,7 +5,6 @@ import { InjectQueueClient, sendRpc } from '@app/messaging';
 import { BrokerConnection, READINESS_TIMEOUT_MS } from '@app/observability';
 import { GatewayEnvironment } from '../config/gateway.environment';
 
-
 /** The services behind the gateway, each reached over its queue with the gateway's deadline. */
 @Injectable()
 export class Backends implements OnApplicationBootstrap {

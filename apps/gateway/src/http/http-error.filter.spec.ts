@@ -102,8 +102,14 @@ describe('toHttpProblem', () => {
     });
 
     it('raised with the documented error body already is sent as it is, details and all, with Retry-After as every 503', () => {
-      const body = { error: { message: 'not ready: properties', details: { status: 'error', error: { properties: { status: 'down' } } } } };
-      expect(toHttpProblem(new ServiceUnavailableException(body))).toEqual({ status: 503, body, retryAfter: RETRY_AFTER_SECONDS });
+      const body = {
+        error: { message: 'not ready: properties', details: { status: 'error', error: { properties: { status: 'down' } } } },
+      };
+      expect(toHttpProblem(new ServiceUnavailableException(body))).toEqual({
+        status: 503,
+        body,
+        retryAfter: RETRY_AFTER_SECONDS,
+      });
     });
   });
 

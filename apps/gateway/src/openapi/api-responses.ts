@@ -22,10 +22,15 @@ const errorBody = (summary: string, message: string, details: unknown = null) =>
 
 /** The error statuses of the API, each with when it happens and an example body. */
 const ERRORS = {
-  400: { description: 'The body is not well-formed JSON.', examples: { malformed: errorBody('Malformed JSON', 'the request cannot be read') } },
+  400: {
+    description: 'The body is not well-formed JSON.',
+    examples: { malformed: errorBody('Malformed JSON', 'the request cannot be read') },
+  },
   401: {
     description: 'No API key, or an unknown one.',
-    examples: { unauthorized: errorBody('No or unknown API key', 'a valid API key is required: Authorization: Bearer <api key>') },
+    examples: {
+      unauthorized: errorBody('No or unknown API key', 'a valid API key is required: Authorization: Bearer <api key>'),
+    },
   },
   404: {
     description: 'The id is not a positive integer, names no property, a deleted one, or another client’s.',
@@ -35,7 +40,10 @@ const ERRORS = {
     description: 'The first request with this Idempotency-Key is still being worked on; retry a moment later.',
     examples: { inProgress: errorBody('Key in use', 'a request with this Idempotency-Key is still in progress; retry later') },
   },
-  413: { description: 'The body is over 64 KiB.', examples: { tooLarge: errorBody('Body over the limit', 'the request cannot be read') } },
+  413: {
+    description: 'The body is over 64 KiB.',
+    examples: { tooLarge: errorBody('Body over the limit', 'the request cannot be read') },
+  },
   415: {
     description: 'The Content-Type of a POST is not application/json.',
     examples: { unsupported: errorBody('Not JSON', 'Content-Type must be application/json') },

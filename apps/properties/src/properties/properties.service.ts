@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
-import {
-  PROPERTY_DEFAULTS,
-  PropertyInput,
-  PropertyRepresentation,
-  PropertySummary,
-  ServiceError,
-} from '@app/contracts';
+import { PROPERTY_DEFAULTS, PropertyInput, PropertyRepresentation, PropertySummary, ServiceError } from '@app/contracts';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
@@ -30,10 +24,7 @@ export class PropertiesService {
   /** Creates the property with its one default floor plan, named after it; once per request. */
   create(clientId: number, input: PropertyInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<PropertyRepresentation> {
     return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
-      const [id, floorPlanId] = await Promise.all([
-        this.ids.allocate('properties'),
-        this.ids.allocate('floor_plans'),
-      ]);
+      const [id, floorPlanId] = await Promise.all([this.ids.allocate('properties'), this.ids.allocate('floor_plans')]);
       const now = new Date();
       const stored = await this.repository.insertOnce({
         id,
@@ -48,9 +39,7 @@ export class PropertiesService {
         invitation_only: input.invitation_only ?? PROPERTY_DEFAULTS.invitation_only,
         invitation_only_message: input.invitation_only_message ?? PROPERTY_DEFAULTS.invitation_only_message,
         ...this.clientDefaults.for(clientId),
-        floor_plans: [
-          { id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null },
-        ],
+        floor_plans: [{ id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null }],
         created_at: now,
         updated_at: now,
         request_key: requestKey,

@@ -39,9 +39,7 @@ function storedProperty(overrides: Partial<PropertyRecord> = {}): PropertyRecord
     invitation_only_message: '',
     form_preset_id: 3,
     background_config_id: 5,
-    floor_plans: [
-      { id: 90, property_id: 42, name: 'Elm Court', beds: null, baths: null, deposit: null, rent: null },
-    ],
+    floor_plans: [{ id: 90, property_id: 42, name: 'Elm Court', beds: null, baths: null, deposit: null, rent: null }],
     created_at: new Date('2026-01-02T03:04:05.678Z'),
     updated_at: new Date('2026-01-02T03:04:05.678Z'),
     deleted_at: null,

@@ -138,9 +138,7 @@ describe('CreateApplicationRequest', () => {
     it('accepts a JSON integer or a string of digits, read as a number', () => {
       expect(parseApplication({ property_id: 7 }).property_id).toBe(7);
       expect(parseApplication({ property_id: '7' }).property_id).toBe(7);
-      expect(parseApplication({ property_id: String(Number.MAX_SAFE_INTEGER) }).property_id).toBe(
-        Number.MAX_SAFE_INTEGER,
-      );
+      expect(parseApplication({ property_id: String(Number.MAX_SAFE_INTEGER) }).property_id).toBe(Number.MAX_SAFE_INTEGER);
     });
   });
 
@@ -433,9 +431,7 @@ describe('CreateApplicationRequest', () => {
       expect(Buffer.byteLength(JSON.stringify(limit))).toBe(16384);
       expect(parseApplicant({ custom_data: limit }).custom_data).toEqual(limit);
       const over = { d: 'x'.repeat(16 * 1024 - 7) };
-      expect(applicantProblems({ custom_data: over })).toEqual([
-        { field: path, message: 'must be at most 16384 bytes as JSON' },
-      ]);
+      expect(applicantProblems({ custom_data: over })).toEqual([{ field: path, message: 'must be at most 16384 bytes as JSON' }]);
     });
 
     it('counts bytes, not characters', () => {
@@ -469,9 +465,7 @@ describe('CreateApplicationRequest', () => {
       const applicant = `{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com","custom_data":${deep}}`;
       const request = JSON.parse(`{"application":{"property_id":12,"applicant":${applicant}}}`);
       expect(() => JSON.stringify(request)).toThrow(RangeError);
-      expect(problems(request)).toEqual([
-        { field: path, message: 'must be nested at most 10 levels deep' },
-      ]);
+      expect(problems(request)).toEqual([{ field: path, message: 'must be nested at most 10 levels deep' }]);
     });
 
     it('accepts 1000 items in an array or object and refuses 1001', () => {
@@ -504,7 +498,7 @@ describe('CreateApplicationRequest', () => {
     });
 
     it('accepts "$" and "." inside keys and in values', () => {
-      const customData = { price$: '$1,000', 'a$b': 'x.y', note: { text: '{"$gt": ""}' }, list: ['$ne', '.'] };
+      const customData = { price$: '$1,000', a$b: 'x.y', note: { text: '{"$gt": ""}' }, list: ['$ne', '.'] };
       expect(parseApplicant({ custom_data: customData }).custom_data).toEqual(customData);
     });
   });

@@ -54,7 +54,8 @@ export class ApplicantInput {
 
   @JsonObjectField({ nullable: true, maxBytes: 16 * 1024, maxDepth: 10, maxEntries: 1000 })
   @ApiProperty({
-    description: 'Any JSON object: at most 16 KiB as JSON, 10 levels deep, 1,000 entries in any one object or array, no key starting with $ or containing a dot.',
+    description:
+      'Any JSON object: at most 16 KiB as JSON, 10 levels deep, 1,000 entries in any one object or array, no key starting with $ or containing a dot.',
     example: { source: 'web' },
   })
   custom_data?: Record<string, unknown> | null;

@@ -93,9 +93,7 @@ describe('CreatePropertyRequest', () => {
     });
 
     it.each([['true'], ['false'], [1], [0], [null], ['yes'], [[]]])('refuses %j', (value) => {
-      expect(problems({ ...NAMED, [flag]: value })).toEqual([
-        { field: `property.${flag}`, message: expect.any(String) },
-      ]);
+      expect(problems({ ...NAMED, [flag]: value })).toEqual([{ field: `property.${flag}`, message: expect.any(String) }]);
     });
   });
 
@@ -117,9 +115,7 @@ describe('CreatePropertyRequest', () => {
     });
 
     it.each([[5], [false], [{}]])('refuses the non-string %j', (value) => {
-      expect(problems({ ...NAMED, [name]: value })).toEqual([
-        { field: `property.${name}`, message: 'must be a string' },
-      ]);
+      expect(problems({ ...NAMED, [name]: value })).toEqual([{ field: `property.${name}`, message: 'must be a string' }]);
     });
   });
 

@@ -1,10 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  BooleanField,
-  EnumField,
-  NestedField,
-  StringField,
-} from '../validation/fields';
+import { BooleanField, EnumField, NestedField, StringField } from '../validation/fields';
 
 export const PROPERTY_KINDS = ['multi_family', 'single_family', 'generic'] as const;
 export type PropertyKind = (typeof PROPERTY_KINDS)[number];

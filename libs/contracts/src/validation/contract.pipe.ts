@@ -1,5 +1,5 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
-import { parseRequest } from '@app/contracts';
+import { parseRequest } from './parse';
 
 /**
  * Validates and normalizes a body against its contract class. The gateway uses it on the HTTP

@@ -117,7 +117,8 @@ describe('the documented request fields', () => {
       }
       for (const allowed of property.enum ?? []) expectThat(`enum ${allowed}`, allowed, false);
       if (property.enum) expectThat('outside the enum', 'none of these', true);
-      if (property.pattern) expectThat('against the pattern', 'not / matching', !new RegExp(property.pattern).test('not / matching'));
+      if (property.pattern)
+        expectThat('against the pattern', 'not / matching', !new RegExp(property.pattern).test('not / matching'));
       if (property.type === 'boolean') expectThat('a string', 'true', true);
       if (property.type === 'integer') expectThat('a fraction', 2.5, true);
       if (property.type === 'object') expectThat('an array', [], true);

@@ -1,13 +1,7 @@
 // The decorators below read and write design-time metadata.
 import 'reflect-metadata';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import {
-  isEmail,
-  registerDecorator,
-  ValidateNested,
-  ValidationArguments,
-  ValidationOptions,
-} from 'class-validator';
+import { isEmail, registerDecorator, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
 import { parseCalendarDate, todayUtc } from '../dates';
 import { ErrorCode } from '../errors';
 
@@ -33,10 +27,14 @@ export interface FieldSpec {
   nested?: () => new () => object;
 }
 
-const declared = new Map<Function, Map<string, FieldSpec>>();
+/** A contract class, as a property decorator sees it (`target.constructor` is typed `Function`). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type ContractClass = Function;
+
+const declared = new Map<ContractClass, Map<string, FieldSpec>>();
 
 /** The fields a contract class declares, by name. */
-export function declaredFields(type: Function): ReadonlyMap<string, FieldSpec> {
+export function declaredFields(type: ContractClass): ReadonlyMap<string, FieldSpec> {
   return declared.get(type) ?? new Map();
 }
 
@@ -62,13 +60,7 @@ const NOT_NULL = 'must not be null';
  * Declares the field, registers `check` as its single constraint (it returns a message or
  * null), and describes it to OpenAPI as `schema`.
  */
-function field(
-  name: string,
-  presence: Presence,
-  check: Check,
-  schema: Schema,
-  spec: Partial<FieldSpec> = {},
-): PropertyDecorator {
+function field(name: string, presence: Presence, check: Check, schema: Schema, spec: Partial<FieldSpec> = {}): PropertyDecorator {
   const problem = (value: unknown): string | null => {
     if (value === undefined) return presence.required ? IS_REQUIRED : null;
     if (value === null) {
@@ -124,16 +116,17 @@ export function StringField(options: StringOptions): PropertyDecorator {
 
 /** JSON true or false only: "true", 1 and null are refused. */
 export function BooleanField(options: Presence = {}): PropertyDecorator {
-  return field('booleanField', options, (value) =>
-    typeof value === 'boolean' ? null : 'must be true or false',
-  { type: 'boolean' });
+  return field('booleanField', options, (value) => (typeof value === 'boolean' ? null : 'must be true or false'), {
+    type: 'boolean',
+  });
 }
 
 export function EnumField(allowed: readonly string[], options: Presence = {}): PropertyDecorator {
   const message = `must be one of ${allowed.join(', ')}`;
-  return field('enumField', options, (value) =>
-    typeof value === 'string' && allowed.includes(value) ? null : message,
-  { type: 'string', enum: [...allowed] });
+  return field('enumField', options, (value) => (typeof value === 'string' && allowed.includes(value) ? null : message), {
+    type: 'string',
+    enum: [...allowed],
+  });
 }
 
 const DECIMAL_DIGITS = /^\d{1,16}$/;
@@ -147,8 +140,7 @@ export interface IntegerOptions extends Presence {
 /** A JSON integer or a string of decimal digits, read as a number. */
 export function IntegerField(options: IntegerOptions): PropertyDecorator {
   const max = options.max ?? Number.MAX_SAFE_INTEGER;
-  const toNumber: Normalize = (value) =>
-    typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value;
+  const toNumber: Normalize = (value) => (typeof value === 'string' && DECIMAL_DIGITS.test(value) ? Number(value) : value);
   const check: Check = (value) => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) return 'must be an integer';
     if (value < options.min) return `must be at least ${options.min}`;
@@ -165,8 +157,7 @@ export interface DateOptions extends Presence {
 
 /** `MM/DD/YYYY` or `YYYY-MM-DD`, stored and returned as `YYYY-MM-DD`. */
 export function DateField(options: DateOptions = {}): PropertyDecorator {
-  const toIso: Normalize = (value) =>
-    typeof value === 'string' ? (parseCalendarDate(value.trim()) ?? value) : value;
+  const toIso: Normalize = (value) => (typeof value === 'string' ? (parseCalendarDate(value.trim()) ?? value) : value);
   const check: Check = (value) => {
     if (typeof value !== 'string' || parseCalendarDate(value) !== value) {
       return 'must be a calendar date written MM/DD/YYYY or YYYY-MM-DD';
@@ -214,9 +205,7 @@ export function PhoneField(options: Presence = {}): PropertyDecorator {
     return /^\d{10,15}$/.test(digits) ? digits : value;
   };
   const check: Check = (value) =>
-    typeof value === 'string' && /^\d{10,15}$/.test(value)
-      ? null
-      : 'must be a phone number of 10 to 15 digits';
+    typeof value === 'string' && /^\d{10,15}$/.test(value) ? null : 'must be a phone number of 10 to 15 digits';
   return field('phoneField', options, check, { type: 'string', pattern: '^[\\d ().+-]+$' }, { normalize });
 }
 

@@ -1,5 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
-import { ErrorCode, IDEMPOTENCY_KEY, ServiceError } from '@app/contracts';
+import { ErrorCode, ServiceError } from '../errors';
+import { IDEMPOTENCY_KEY } from '../messages';
 
 export const IDEMPOTENCY_KEY_PROBLEM = 'must be 1 to 255 printable ASCII characters';
 

@@ -63,9 +63,7 @@ describe('parseRequest', () => {
     it('are reported as {field, message} with the full dotted path', () => {
       const error = refusal(CreateApplicationRequest, validApplication({ email: 'not-an-address' }));
       expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
-      expect(error.details).toEqual([
-        { field: 'application.applicant.email', message: 'must be a valid e-mail address' },
-      ]);
+      expect(error.details).toEqual([{ field: 'application.applicant.email', message: 'must be a valid e-mail address' }]);
       for (const problem of error.details ?? []) {
         expect(Object.keys(problem)).toEqual(['field', 'message']);
       }
@@ -239,7 +237,7 @@ describe('parseRequest', () => {
 
   describe('a MongoDB operator object in place of any field', () => {
     const operators = [{ $gt: '' }, { $ne: null }, { $where: 'sleep(100)' }, { $regex: '.*' }];
-    const fieldsOf = (type: Function) => [...declaredFields(type).keys()];
+    const fieldsOf = (type: new () => object) => [...declaredFields(type).keys()];
     const cases: Array<[string, new () => object, (operator: object) => unknown]> = [
       ...fieldsOf(PropertyInput).map((name): [string, new () => object, (operator: object) => unknown] => [
         `property.${name}`,
@@ -265,7 +263,9 @@ describe('parseRequest', () => {
     ];
 
     it('covers every declared field', () => {
-      expect(cases.length).toBe(fieldsOf(PropertyInput).length + fieldsOf(ApplicationInput).length + fieldsOf(ApplicantInput).length + 2);
+      expect(cases.length).toBe(
+        fieldsOf(PropertyInput).length + fieldsOf(ApplicationInput).length + fieldsOf(ApplicantInput).length + 2,
+      );
       expect(cases.length).toBeGreaterThan(20);
     });
 
@@ -277,7 +277,9 @@ describe('parseRequest', () => {
           continue;
         }
         expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
-        expect(error.details?.map((d) => d.field)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${path.replace(/\./g, '\\.')}(\\.|$)`))]));
+        expect(error.details?.map((d) => d.field)).toEqual(
+          expect.arrayContaining([expect.stringMatching(new RegExp(`^${path.replace(/\./g, '\\.')}(\\.|$)`))]),
+        );
       }
     });
   });

@@ -4,7 +4,11 @@ export class PartState {
   @ApiProperty({ enum: ['up', 'down'], example: 'up' })
   status: 'up' | 'down';
 
-  @ApiProperty({ required: false, description: 'Why a part is down.', example: 'the properties service did not answer within 1000 ms' })
+  @ApiProperty({
+    required: false,
+    description: 'Why a part is down.',
+    example: 'the properties service did not answer within 1000 ms',
+  })
   message?: string;
 }
 

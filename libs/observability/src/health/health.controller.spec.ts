@@ -11,10 +11,7 @@ async function controllerWith(checks: (indicators: ReadinessIndicators) => Healt
   const module = await Test.createTestingModule({
     imports: [TerminusModule.forRoot({ logger: false })],
     controllers: [HealthController],
-    providers: [
-      ReadinessIndicators,
-      { provide: READINESS_CHECKS, inject: [ReadinessIndicators], useFactory: checks },
-    ],
+    providers: [ReadinessIndicators, { provide: READINESS_CHECKS, inject: [ReadinessIndicators], useFactory: checks }],
   }).compile();
   return module.get(HealthController);
 }

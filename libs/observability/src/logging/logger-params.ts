@@ -6,7 +6,6 @@ import { LogLevel } from '@app/config';
 import { stdTimeFunctions } from 'pino';
 import { redactLogLine } from './redact';
 
-
 /** Polled by probes and scrapers every few seconds: worth a line at debug only. */
 const OPERATIONS_PATH = /^\/(health(\/|$)|metrics$)/;
 

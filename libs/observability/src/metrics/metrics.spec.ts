@@ -29,7 +29,9 @@ describe('rpcTimer', () => {
     expect(timer.answered({ id: 1 })).toEqual({ id: 1 });
 
     expect(await sampleValue('rpc_duration_seconds_count', { pattern: 'test.answered', outcome: 'ok' })).toBe(1);
-    expect(await sampleValue('rpc_duration_seconds_sum', { pattern: 'test.answered', outcome: 'ok' })).toBeGreaterThanOrEqual(0.015);
+    expect(await sampleValue('rpc_duration_seconds_sum', { pattern: 'test.answered', outcome: 'ok' })).toBeGreaterThanOrEqual(
+      0.015,
+    );
   });
 
   it('records a failure under its error code, and passes the error on', async () => {

@@ -1,0 +1,71 @@
+// Which part of the repository may import which (docs/architecture.md draws the same picture).
+// `npm run lint` runs it; a forbidden import fails CI.
+/** @type {import('dependency-cruiser').IConfiguration} */
+const lib = (name) => `^libs/${name}/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'app-imports-another-app',
+      comment: 'Apps talk over RabbitMQ, never through code: what they share lives in libs/.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'lib-imports-an-app',
+      comment: 'Libraries serve every app and know none of them.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'contracts-import-other-libs',
+      comment: 'libs/contracts is what crosses the wire; it stands on nothing else of ours.',
+      severity: 'error',
+      from: { path: lib('contracts') },
+      to: { path: '^libs/', pathNot: lib('contracts') },
+    },
+    {
+      name: 'config-imports-other-libs',
+      comment: 'Configuration is read before anything else exists.',
+      severity: 'error',
+      from: { path: lib('config') },
+      to: { path: '^libs/', pathNot: [lib('config'), lib('contracts')] },
+    },
+    {
+      name: 'lower-libs-import-runtime',
+      comment: 'libs/runtime starts a process from the other libraries; none of them may need it.',
+      severity: 'error',
+      from: { path: '^libs/', pathNot: lib('runtime') },
+      to: { path: lib('runtime') },
+    },
+    {
+      name: 'production-imports-test-code',
+      comment: 'Apps and libs never depend on tests, test support or development tools.',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: '\\.spec\\.ts$' },
+      to: { path: ['^test/', '^tools/', '^bench/', '\\.spec\\.ts$', '\\.testing\\.ts$'] },
+    },
+    {
+      name: 'bench-imports-tests',
+      comment: 'The bench shares tools/ with the tests, not the tests themselves.',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
