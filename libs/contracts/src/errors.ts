@@ -8,6 +8,10 @@ export const ErrorCode = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   PROPERTY_ID_INVALID: 'PROPERTY_ID_INVALID',
   PROPERTY_NOT_FOUND: 'PROPERTY_NOT_FOUND',
+  /** Any other resource (application, applicant, floor plan, ...) that is unknown, deleted or another client's. */
+  NOT_FOUND: 'NOT_FOUND',
+  /** An If-Match that no longer names the resource's current representation. */
+  PRECONDITION_FAILED: 'PRECONDITION_FAILED',
   /** The Idempotency-Key was used before, for a request with another body. */
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   /** The first request with this Idempotency-Key has not finished yet. */
@@ -61,6 +65,18 @@ export class ServiceError extends Error {
 
   static propertyNotFound(id: string | number): ServiceError {
     return new ServiceError(ErrorCode.PROPERTY_NOT_FOUND, propertyNotFoundMessage(id));
+  }
+
+  /** `application 7 cannot be found`: unknown, deleted and other clients' resources alike. */
+  static notFound(resource: string, id: string | number): ServiceError {
+    return new ServiceError(ErrorCode.NOT_FOUND, `${resource} ${id} cannot be found`);
+  }
+
+  static preconditionFailed(): ServiceError {
+    return new ServiceError(
+      ErrorCode.PRECONDITION_FAILED,
+      'the resource has changed since it was read (If-Match does not match its ETag); read it again',
+    );
   }
 
   static idempotencyKeyReused(): ServiceError {

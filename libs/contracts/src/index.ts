@@ -8,3 +8,5 @@ export * from './dto/error.dto';
 export * from './validation/parse';
 export * from './validation/contract.pipe';
 export * from './validation/idempotency-key.pipe';
+export * from './entity-tag';
+export * from './paging';

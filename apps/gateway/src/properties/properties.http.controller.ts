@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
@@ -10,6 +10,7 @@ import {
 } from '@app/contracts';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
+import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
@@ -45,6 +46,7 @@ export class PropertiesHttpController {
   }
 
   @Get(':id')
+  @UseInterceptors(EntityTagInterceptor)
   @ApiOperation({ operationId: 'getProperty', summary: 'Get a property', description: 'With every floor plan.' })
   @PROPERTY_ID
   @ApiSuccess(200, PropertyResponse, 'The property.')

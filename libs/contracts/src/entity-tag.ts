@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The strong entity tag of a resource's representation: a digest of its JSON. The gateway sends
+ * it as `ETag` on every single-resource GET, and a service compares an `If-Match` with the tag of
+ * the representation it is about to change, so both sides compute it here.
+ */
+export function entityTag(representation: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(representation)).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * Whether a conditional header (`If-Match` or `If-None-Match`: a list of tags, or `*`) names
+ * `tag`. Weak tags (`W/"..."`) compare by their opaque part, as If-None-Match does.
+ */
+export function tagListMatches(header: string, tag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header
+    .split(',')
+    .map((candidate) => candidate.trim().replace(/^W\//, ''))
+    .includes(tag);
+}
