@@ -3,6 +3,8 @@ export * from './errors';
 export * from './messages';
 export * from './dates';
 export * from './dto/property.dto';
+export * from './dto/floor-plan.dto';
+export * from './property-messages';
 export * from './dto/application.dto';
 export * from './dto/error.dto';
 export * from './validation/parse';

@@ -3,10 +3,21 @@ export const PROPERTIES = {
   CREATE: 'properties.create',
   GET: 'properties.get',
   DELETE: 'properties.delete',
+  LIST: 'properties.list',
+  UPDATE: 'properties.update',
   /** Asked by the applications service: does this client own this live property? */
   LOOKUP: 'properties.lookup',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'properties.ping',
+} as const;
+
+/** Floor plans live inside their property, so the properties service answers these too. */
+export const FLOOR_PLANS = {
+  LIST: 'floor_plans.list',
+  CREATE: 'floor_plans.create',
+  GET: 'floor_plans.get',
+  UPDATE: 'floor_plans.update',
+  DELETE: 'floor_plans.delete',
 } as const;
 
 export const APPLICATIONS = {

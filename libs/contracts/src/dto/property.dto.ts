@@ -155,3 +155,71 @@ export class PropertyResponse {
   @ApiProperty()
   property: PropertyRepresentation;
 }
+
+const UNCHANGED = 'Unchanged when left out.';
+
+/**
+ * `property` inside PATCH /api/v2/properties/:id: any field of PropertyInput, each checked as on
+ * create; a field left out keeps its value. A new name does not rename the floor plans.
+ */
+export class PropertyChanges {
+  @BooleanField()
+  @ApiProperty({ description: `Whether the online application form accepts applications. ${UNCHANGED}`, example: false })
+  available?: boolean;
+
+  @EnumField(PROPERTY_KINDS)
+  @ApiProperty({
+    description: `${UNCHANGED} single_family is refused (422) while the property has more than one floor plan.`,
+    example: 'single_family',
+  })
+  kind?: PropertyKind;
+
+  @StringField({ trim: true, min: 1, max: 255 })
+  @ApiProperty({ description: `Property name, trimmed. ${UNCHANGED} Floor plans keep their names.`, example: 'Maple Court East' })
+  name?: string;
+
+  @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `Street address line; null stores "". ${UNCHANGED}`, example: '14 Maple St' })
+  street?: string | null;
+
+  @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `City; null stores "". ${UNCHANGED}`, example: 'Springfield' })
+  city?: string | null;
+
+  @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `State abbreviation; null stores "". ${UNCHANGED}`, example: 'IL' })
+  state?: string | null;
+
+  @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `Postal code; null stores "". ${UNCHANGED}`, example: '62702' })
+  zip?: string | null;
+
+  @BooleanField()
+  @ApiProperty({ description: `Whether only invited people may apply. ${UNCHANGED}`, example: true })
+  invitation_only?: boolean;
+
+  @StringField({ nullable: true, trim: true, max: 2000 })
+  @ApiProperty({
+    description: `Shown to an applicant without an invitation; null stores "". ${UNCHANGED}`,
+    example: 'Invitations come from the leasing office.',
+  })
+  invitation_only_message?: string | null;
+}
+
+export class UpdatePropertyRequest {
+  @NestedField(() => PropertyChanges, { required: true })
+  property: PropertyChanges;
+}
+
+export class PropertyListResponse {
+  @ApiProperty({ type: [PropertyRepresentation], description: 'At most `limit` properties, newest first.' })
+  properties: PropertyRepresentation[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+    example: 'djE6MTI',
+  })
+  next_cursor: string | null;
+}

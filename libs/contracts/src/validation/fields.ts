@@ -150,6 +150,22 @@ export function IntegerField(options: IntegerOptions): PropertyDecorator {
   return field('integerField', options, check, { type: 'integer', minimum: options.min }, { normalize: toNumber });
 }
 
+export interface NumberOptions extends Presence {
+  min: number;
+  max: number;
+}
+
+/** A finite JSON number, fractions allowed (1.5 bathrooms); text is refused. */
+export function NumberField(options: NumberOptions): PropertyDecorator {
+  const check: Check = (value) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+    if (value < options.min) return `must be at least ${options.min}`;
+    if (value > options.max) return `must be at most ${options.max}`;
+    return null;
+  };
+  return field('numberField', options, check, { type: 'number', minimum: options.min, maximum: options.max });
+}
+
 export interface DateOptions extends Presence {
   /** The date must be before today (UTC). */
   past?: boolean;
