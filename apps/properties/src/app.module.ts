@@ -5,10 +5,13 @@ import { PROPERTIES, QUEUES } from '@app/contracts';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { PropertiesEnvironment } from './config/properties.environment';
+import { FloorPlansMessageController } from './floor-plans/floor-plans.message.controller';
+import { FloorPlansService } from './floor-plans/floor-plans.service';
 import { ClientDefaults } from './properties/client-defaults';
 import { PropertiesMessageController } from './properties/properties.message.controller';
 import { PropertiesRepository } from './properties/properties.repository';
 import { PropertiesService } from './properties/properties.service';
+import { PropertyList } from './properties/property-list';
 import { PropertyRecord, PropertySchema } from './properties/property.schema';
 
 @Module({
@@ -18,10 +21,12 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
     ServiceOperationsModule.forService(QUEUES.PROPERTIES, PROPERTIES.PING),
     MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],
-  controllers: [PropertiesMessageController],
+  controllers: [PropertiesMessageController, FloorPlansMessageController],
   providers: [
     PropertiesRepository,
     PropertiesService,
+    PropertyList,
+    FloorPlansService,
     { provide: ClientDefaults, inject: [PropertiesEnvironment], useFactory: ClientDefaults.fromEnvironment },
   ],
 })

@@ -3,6 +3,14 @@ import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices'
 import {
   ContractPipe,
   CreatePropertyRequest,
+  DeletePropertyMessage,
+  ListPropertiesMessage,
+  parseRequest,
+  PropertyListResponse,
+  readIfMatch,
+  readListProperties,
+  UpdatePropertyMessage,
+  UpdatePropertyRequest,
   IdempotencyKeyPipe,
   PROPERTIES,
   PropertyRefMessage,
@@ -35,10 +43,24 @@ export class PropertiesMessageController {
     return { property: await this.properties.get(clientId, id) };
   }
 
-  @MessagePattern(PROPERTIES.DELETE)
-  async delete(@Payload() message: PropertyRefMessage): Promise<PropertyResponse> {
+  @MessagePattern(PROPERTIES.LIST)
+  async list(@Payload() message: ListPropertiesMessage): Promise<PropertyListResponse> {
+    const { clientId, available, page } = readListProperties(message);
+    const { items, next_cursor } = await this.properties.listPage(clientId, page, available);
+    return { properties: items, next_cursor };
+  }
+
+  @MessagePattern(PROPERTIES.UPDATE)
+  async update(@Payload() message: UpdatePropertyMessage): Promise<PropertyResponse> {
     const { clientId, id } = readPropertyRef(message);
-    return { property: await this.properties.delete(clientId, id) };
+    const { property } = parseRequest(UpdatePropertyRequest, message.request);
+    return { property: await this.properties.update(clientId, id, property, readIfMatch(message)) };
+  }
+
+  @MessagePattern(PROPERTIES.DELETE)
+  async delete(@Payload() message: DeletePropertyMessage): Promise<PropertyResponse> {
+    const { clientId, id } = readPropertyRef(message);
+    return { property: await this.properties.delete(clientId, id, readIfMatch(message)) };
   }
 
   @MessagePattern(PROPERTIES.LOOKUP)

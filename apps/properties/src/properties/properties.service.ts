@@ -1,11 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
-import { PROPERTY_DEFAULTS, PropertyInput, PropertyRepresentation, PropertySummary, ServiceError } from '@app/contracts';
+import {
+  encodeCursor,
+  entityTag,
+  Page,
+  PageRequest,
+  PROPERTY_DEFAULTS,
+  PropertyChanges,
+  PropertyInput,
+  PropertyRepresentation,
+  PropertySummary,
+  ServiceError,
+  tagListMatches,
+} from '@app/contracts';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
+import { changedProperty } from './property-changes';
+import { PropertyList } from './property-list';
 import { toPropertyRepresentation } from './property.mapper';
+import { PropertyRecord, PropertyState, stateOf } from './property.schema';
+
+/** Changes of one property that lost their claim to another change read again, this often. */
+const MAX_CHANGE_ATTEMPTS = 20;
+
+/**
+ * Positions a list page reads at most, so that a page among many deleted (or, with a filter,
+ * non-matching) properties stays bounded; such a page may be short but still has a cursor.
+ */
+const MAX_LIST_SCAN = 500;
+
+/**
+ * What a change decides from the current property: its new state (null for no change) and the
+ * answer to give once that state is stored. It may refuse, by throwing a ServiceError.
+ */
+export type Decision<T> = (current: PropertyRecord) => { state: PropertyState | null; answer: (stored: PropertyRecord) => T };
 
 @Injectable()
 export class PropertiesService {
@@ -16,6 +46,7 @@ export class PropertiesService {
     private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly clientDefaults: ClientDefaults,
+    private readonly list: PropertyList,
     env: PropertiesEnvironment,
   ) {
     this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
@@ -25,6 +56,8 @@ export class PropertiesService {
   create(clientId: number, input: PropertyInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<PropertyRepresentation> {
     return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
       const [id, floorPlanId] = await Promise.all([this.ids.allocate('properties'), this.ids.allocate('floor_plans')]);
+      // Listed before it is stored: a property that exists is always in the list.
+      await this.list.append(clientId, id);
       const now = new Date();
       const stored = await this.repository.insertOnce({
         id,
@@ -44,6 +77,7 @@ export class PropertiesService {
         updated_at: now,
         request_key: requestKey,
         deleted_at: null,
+        version: 0,
       });
       return toPropertyRepresentation(stored, this.publicBaseUrl);
     });
@@ -55,9 +89,76 @@ export class PropertiesService {
     return toPropertyRepresentation(record, this.publicBaseUrl);
   }
 
-  async delete(clientId: number, id: number): Promise<PropertyRepresentation> {
-    const record = await this.repository.markDeleted(clientId, id, new Date());
-    if (!record) throw ServiceError.propertyNotFound(id);
+  /** A page of the client's live properties, newest first; `available` keeps only those that match. */
+  async listPage(clientId: number, page: PageRequest, available?: boolean): Promise<Page<PropertyRepresentation>> {
+    const found: Array<{ seq: number; record: PropertyRecord }> = [];
+    let position = page.before !== undefined ? page.before - 1 : await this.list.highest(clientId);
+    let scanned = 0;
+    while (position >= 1 && found.length <= page.limit && scanned < MAX_LIST_SCAN) {
+      const wanted = Math.min(page.limit + 1 - found.length, MAX_LIST_SCAN - scanned);
+      const entries = await this.list.at(clientId, position, wanted);
+      const records = await Promise.all(
+        entries.map(({ propertyId }) => (propertyId ? this.repository.findLive(clientId, propertyId) : null)),
+      );
+      entries.forEach(({ seq }, i) => {
+        const record = records[i];
+        if (record && (available === undefined || record.available === available)) found.push({ seq, record });
+      });
+      position -= entries.length;
+      scanned += entries.length;
+    }
+    const items = found.slice(0, page.limit);
+    // More follow if a match beyond this page was seen, or the scan stopped before position 1.
+    let next: number | null = null;
+    if (found.length > page.limit) next = items[items.length - 1].seq;
+    else if (position >= 1) next = position + 1;
+    return {
+      items: items.map(({ record }) => toPropertyRepresentation(record, this.publicBaseUrl)),
+      next_cursor: next === null ? null : encodeCursor(next),
+    };
+  }
+
+  /** Applies the changes; `ifMatch` (an If-Match header) must name the current representation. */
+  update(clientId: number, id: number, changes: PropertyChanges, ifMatch?: string): Promise<PropertyRepresentation> {
+    return this.change(clientId, id, (current) => {
+      this.checkIfMatch(ifMatch, this.represent(current));
+      return { state: changedProperty(current, changes, new Date()), answer: (stored) => this.represent(stored) };
+    });
+  }
+
+  /** Of deletes racing each other exactly one answers with the property; the rest find none. */
+  delete(clientId: number, id: number, ifMatch?: string): Promise<PropertyRepresentation> {
+    return this.change(clientId, id, (current) => {
+      const representation = this.represent(current);
+      this.checkIfMatch(ifMatch, representation);
+      const at = new Date();
+      const state = { ...stateOf(current), updated_at: at, deleted_at: at };
+      return { state, answer: () => representation };
+    });
+  }
+
+  /**
+   * Changes the client's live property as `decide` says, as the property's next version: when
+   * another change claimed that version first, reads the property again and decides again, so
+   * no change is lost and none is made from a stale read.
+   */
+  async change<T>(clientId: number, id: number, decide: Decision<T>): Promise<T> {
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.repository.findLive(clientId, id);
+      if (!current) throw ServiceError.propertyNotFound(id);
+      const { state, answer } = decide(current);
+      if (state === null) return answer(current);
+      if (await this.repository.commit(current, state)) return answer({ ...current, ...state, version: current.version + 1 });
+    }
+    throw ServiceError.unavailable(`property ${id} is being changed by many requests at once; retry`);
+  }
+
+  /** A 412 unless the If-Match header, when there is one, names this representation. */
+  checkIfMatch(ifMatch: string | undefined, representation: unknown): void {
+    if (ifMatch !== undefined && !tagListMatches(ifMatch, entityTag(representation))) throw ServiceError.preconditionFailed();
+  }
+
+  private represent(record: PropertyRecord): PropertyRepresentation {
     return toPropertyRepresentation(record, this.publicBaseUrl);
   }
 

@@ -1,5 +1,5 @@
-import { PropertyRepresentation } from '@app/contracts';
-import { PropertyRecord } from './property.schema';
+import { FloorPlanRepresentation, PropertyRepresentation } from '@app/contracts';
+import { FloorPlanRecord, PropertyRecord } from './property.schema';
 
 /** The public representation: every documented field, in the documented order. */
 export function toPropertyRepresentation(record: PropertyRecord, publicBaseUrl: string): PropertyRepresentation {
@@ -17,14 +17,18 @@ export function toPropertyRepresentation(record: PropertyRecord, publicBaseUrl: 
     application_url: `${publicBaseUrl}/properties/${record.id}/apply`,
     form_preset_id: record.form_preset_id,
     background_config_id: record.background_config_id,
-    floor_plans: (record.floor_plans ?? []).map((plan) => ({
-      id: plan.id,
-      property_id: plan.property_id,
-      name: plan.name,
-      beds: plan.beds ?? null,
-      baths: plan.baths ?? null,
-      deposit: plan.deposit ?? null,
-      rent: plan.rent ?? null,
-    })),
+    floor_plans: (record.floor_plans ?? []).map(toFloorPlanRepresentation),
+  };
+}
+
+export function toFloorPlanRepresentation(plan: FloorPlanRecord): FloorPlanRepresentation {
+  return {
+    id: plan.id,
+    property_id: plan.property_id,
+    name: plan.name,
+    beds: plan.beds ?? null,
+    baths: plan.baths ?? null,
+    deposit: plan.deposit ?? null,
+    rent: plan.rent ?? null,
   };
 }

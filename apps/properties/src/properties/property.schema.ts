@@ -25,6 +25,10 @@ export class FloorPlanRecord {
 
   @Prop({ type: Number, default: null })
   rent: number | null;
+
+  /** Names the request that added it, so a request done twice adds it once; never returned. */
+  @Prop({ type: String })
+  request_key?: string;
 }
 
 export const FloorPlanSchema = SchemaFactory.createForClass(FloorPlanRecord);
@@ -83,9 +87,38 @@ export class PropertyRecord {
   @Prop({ required: true })
   request_key: string;
 
+  /**
+   * The number of changes made to the property; change n is claimed in property_versions under
+   * `<id>:<n>`, which holds the state it made. This document may lag behind the latest change.
+   */
+  @Prop({ type: Number, default: 0 })
+  version: number;
+
   /** Deleted properties are kept, so their ids are never handed out again. */
   @Prop({ type: Date, default: null })
   deleted_at: Date | null;
 }
 
 export const PropertySchema = SchemaFactory.createForClass(PropertyRecord);
+
+/** What a change may alter; the rest (id, owner, form defaults, creation) is fixed at create. */
+export const MUTABLE_FIELDS = [
+  'available',
+  'kind',
+  'name',
+  'street',
+  'city',
+  'state',
+  'zip',
+  'invitation_only',
+  'invitation_only_message',
+  'floor_plans',
+  'updated_at',
+  'deleted_at',
+] as const;
+
+export type PropertyState = Pick<PropertyRecord, (typeof MUTABLE_FIELDS)[number]>;
+
+export function stateOf(record: PropertyRecord): PropertyState {
+  return Object.fromEntries(MUTABLE_FIELDS.map((field) => [field, record[field]])) as PropertyState;
+}
