@@ -58,9 +58,9 @@ export async function configureHttp(app: NestFastifyApplication, settings: HttpS
   if (settings.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: settings.corsOrigins,
-      methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-      exposedHeaders: ['Retry-After', 'X-Request-Id'],
+      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id'],
+      exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id'],
       maxAge: 600,
     });
   }

@@ -40,6 +40,15 @@ const ERRORS = {
     description: 'The first request with this Idempotency-Key is still being worked on; retry a moment later.',
     examples: { inProgress: errorBody('Key in use', 'a request with this Idempotency-Key is still in progress; retry later') },
   },
+  412: {
+    description: 'If-Match no longer names the current representation: someone changed it since it was read. Read it again.',
+    examples: {
+      changed: errorBody(
+        'Changed since read',
+        'the resource has changed since it was read (If-Match does not match its ETag); read it again',
+      ),
+    },
+  },
   413: {
     description: 'The body is over 64 KiB.',
     examples: { tooLarge: errorBody('Body over the limit', 'the request cannot be read') },
