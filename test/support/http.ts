@@ -37,6 +37,7 @@ export function api(baseUrl: string) {
   return {
     post: (path: string, body?: unknown, options?: RequestOptions) => call('POST', path, body, options),
     get: (path: string, options?: RequestOptions) => call('GET', path, undefined, options),
+    patch: (path: string, body?: unknown, options?: RequestOptions) => call('PATCH', path, body, options),
     delete: (path: string, options?: RequestOptions) => call('DELETE', path, undefined, options),
     call,
   };
