@@ -141,9 +141,94 @@ describe('the published OpenAPI document', () => {
     }
   });
 
+  it('answers the listing, change and floor plan responses it documents, each as documented', async () => {
+    const properties = '/api/v2/properties';
+    const property = '/api/v2/properties/{id}';
+    const plans = '/api/v2/properties/{pid}/floor_plans';
+    const plan = '/api/v2/properties/{pid}/floor_plans/{id}';
+    const live = (await client.post(properties, { property: { name: 'Changing' } })).body.property;
+    const house = (await client.post(properties, { property: { name: 'House', kind: 'single_family' } })).body.property;
+    const livePath = `${properties}/${live.id}`;
+    const plansPath = `${livePath}/floor_plans`;
+    const planPath = `${plansPath}/${live.floor_plans[0].id}`;
+    const planTag = (await client.get(planPath)).headers.get('etag')!;
+    const stale = { headers: { 'if-match': '"stale"' } };
+    const tooBig = JSON.stringify({ property: { name: 'x'.repeat(65 * 1024) } });
+    const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
+    const spare = await documented('POST', plans, client.post(plansPath, { floor_plan: { name: 'Spare', baths: 1.5 } }));
+    expect(spare.status).toBe(201);
+    const tag = (await client.get(livePath)).headers.get('etag')!;
+
+    for (const [method, path, request] of [
+      ['GET', properties, () => client.get(`${properties}?limit=1`)],
+      ['GET', properties, () => client.get(`${properties}?available=maybe`)],
+      ['GET', properties, () => client.get(properties, { key: null })],
+      ['GET', property, () => client.get(livePath, { headers: { 'if-none-match': tag } })],
+      ['PATCH', property, () => client.patch(livePath, { property: { city: 'Documented' } })],
+      ['PATCH', property, () => client.patch(livePath, undefined, { raw: '{"property":' })],
+      ['PATCH', property, () => client.patch(livePath, { property: {} }, { key: null })],
+      ['PATCH', property, () => client.patch(`${properties}/999999`, { property: {} })],
+      ['PATCH', property, () => client.patch(livePath, { property: {} }, stale)],
+      ['PATCH', property, () => client.patch(livePath, undefined, { raw: tooBig })],
+      ['PATCH', property, () => client.patch(livePath, undefined, notJson)],
+      ['PATCH', property, () => client.patch(livePath, { property: { name: '', colour: 'red' } })],
+      ['DELETE', property, () => client.delete(livePath, stale)],
+      ['GET', plans, () => client.get(plansPath)],
+      ['GET', plans, () => client.get(plansPath, { key: null })],
+      ['GET', plans, () => client.get(`${properties}/999999/floor_plans`)],
+      ['POST', plans, () => client.post(plansPath, undefined, { raw: '{' })],
+      ['POST', plans, () => client.post(plansPath, { floor_plan: { name: 'x' } }, { key: null })],
+      ['POST', plans, () => client.post(`${properties}/999999/floor_plans`, { floor_plan: { name: 'x' } })],
+      ['POST', plans, () => client.post(plansPath, undefined, { raw: tooBig })],
+      ['POST', plans, () => client.post(plansPath, undefined, notJson)],
+      ['POST', plans, () => client.post(`${properties}/${house.id}/floor_plans`, { floor_plan: { name: 'Annex' } })],
+      ['GET', plan, () => client.get(planPath)],
+      ['GET', plan, () => client.get(planPath, { headers: { 'if-none-match': planTag } })],
+      ['GET', plan, () => client.get(planPath, { key: null })],
+      ['GET', plan, () => client.get(`${plansPath}/999999`)],
+      ['PATCH', plan, () => client.patch(planPath, { floor_plan: { rent: 1200 } }, { headers: { 'if-match': planTag } })],
+      ['PATCH', plan, () => client.patch(planPath, undefined, { raw: '[' })],
+      ['PATCH', plan, () => client.patch(planPath, { floor_plan: {} }, { key: null })],
+      ['PATCH', plan, () => client.patch(`${plansPath}/999999`, { floor_plan: {} })],
+      ['PATCH', plan, () => client.patch(planPath, { floor_plan: {} }, stale)],
+      ['PATCH', plan, () => client.patch(planPath, undefined, { raw: tooBig })],
+      ['PATCH', plan, () => client.patch(planPath, undefined, notJson)],
+      ['PATCH', plan, () => client.patch(planPath, { floor_plan: { beds: -1 } })],
+      ['DELETE', plan, () => client.delete(planPath, stale)],
+      ['DELETE', plan, () => client.delete(planPath, { key: null })],
+      ['DELETE', plan, () => client.delete(`${plansPath}/999999`)],
+      ['DELETE', plan, () => client.delete(`${plansPath}/${spare.body.floor_plan.id}`)],
+      ['DELETE', plan, () => client.delete(planPath)],
+    ] as const) {
+      await documented(method, path, request());
+    }
+
+    // 409: a floor plan whose Idempotency-Key another request with the same body is still working on.
+    const key = randomUUID();
+    const db = await stack.database('properties');
+    try {
+      await db.collection('idempotency_keys').insertOne({
+        _id: `1:${key}` as never,
+        token: randomUUID(),
+        fingerprint: fingerprintOf({ property_id: live.id, floor_plan: { name: 'Busy' } }),
+        state: 'pending',
+        message_id: 'another request',
+        outcome: null,
+        claimed_at: new Date(),
+        expires_at: new Date(Date.now() + 60 * 60 * 1000),
+      });
+    } finally {
+      await db.close();
+    }
+    const busy = client.post(plansPath, { floor_plan: { name: 'Busy' } }, { headers: { 'idempotency-key': key } });
+    expect((await documented('POST', plans, busy)).status).toBe(409);
+  });
+
   it('answers every response it documents, each as documented', async () => {
     const properties = '/api/v2/properties';
     const property = '/api/v2/properties/{id}';
+    const floorPlans = '/api/v2/properties/{pid}/floor_plans';
+    const floorPlan = '/api/v2/properties/{pid}/floor_plans/{id}';
     const applications = '/api/v2/applications';
     const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body
       .property;
@@ -219,6 +304,13 @@ describe('the published OpenAPI document', () => {
       ['POST', properties, () => client.post(properties, { property: { name: 'Throttled' } }, throttled)],
       ['GET', property, () => client.get(`${properties}/1`, throttled)],
       ['DELETE', property, () => client.delete(`${properties}/1`, throttled)],
+      ['GET', properties, () => client.get(properties, throttled)],
+      ['PATCH', property, () => client.patch(`${properties}/1`, { property: {} }, throttled)],
+      ['GET', floorPlans, () => client.get(`${properties}/1/floor_plans`, throttled)],
+      ['POST', floorPlans, () => client.post(`${properties}/1/floor_plans`, { floor_plan: { name: 'x' } }, throttled)],
+      ['GET', floorPlan, () => client.get(`${properties}/1/floor_plans/1`, throttled)],
+      ['PATCH', floorPlan, () => client.patch(`${properties}/1/floor_plans/1`, { floor_plan: {} }, throttled)],
+      ['DELETE', floorPlan, () => client.delete(`${properties}/1/floor_plans/1`, throttled)],
       ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant } }, throttled)],
     ] as const) {
       let answer = await documented(method, path, request());
@@ -233,6 +325,13 @@ describe('the published OpenAPI document', () => {
       ['POST', properties, () => client.post(properties, { property: { name: 'Nobody home' } })],
       ['GET', property, () => client.get(`${properties}/1`)],
       ['DELETE', property, () => client.delete(`${properties}/1`)],
+      ['GET', properties, () => client.get(properties)],
+      ['PATCH', property, () => client.patch(`${properties}/1`, { property: {} })],
+      ['GET', floorPlans, () => client.get(`${properties}/1/floor_plans`)],
+      ['POST', floorPlans, () => client.post(`${properties}/1/floor_plans`, { floor_plan: { name: 'x' } })],
+      ['GET', floorPlan, () => client.get(`${properties}/1/floor_plans/1`)],
+      ['PATCH', floorPlan, () => client.patch(`${properties}/1/floor_plans/1`, { floor_plan: {} })],
+      ['DELETE', floorPlan, () => client.delete(`${properties}/1/floor_plans/1`)],
       ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant } })],
       ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
     ] as const) {
