@@ -1,10 +1,14 @@
 import fc, { Arbitrary } from 'fast-check';
 import {
   createApplicationRequest,
+  createFloorPlanRequest,
   createPropertyRequest,
   deletePropertyRequest,
   FuzzRequest,
   getPropertyRequest,
+  listPropertiesRequest,
+  updateFloorPlanRequest,
+  updatePropertyRequest,
 } from './support/fuzz-requests';
 import { api, Api } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
@@ -67,10 +71,28 @@ function check(request: FuzzRequest, answer: Answer): void {
     if (/\bat .+\.(js|ts):\d+/.test(answer.text)) fail('a stack trace in an answer');
     return;
   }
-  const expected = request.path.startsWith('/api/v2/applications') ? 'application' : 'property';
+  if (endpointOf(request).endsWith('(list)')) {
+    if (Object.keys(body ?? {}).join() !== 'properties,next_cursor' || !Array.isArray(body.properties)) {
+      fail('a list without {"properties": [...], "next_cursor": ...}');
+    }
+    return;
+  }
+  const expected = request.path.startsWith('/api/v2/applications')
+    ? 'application'
+    : request.path.includes('/floor_plans')
+      ? 'floor_plan'
+      : 'property';
   if (Object.keys(body ?? {}).join() !== expected || typeof body[expected]?.id !== 'number')
     fail(`a success without {"${expected}": ...}`);
   if (expected === 'application' && /"(id_number|dob)"/.test(answer.text)) fail('an applicant’s id_number or dob in an answer');
+}
+
+/** `POST /api/v2/properties`, `GET /api/v2/properties (list)`, `PATCH /api/v2/properties/:pid/floor_plans`, ... */
+function endpointOf(request: FuzzRequest): string {
+  const segments = request.path.split('?')[0].split('/');
+  const base = `${request.method} ${segments.slice(0, 4).join('/')}`;
+  if (segments[5] === 'floor_plans') return `${base}/:pid/floor_plans`;
+  return request.method === 'GET' && segments.length === 4 ? `${base} (list)` : base;
 }
 
 describe('fuzzing every endpoint of the running stack', () => {
@@ -80,7 +102,7 @@ describe('fuzzing every endpoint of the running stack', () => {
   let foreignProperty: number;
 
   const send = async (request: FuzzRequest): Promise<Answer> => {
-    const endpoint = `${request.method} ${request.path.split('/').slice(0, 4).join('/')}`;
+    const endpoint = endpointOf(request);
     tally.sent.set(endpoint, (tally.sent.get(endpoint) ?? 0) + 1);
     const response = await fetch(`${stack.url}${request.path}`, {
       method: request.method,
@@ -159,6 +181,50 @@ describe('fuzzing every endpoint of the running stack', () => {
     async () => {
       await fuzz(getPropertyRequest([...ownProperties, foreignProperty]), 4103);
       expect(tally.sent.get('GET /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
+
+  it(
+    `GET /api/v2/properties: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      await fuzz(listPropertiesRequest(), 4105);
+      expect(tally.sent.get('GET /api/v2/properties (list)')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
+
+  it(
+    `PATCH /api/v2/properties/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      await fuzz(updatePropertyRequest([...ownProperties, foreignProperty]), 4106);
+      expect(tally.sent.get('PATCH /api/v2/properties')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
+
+  it(
+    `POST /api/v2/properties/:pid/floor_plans: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      await fuzz(createFloorPlanRequest([...ownProperties, foreignProperty]), 4107);
+      expect(tally.sent.get('POST /api/v2/properties/:pid/floor_plans')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
+
+  it(
+    `PATCH /api/v2/properties/:pid/floor_plans/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every error in the documented body`,
+    async () => {
+      const plans = await Promise.all(
+        [...ownProperties, foreignProperty].map(async (id) => {
+          const key = id === foreignProperty ? KEYS.clientTwo : undefined;
+          return ((await client.get(`/api/v2/properties/${id}`, { key })).body.property.floor_plans as { id: number }[]).map(
+            (p) => p.id,
+          );
+        }),
+      );
+      await fuzz(updateFloorPlanRequest([...ownProperties, foreignProperty], plans.flat().slice(0, 20)), 4108);
+      expect(tally.sent.get('PATCH /api/v2/properties/:pid/floor_plans')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
     },
     TIME_LIMIT_MS + 30_000,
   );

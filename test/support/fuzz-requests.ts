@@ -3,7 +3,7 @@ import { KEYS } from '../../tools/stack';
 
 /** One generated HTTP request, as the fuzz suite sends it. */
 export interface FuzzRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   /** Sent as given; null sends no body. */
   body: string | null;
@@ -250,9 +250,9 @@ function headersFor(auth: string | null, contentType: string | null): Record<str
   return headers;
 }
 
-function post(path: string, body: Arbitrary<unknown>): Arbitrary<FuzzRequest> {
+function post(path: string, body: Arbitrary<unknown>, method: 'POST' | 'PATCH' = 'POST'): Arbitrary<FuzzRequest> {
   return fc.tuple(encoded(body), authorization).map(([sent, auth]) => ({
-    method: 'POST' as const,
+    method,
     path,
     body: sent.body,
     // fetch labels a string body text/plain when no type is given: say so explicitly.
@@ -321,3 +321,56 @@ function byId(method: 'GET' | 'DELETE', knownIds: number[]): Arbitrary<FuzzReque
 
 export const getPropertyRequest = (knownIds: number[]) => byId('GET', knownIds);
 export const deletePropertyRequest = (knownIds: number[]) => byId('DELETE', knownIds);
+
+const amount = (max: number) => fc.oneof(fc.nat({ max }), fc.double({ min: 0, max, noNaN: true }));
+
+const floorPlan = objectOf(
+  {
+    name: field(shortText, mostlyPlausible),
+    beds: field(amount(100), mostlyPlausible),
+    baths: field(fc.constantFrom(0, 1, 1.5, 2, 2.5), mostlyPlausible),
+    deposit: field(amount(10_000_000), mostlyPlausible),
+    rent: field(amount(10_000_000), mostlyPlausible),
+  },
+  ['name'],
+);
+
+/** `limit`, `cursor` and `available` as a caller might send them, or worse. */
+const listQuery = fc
+  .tuple(
+    fc.option(fc.oneof(fc.integer({ min: -5, max: 150 }).map(String), printable, fc.constantFrom('1e1', '01', '', '25&limit=2'))),
+    fc.option(fc.oneof(printable, fc.constantFrom('djE6MQ', 'djE6MA', 'djE6LTE', 'djE6OTk5OTk5OTk5OTk5OTk5OTk5', ''))),
+    fc.option(fc.constantFrom('true', 'false', 'TRUE', '1', '', 'yes')),
+  )
+  .map(([limit, cursor, available]) => {
+    const parts = [
+      limit === null ? null : `limit=${encodeURIComponent(limit)}`,
+      cursor === null ? null : `cursor=${encodeURIComponent(cursor)}`,
+      available === null ? null : `available=${available}`,
+    ].filter((part): part is string => part !== null);
+    return parts.length > 0 ? `?${parts.join('&')}` : '';
+  });
+
+export const listPropertiesRequest = (): Arbitrary<FuzzRequest> =>
+  fc.tuple(fc.oneof(listQuery, query), authorization).map(([q, auth]) => ({
+    method: 'GET' as const,
+    path: `/api/v2/properties${q}`,
+    body: null,
+    headers: headersFor(auth, null),
+  }));
+
+/** A request to one of `knownIds` (or anything else in its place), its body made by `body`. */
+function toProperty(knownIds: number[], suffix: string, body: Arbitrary<unknown>, method: 'POST' | 'PATCH') {
+  return idSegment(knownIds).chain((id) => post(`/api/v2/properties/${id}${suffix}`, body, method));
+}
+
+export const updatePropertyRequest = (knownIds: number[]): Arbitrary<FuzzRequest> =>
+  toProperty(knownIds, '', wrapped('property', property), 'PATCH');
+
+export const createFloorPlanRequest = (knownIds: number[]): Arbitrary<FuzzRequest> =>
+  toProperty(knownIds, '/floor_plans', wrapped('floor_plan', floorPlan), 'POST');
+
+export const updateFloorPlanRequest = (knownIds: number[], knownPlanIds: number[]): Arbitrary<FuzzRequest> =>
+  idSegment(knownPlanIds).chain((planId) =>
+    toProperty(knownIds, `/floor_plans/${planId}`, wrapped('floor_plan', floorPlan), 'PATCH'),
+  );

@@ -1,0 +1,104 @@
+import { Model } from 'mongoose';
+import { PropertiesRepository } from './properties.repository';
+import { PropertyRecord, stateOf } from './property.schema';
+
+const AT = new Date('2026-01-02T03:04:05.678Z');
+
+function property(overrides: Partial<PropertyRecord> = {}): PropertyRecord {
+  return {
+    id: 42,
+    client_id: 7,
+    available: true,
+    kind: 'multi_family',
+    name: 'Elm Court',
+    street: '',
+    city: '',
+    state: '',
+    zip: '',
+    invitation_only: false,
+    invitation_only_message: '',
+    form_preset_id: 1,
+    background_config_id: 1,
+    floor_plans: [{ id: 90, property_id: 42, name: 'Elm Court', beds: null, baths: null, deposit: null, rent: null }],
+    created_at: AT,
+    updated_at: AT,
+    request_key: 'message:1',
+    deleted_at: null,
+    version: 0,
+    ...overrides,
+  };
+}
+
+/** The properties and property_versions collections in memory, keyed by `_id` alone. */
+function storeInMemory() {
+  const table = () => {
+    const documents = new Map<string, any>();
+    return {
+      documents,
+      findOne: async ({ _id }: { _id: string }) => (documents.has(_id) ? structuredClone(documents.get(_id)) : null),
+      insertOne: async (document: { _id: string }) => {
+        if (documents.has(document._id)) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
+        documents.set(document._id, structuredClone(document));
+      },
+      updateOne: async ({ _id }: { _id: string }, { $set }: { $set: object }) => {
+        if (documents.has(_id)) documents.set(_id, { ...documents.get(_id), ...structuredClone($set) });
+      },
+    };
+  };
+  const properties = table();
+  const versions = table();
+  const model = {
+    db: { db: { collection: () => properties }, collection: () => versions },
+    collection: { collectionName: 'properties' },
+  } as unknown as Model<PropertyRecord>;
+  return { properties, versions, repository: new PropertiesRepository(model) };
+}
+
+describe('PropertiesRepository versions', () => {
+  it('claims the next version once: a second change from the same read loses', async () => {
+    const { properties, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property() });
+    const read = (await repository.findLive(7, 42))!;
+    expect(await repository.commit(read, { ...stateOf(read), city: 'First' })).toBe(true);
+    expect(await repository.commit(read, { ...stateOf(read), zip: '11111' })).toBe(false);
+    const current = (await repository.findLive(7, 42))!;
+    expect([current.city, current.zip, current.version]).toEqual(['First', '', 1]);
+  });
+
+  it('applies claimed versions the document does not show yet, and brings it up to date', async () => {
+    const { properties, versions, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property() });
+    // Two changes whose writers died after their claims, before updating the document.
+    versions.documents.set('42:1', { _id: '42:1', property_id: 42, version: 1, state: { ...stateOf(property()), city: 'One' } });
+    versions.documents.set('42:2', {
+      _id: '42:2',
+      property_id: 42,
+      version: 2,
+      state: { ...stateOf(property()), city: 'One', zip: '22222' },
+    });
+    const current = (await repository.findLive(7, 42))!;
+    expect([current.city, current.zip, current.version]).toEqual(['One', '22222', 2]);
+    expect(properties.documents.get('42')).toMatchObject({ city: 'One', zip: '22222', version: 2 });
+  });
+
+  it('walks past a document that a late update set back to an older version', async () => {
+    const { properties, versions, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property({ version: 1, city: 'One' }) });
+    versions.documents.set('42:2', { _id: '42:2', property_id: 42, version: 2, state: { ...stateOf(property()), city: 'Two' } });
+    expect((await repository.findLive(7, 42))!.city).toBe('Two');
+  });
+
+  it('sees a deletion claimed as a version, and another client’s property as none', async () => {
+    const { properties, versions, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property() });
+    expect(await repository.findLive(8, 42)).toBeNull();
+    versions.documents.set('42:1', {
+      _id: '42:1',
+      property_id: 42,
+      version: 1,
+      state: { ...stateOf(property()), deleted_at: AT },
+    });
+    expect(await repository.findLive(7, 42)).toBeNull();
+    expect((await repository.findCurrent(42))!.deleted_at).toEqual(AT);
+  });
+});
