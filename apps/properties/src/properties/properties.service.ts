@@ -29,7 +29,7 @@ const MAX_CHANGE_ATTEMPTS = 20;
  * Positions a list page reads at most, so that a page among many deleted (or, with a filter,
  * non-matching) properties stays bounded; such a page may be short but still has a cursor.
  */
-const MAX_LIST_SCAN = 500;
+const MAX_LIST_SCAN = 200;
 
 /**
  * What a change decides from the current property: its new state (null for no change) and the
