@@ -126,9 +126,9 @@ describe('CORS, when origins are configured', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
-    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, PATCH, DELETE');
     expect(preflight.headers.get('access-control-allow-headers')).toBe(
-      'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
+      'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, X-Request-Id',
     );
     expectSecurityHeaders(preflight);
   });
