@@ -89,5 +89,10 @@ export function scenarios({ propertyIds }: Fixtures): Scenario[] {
       requests: () => [createApplication()],
     },
     { name: 'mix', description: '1 create property : 10 get property : 5 create application', requests: mix },
+    {
+      name: 'list-properties',
+      description: 'GET /api/v2/properties?limit=25, the first page of the key’s properties',
+      requests: () => [{ method: 'GET', path: '/api/v2/properties?limit=25' }],
+    },
   ];
 }
