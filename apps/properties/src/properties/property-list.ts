@@ -23,11 +23,14 @@ const MAX_CLAIM_ATTEMPTS = 50;
  * Each client's properties in the order they were created, as positions 1, 2, 3, ... with no
  * gaps, one document per position under `_id` "<client id>:<position>".
  *
- * FerretDB (1.24, SQLite) answers a filter from an index only when it is `{_id: <string>}`: a
- * range on `_id`, `$in`, a sort or a limit are all done by reading every document of the
- * collection (measured: a 26-entry range page took ~600 ms among 10,000 entries, an `_id`
- * equality 1 ms at 100 and at 10,000). So a list page is read as point reads of consecutive
- * positions, newest first, and its cost is the page's, whatever the collection holds.
+ * A page is read as point reads of consecutive positions, newest first, so its cost is the
+ * page's on MongoDB, where `{_id: ...}` is an index search. FerretDB 1.24 on SQLite has no such
+ * plan: it hands `{_id: <string>}` (and only that) to SQLite, which scans rows in insertion order
+ * up to the match (the unique index is on `_ferretdb_sjson->"_id"`, the query reads
+ * `->'$._id'`, so EXPLAIN QUERY PLAN says SCAN); every other filter, a range on `_id`, `$in`, a
+ * sort or a limit is done by decoding documents in FerretDB, which is slower still (a 26-entry
+ * range page among 10,000 entries took ~600 ms; a point read of one of the last of 10,000
+ * entries 13 ms, of one of the first 0.75 ms).
  *
  * A position is claimed by inserting its document (unique `_id`), trying the next one up when
  * taken; claims start at or below the highest taken, so positions stay gapless, and the highest
