@@ -141,6 +141,20 @@ describe('the published OpenAPI document', () => {
     }
   });
 
+  it('suggests no Idempotency-Key, so that trying a create twice does not replay the first', () => {
+    const creates = published.operations().filter((operation) => operation.startsWith('POST '));
+    expect(creates.sort()).toEqual(['POST /api/v2/applications', 'POST /api/v2/properties']);
+    for (const operation of creates) {
+      const [method, path] = operation.split(' ');
+      const header = published
+        .operation(method, path)
+        .parameters.find((parameter: any) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      expect([operation, header.required, 'example' in header, 'examples' in header]).toEqual([operation, false, false, false]);
+      expect([operation, 'example' in header.schema, 'default' in header.schema]).toEqual([operation, false, false]);
+      expect(header.description).toMatch(/fresh value \(a new UUID, say\) for each request/);
+    }
+  });
+
   it('answers every response it documents, each as documented', async () => {
     const properties = '/api/v2/properties';
     const property = '/api/v2/properties/{id}';
