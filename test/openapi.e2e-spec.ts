@@ -141,6 +141,21 @@ describe('the published OpenAPI document', () => {
     }
   });
 
+  it('points GET / at the documentation, without an API key, with the API’s security headers', async () => {
+    const index = await documented('GET', '/', client.get('/', { key: null }));
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(index.body).toEqual({ name: published.document.info.title, docs: '/api/docs', openapi: '/api/openapi.json' });
+    expect(index.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(index.headers.get('x-powered-by')).toBeNull();
+
+    const docs = await client.get(index.body.docs, { key: null });
+    expect([docs.status, docs.text]).toEqual([200, expect.stringContaining('swagger-ui')]);
+    const document = await client.get(index.body.openapi, { key: null });
+    expect([document.status, document.body]).toEqual([200, published.document]);
+  });
+
   it('suggests no Idempotency-Key, so that trying a create twice does not replay the first', () => {
     const creates = published.operations().filter((operation) => operation.startsWith('POST '));
     expect(creates.sort()).toEqual(['POST /api/v2/applications', 'POST /api/v2/properties']);
@@ -189,6 +204,7 @@ describe('the published OpenAPI document', () => {
         applications,
         () => client.post(applications, { application: { property_id: 1, applicant: { ...applicant, email: 'no' } } }),
       ],
+      ['GET', '/', () => client.get('/', { key: null })],
       ['GET', '/health/live', () => client.get('/health/live', { key: null })],
       ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
       ['GET', '/metrics', () => client.get('/metrics', { key: null })],
