@@ -1,5 +1,5 @@
 /**
- * Unit specs: `*.spec.ts` beside the code under apps/ and libs/, and beside docker-compose.yml.
+ * Unit specs: `*.spec.ts` beside the code under apps/ and libs/, and beside docker-compose.yml and package.json.
  * Tests that cross processes live in test/ with their own config.
  *
  * ts-jest compiles with the root tsconfig.json and type-checks each spec and what it imports
@@ -9,7 +9,7 @@
 module.exports = {
   rootDir: __dirname,
   roots: ['<rootDir>'],
-  testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/docker-compose.spec.ts'],
+  testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/docker-compose.spec.ts', '<rootDir>/package.spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
