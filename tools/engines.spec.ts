@@ -7,7 +7,7 @@ import { minVersion, satisfies } from 'semver';
  * warns EBADENGINE for each package whose engines leave out the Node it runs on, and a newcomer
  * takes that for a broken checkout.
  */
-const read = (file: string) => readFileSync(join(__dirname, file), 'utf8');
+const read = (file: string) => readFileSync(join(__dirname, '..', file), 'utf8');
 const supported: string = JSON.parse(read('package.json')).engines.node;
 const lowest = minVersion(supported)?.version;
 const locked: Record<string, { engines?: { node?: string }; optional?: boolean }> = JSON.parse(
