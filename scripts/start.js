@@ -60,6 +60,7 @@ const state = {
   firstSignalAt: 0,
   /** The one-off command running now (the build, FerretDB's install or start), if any. */
   step: null,
+  stepLabel: '',
   /** @type {Map<string, import('node:child_process').ChildProcess>} */
   apps: new Map(),
   ferretdbStarted: false,
@@ -122,6 +123,7 @@ function runStep(label, command, args, { capture = false, detached = false } = {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached });
     state.step = child;
+    state.stepLabel = label;
     let stdout = '';
     if (capture) child.stdout.on('data', (chunk) => (stdout += chunk));
     else prefixLines(child.stdout, process.stdout, `[${label}]`);
@@ -338,8 +340,12 @@ function stop(reason, exitCode) {
   if (state.stopping) return;
   state.stopping = true;
   state.exitCode = Math.max(state.exitCode, exitCode);
-  const running = [...state.apps.keys()];
-  say(`${reason}; stopping ${[...running, ...(state.ferretdbStarted ? ['FerretDB'] : [])].join(', ') || 'nothing'}`);
+  const running = [
+    ...(state.step ? [state.stepLabel] : []),
+    ...state.apps.keys(),
+    ...(state.ferretdbStarted ? ['FerretDB'] : []),
+  ];
+  say(`${reason}; stopping ${running.join(', ') || 'nothing'}`);
   for (const child of state.apps.values()) child.kill('SIGTERM');
   state.step?.kill('SIGTERM');
   state.forceKillTimer = setTimeout(forceKill, FORCE_KILL_AFTER_MS);

@@ -12,6 +12,7 @@ import {
   realpathSync,
   rmSync,
   symlinkSync,
+  utimesSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -157,8 +158,8 @@ describe('npm start', () => {
   const launches: Launch[] = [];
   let propertyId: number;
 
-  const launch = (): Launch => {
-    const started = new Launch(copy, env);
+  const launch = (extraEnv: NodeJS.ProcessEnv = {}): Launch => {
+    const started = new Launch(copy, { ...env, ...extraEnv });
     launches.push(started);
     return started;
   };
@@ -227,6 +228,8 @@ describe('npm start', () => {
       );
 
       expect(started.output).toContain('[start] building');
+      // Into a pipe, the apps log JSON.
+      expect(started.output).toMatch(/^\[gateway\] +\{"level":"info",.*"msg":"HTTP API listening on port \d+"\}$/m);
       expect(ready).toContain(`API   http://localhost:${port}/api/v2`);
       expect(ready).toContain(`docs  http://localhost:${port}/api/docs`);
       expect(ready).toContain(`${DEV_KEY} (client 1), ${DEV_KEY_2} (client 2)`);
@@ -289,12 +292,15 @@ describe('npm start', () => {
   );
 
   it(
-    'keeps the data for the next run, which builds nothing when nothing changed',
+    'keeps the data for the next run, which builds nothing when nothing changed; LOG_FORMAT=pretty reaches the apps',
     async () => {
-      const started = launch();
+      const started = launch({ LOG_FORMAT: 'pretty' });
       await started.until(/^\[start\] ready in /m, START_MS);
 
       expect(started.output).not.toContain('[start] building');
+      expect(started.output).toMatch(
+        /^\[gateway\] +\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: \[Gateway\] HTTP API listening on port \d+$/m,
+      );
       const again = await api(`http://127.0.0.1:${port}`).get(`/api/v2/properties/${propertyId}`, { key: DEV_KEY });
       expect(again.status).toBe(200);
       expect(again.body.property.name).toBe('Started Court');
@@ -302,6 +308,24 @@ describe('npm start', () => {
       await started.interrupt(STOP_MS);
       expect(started.output).toContain('[start] FerretDB stopped');
       expect(started.output).not.toMatch(/while stopping|killing|npm error/);
+      expect(processesIn(copy)).toEqual([]);
+    },
+    START_MS + STOP_MS + 10_000,
+  );
+
+  it(
+    'builds again once a source has changed, and a Ctrl-C during the build leaves nothing running',
+    async () => {
+      const source = join(copy, 'libs', 'config', 'src', 'environment.ts');
+      const later = new Date(Date.now() + 1000);
+      utimesSync(source, later, later);
+      const started = launch();
+      await started.until(/^\[start\] building \(sources changed since the last build\)$/m, START_MS);
+
+      await started.interrupt(STOP_MS);
+
+      expect(started.output).toMatch(/^\[start\] received SIGINT; stopping build$/m);
+      expect(started.output).not.toMatch(/FerretDB \(pid|while stopping|killing|npm error/);
       expect(processesIn(copy)).toEqual([]);
     },
     START_MS + STOP_MS + 10_000,
