@@ -161,13 +161,24 @@ function anyFreePort() {
   });
 }
 
-function processIsAlive(pid) {
+/** Whether `pid` is a live launcher: not gone, not a zombie waiting to be reaped, not reused. */
+function launcherIsAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return error.code === 'EPERM';
+    if (error.code !== 'EPERM') return false;
   }
+  let stat;
+  let command;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // No /proc to ask (not Linux): the signal check is all there is.
+    return true;
+  }
+  const processState = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return processState !== 'Z' && command.includes(path.join('scripts', 'start.js'));
 }
 
 function readPid(file) {
@@ -185,7 +196,7 @@ function readPid(file) {
  */
 function reclaimFerretdbDir() {
   const owner = readPid(OWNER_FILE);
-  if (owner !== null && owner !== process.pid && processIsAlive(owner)) {
+  if (owner !== null && owner !== process.pid && launcherIsAlive(owner)) {
     throw new Error(
       `another \`npm start\` (pid ${owner}) runs the FerretDB in ${path.relative(ROOT, FERRETDB_DIR)}; stop it first`,
     );

@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import { api } from './support/http';
+import { eventually } from './support/wait';
 import { freePort } from '../tools/stack';
 
 const ROOT = resolve(__dirname, '..');
@@ -134,6 +135,11 @@ class Launch {
     clearTimeout(timer);
     if (signal === 'SIGKILL') throw new Error(`npm start did not stop within ${timeoutMs} ms:\n${this.output}`);
     return { code, signal };
+  }
+
+  /** Resolves once `npm start` has exited. */
+  async exited(): Promise<void> {
+    await this.exit;
   }
 
   kill(): void {
@@ -311,6 +317,34 @@ describe('npm start', () => {
       expect(processesIn(copy)).toEqual([]);
     },
     START_MS + STOP_MS + 10_000,
+  );
+
+  it(
+    'stops the FerretDB that a run killed outright left behind, and starts its own',
+    async () => {
+      const killed = launch();
+      await killed.until(/^\[start\] ready in /m, START_MS);
+      killed.kill();
+      await killed.exited();
+      // The rest of the group may take a moment to die; FerretDB runs in a session of its own,
+      // out of reach of what killed the group, and stays.
+      const left = await eventually('only FerretDB to be left running', () => {
+        const commands = processesIn(copy).map((p) => p.command);
+        return commands.length === 1 && commands;
+      });
+      expect(left).toEqual([expect.stringContaining('ferretdb --handler=sqlite')]);
+
+      const started = launch();
+      await started.until(/^\[start\] ready in /m, START_MS);
+      expect(started.output).toContain('[start] stopping the FerretDB an earlier run left running');
+      const again = await api(`http://127.0.0.1:${port}`).get(`/api/v2/properties/${propertyId}`, { key: DEV_KEY });
+      expect(again.status).toBe(200);
+
+      await started.interrupt(STOP_MS);
+      expect(started.output).toContain('[start] FerretDB stopped');
+      expect(processesIn(copy)).toEqual([]);
+    },
+    2 * START_MS + STOP_MS + 10_000,
   );
 
   it(
