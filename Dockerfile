@@ -15,6 +15,8 @@ FROM node:20-alpine AS runtime
 # tini as PID 1 forwards signals to node and reaps zombies.
 RUN apk add --no-cache tini
 ENV NODE_ENV=production
+# JSON lines for whatever collects the logs, even from a container given a terminal (-t).
+ENV LOG_FORMAT=json
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -17,6 +17,7 @@ describe('environmentValidator', () => {
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'auto',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       HTTP_PORT: 0,
@@ -68,6 +69,10 @@ describe('environmentValidator', () => {
     expect(validateCommon({ LOG_LEVEL: level }).LOG_LEVEL).toBe(level);
   });
 
+  it.each(['auto', 'json', 'pretty'])('accepts LOG_FORMAT %s', (format) => {
+    expect(validateCommon({ LOG_FORMAT: format }).LOG_FORMAT).toBe(format);
+  });
+
   it.each([
     ['AMQP_URL', 'http://x'],
     ['AMQP_URL', 'localhost:5672'],
@@ -86,6 +91,8 @@ describe('environmentValidator', () => {
     ['HTTP_PORT', 'eighty'],
     ['LOG_LEVEL', 'verbose'],
     ['LOG_LEVEL', 'INFO'],
+    ['LOG_FORMAT', 'text'],
+    ['LOG_FORMAT', 'JSON'],
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal(validateService, { [name]: value })).toContain(name);
   });

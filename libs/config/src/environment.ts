@@ -4,6 +4,23 @@ import { IsIn, IsInt, Matches, Max, Min, validateSync } from 'class-validator';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** `auto`: readable lines when stdout is a terminal, JSON otherwise. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * An environment class whose defaults depend on other variables implements this; the validator
+ * calls it after reading the given values and before validating.
+ */
+export interface DerivedDefaults {
+  /** Fills in the defaults of the variables not among `given`. */
+  deriveDefaults(given: ReadonlySet<string>): void;
+}
+
+function hasDerivedDefaults(config: object): config is DerivedDefaults {
+  return typeof (config as Partial<DerivedDefaults>).deriveDefaults === 'function';
+}
+
 /**
  * Builds the function that reads the environment into `type` (EnvironmentModule calls it once,
  * at boot). The class's initializers are the defaults of unset variables, and its declared types
@@ -14,6 +31,7 @@ export function environmentValidator<T extends object>(type: new () => T) {
   return (raw: Record<string, unknown>): T => {
     const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
     const config = plainToInstance(type, present, { enableImplicitConversion: true });
+    if (hasDerivedDefaults(config)) config.deriveDefaults(new Set(Object.keys(present)));
     const errors = validateSync(config, { forbidUnknownValues: false });
     if (errors.length > 0) {
       const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
@@ -36,12 +54,20 @@ export class CommonEnvironment {
   @Matches(/^[A-Za-z0-9_-]{0,32}$/, { message: 'NAMESPACE must be up to 32 letters, digits, _ or -' })
   NAMESPACE: string = '';
 
+  /**
+   * The base of every absolute URL the API returns. A service cannot know the gateway's port, so
+   * whoever starts it passes this on (the local run, docker-compose); the gateway's own default
+   * follows its PORT.
+   */
   @Matches(HTTP_URL, { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL' })
   PUBLIC_BASE_URL: string = 'http://localhost:3000';
 
   /** The least severe level written to the log. */
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
+
+  @IsIn(LOG_FORMATS, { message: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })
+  LOG_FORMAT: LogFormat = 'auto';
 }
 
 /** What each microservice reads besides the common part. */

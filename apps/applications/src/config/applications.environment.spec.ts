@@ -19,6 +19,7 @@ describe('ApplicationsEnvironment', () => {
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'auto',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       HTTP_PORT: 3002,

@@ -19,6 +19,7 @@ describe('GatewayEnvironment', () => {
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'auto',
       PORT: 3000,
       API_KEYS: '',
       RATE_LIMIT_PER_SECOND: 50,
@@ -32,6 +33,22 @@ describe('GatewayEnvironment', () => {
     const config = validate({ PORT: '8080', RPC_TIMEOUT_MS: '250' });
     expect(config.PORT).toBe(8080);
     expect(config.RPC_TIMEOUT_MS).toBe(250);
+  });
+
+  it('bases the URLs it returns on its own port when PUBLIC_BASE_URL is unset', () => {
+    expect(validate({ PORT: '3031' }).PUBLIC_BASE_URL).toBe('http://localhost:3031');
+    expect(validate({ PORT: '3031', PUBLIC_BASE_URL: '' }).PUBLIC_BASE_URL).toBe('http://localhost:3031');
+  });
+
+  it('keeps PUBLIC_BASE_URL as given, whatever the port', () => {
+    const config = validate({ PORT: '3031', PUBLIC_BASE_URL: 'https://api.example.com' });
+    expect(config.PUBLIC_BASE_URL).toBe('https://api.example.com');
+  });
+
+  it('names only PORT when a bad port leaves no base to derive', () => {
+    const message = refusal({ PORT: 'abc' });
+    expect(message).toContain('PORT');
+    expect(message).not.toContain('PUBLIC_BASE_URL');
   });
 
   it('accepts the limits of each range', () => {

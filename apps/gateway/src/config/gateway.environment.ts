@@ -1,5 +1,5 @@
 import { IsOptional, Matches } from 'class-validator';
-import { CommonEnvironment, isIntegerInRange, isPort, isTimeout } from '@app/config';
+import { CommonEnvironment, DerivedDefaults, isIntegerInRange, isPort, isTimeout } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
@@ -8,7 +8,7 @@ const API_KEYS = new RegExp(`^(${API_KEY_ENTRY})?(,${API_KEY_ENTRY})*$`);
 /** A whole number of requests. */
 const isRate = (name: string) => isIntegerInRange(name, 1, 1_000_000);
 
-export class GatewayEnvironment extends CommonEnvironment {
+export class GatewayEnvironment extends CommonEnvironment implements DerivedDefaults {
   @isPort('PORT')
   PORT: number = 3000;
 
@@ -50,4 +50,9 @@ export class GatewayEnvironment extends CommonEnvironment {
   /** `id:base64key` entries: the first seals applicants' id_number and dob, every one opens them. */
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
+
+  /** Unset, the base of the URLs the API returns is this gateway on its own port. */
+  deriveDefaults(given: ReadonlySet<string>): void {
+    if (!given.has('PUBLIC_BASE_URL')) this.PUBLIC_BASE_URL = `http://localhost:${this.PORT}`;
+  }
 }

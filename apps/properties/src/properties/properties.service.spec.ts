@@ -1,5 +1,6 @@
-import { parsePageQuery } from '@app/contracts';
-import { IdAllocator, Idempotency } from '@app/persistence';
+import { Test } from '@nestjs/testing';
+import { ErrorCode, parsePageQuery, PropertyInput, ServiceError } from '@app/contracts';
+import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
@@ -7,9 +8,256 @@ import { PropertiesService } from './properties.service';
 import { PropertyList } from './property-list';
 import { PropertyRecord } from './property.schema';
 
+const CLIENT = 7;
+
+function storedProperty(overrides: Partial<PropertyRecord> = {}): PropertyRecord {
+  const at = new Date('2026-03-01T12:00:00.000Z');
+  return {
+    id: 3,
+    client_id: CLIENT,
+    available: true,
+    kind: 'multi_family',
+    name: 'Maple Court',
+    street: '1 Main St',
+    city: 'Cambridge',
+    state: 'MA',
+    zip: '02139',
+    invitation_only: false,
+    invitation_only_message: '',
+    form_preset_id: 11,
+    background_config_id: 12,
+    floor_plans: [{ id: 5, property_id: 3, name: 'Maple Court', beds: null, baths: null, deposit: null, rent: null }],
+    created_at: at,
+    updated_at: at,
+    request_key: 'message:m-1',
+    deleted_at: null,
+    version: 0,
+    ...overrides,
+  };
+}
+
+function input(fields: Partial<PropertyInput>): PropertyInput {
+  return Object.assign(new PropertyInput(), fields);
+}
+
+describe('PropertiesService', () => {
+  let repository: jest.Mocked<Pick<PropertiesRepository, 'insertOnce' | 'findLive' | 'commit'>>;
+  let list: jest.Mocked<Pick<PropertyList, 'append'>>;
+  let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
+  let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
+  let service: PropertiesService;
+
+  beforeEach(async () => {
+    repository = { insertOnce: jest.fn(), findLive: jest.fn(), commit: jest.fn().mockResolvedValue(true) };
+    list = { append: jest.fn().mockResolvedValue(1) };
+    const next: Record<string, number> = { properties: 41, floor_plans: 90 };
+    ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
+    idempotency = { run: jest.fn() };
+    idempotency.run.mockImplementation((_scope, work) => work('key:token-1'));
+    const env = Object.assign(new PropertiesEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com/' });
+
+    const module = await Test.createTestingModule({
+      providers: [
+        PropertiesService,
+        { provide: PropertiesRepository, useValue: repository },
+        { provide: IdAllocator, useValue: ids },
+        { provide: Idempotency, useValue: idempotency },
+        { provide: ClientDefaults, useValue: new ClientDefaults({ form_preset_id: 1, background_config_id: 2 }, '7:11:12') },
+        { provide: PropertiesEnvironment, useValue: env },
+        { provide: PropertyList, useValue: list },
+      ],
+    }).compile();
+    service = module.get(PropertiesService);
+  });
+
+  describe('create', () => {
+    beforeEach(() => repository.insertOnce.mockImplementation(async (record) => record));
+
+    it('does the work once per request: under the idempotency scope of the client, key and body', async () => {
+      const body = input({ name: 'Maple Court' });
+      await service.create(CLIENT, body, { key: 'order-1', messageId: 'm-1' });
+
+      expect(idempotency.run).toHaveBeenCalledTimes(1);
+      const scope: CreateScope = idempotency.run.mock.calls[0][0];
+      expect(scope).toEqual({ key: 'order-1', messageId: 'm-1', clientId: CLIENT, body });
+    });
+
+    it('stores the property with its defaults, one floor plan named after it, and the request key', async () => {
+      const before = Date.now();
+      await service.create(CLIENT, input({ name: 'Maple Court' }), { key: undefined, messageId: 'm-1' });
+
+      expect(ids.allocate.mock.calls.map(([kind]) => kind).sort()).toEqual(['floor_plans', 'properties']);
+      expect(repository.insertOnce).toHaveBeenCalledTimes(1);
+      const record = repository.insertOnce.mock.calls[0][0];
+      expect(record).toEqual({
+        id: 41,
+        client_id: CLIENT,
+        available: true,
+        kind: 'multi_family',
+        name: 'Maple Court',
+        street: '',
+        city: '',
+        state: '',
+        zip: '',
+        invitation_only: false,
+        invitation_only_message: '',
+        form_preset_id: 11,
+        background_config_id: 12,
+        floor_plans: [{ id: 90, property_id: 41, name: 'Maple Court', beds: null, baths: null, deposit: null, rent: null }],
+        created_at: expect.any(Date),
+        updated_at: record.created_at,
+        request_key: 'key:token-1',
+        deleted_at: null,
+        version: 0,
+      });
+      expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
+      // Listed before it is stored, so that a stored property is always in the list.
+      expect(list.append).toHaveBeenCalledWith(CLIENT, 41);
+      expect(list.append.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
+    });
+
+    it('keeps every value the request gave', async () => {
+      const given = {
+        name: 'Birch House',
+        available: false,
+        kind: 'single_family' as const,
+        street: '2 Elm St',
+        city: 'Boston',
+        state: 'MA',
+        zip: '02110',
+        invitation_only: true,
+        invitation_only_message: 'Ask the office',
+      };
+      await service.create(CLIENT, input(given), { messageId: 'm-1' });
+      expect(repository.insertOnce.mock.calls[0][0]).toMatchObject(given);
+    });
+
+    it("gives another client's property the form preset and background config of the fallback", async () => {
+      await service.create(8, input({ name: 'Maple Court' }), { messageId: 'm-1' });
+      expect(repository.insertOnce.mock.calls[0][0]).toMatchObject({ client_id: 8, form_preset_id: 1, background_config_id: 2 });
+    });
+
+    it('answers with the representation of what is stored, the one an earlier try stored included', async () => {
+      repository.insertOnce.mockResolvedValue(storedProperty({ id: 12, name: 'Stored First' }));
+      const created = await service.create(CLIENT, input({ name: 'Maple Court' }), { messageId: 'm-1' });
+      expect(created).toMatchObject({
+        id: 12,
+        name: 'Stored First',
+        application_url: 'https://rentals.example.com/properties/12/apply',
+      });
+    });
+
+    it('allocates and stores nothing when the idempotency check refuses', async () => {
+      idempotency.run.mockRejectedValue(ServiceError.idempotencyKeyReused());
+      const failure = service.create(CLIENT, input({ name: 'Maple Court' }), { key: 'order-1', messageId: 'm-1' });
+      await expect(failure).rejects.toMatchObject({ code: ErrorCode.IDEMPOTENCY_KEY_REUSED });
+      expect(ids.allocate).not.toHaveBeenCalled();
+      expect(repository.insertOnce).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('get', () => {
+    it("answers with the client's live property", async () => {
+      repository.findLive.mockResolvedValue(storedProperty());
+      const property = await service.get(CLIENT, 3);
+      expect(repository.findLive).toHaveBeenCalledWith(CLIENT, 3);
+      expect(property).toMatchObject({
+        id: 3,
+        name: 'Maple Court',
+        application_url: 'https://rentals.example.com/properties/3/apply',
+      });
+    });
+
+    it('raises PROPERTY_NOT_FOUND when the repository has no live property of the client', async () => {
+      repository.findLive.mockResolvedValue(null);
+      await expect(service.get(CLIENT, 3)).rejects.toEqual(ServiceError.propertyNotFound(3));
+      await expect(service.get(CLIENT, 3)).rejects.toMatchObject({
+        code: ErrorCode.PROPERTY_NOT_FOUND,
+        message: 'property 3 cannot be found',
+      });
+    });
+  });
+
+  describe('delete', () => {
+    it('claims the next version as deleted now and answers with the representation it had', async () => {
+      const stored = storedProperty({ version: 4 });
+      repository.findLive.mockResolvedValue(stored);
+      const before = Date.now();
+      const property = await service.delete(CLIENT, 3);
+
+      expect(repository.commit).toHaveBeenCalledTimes(1);
+      const [current, state] = repository.commit.mock.calls[0];
+      expect(current).toBe(stored);
+      expect(state.deleted_at!.getTime()).toBeGreaterThanOrEqual(before);
+      expect(state.updated_at).toBe(state.deleted_at);
+      expect(property).toMatchObject({ id: 3, name: 'Maple Court' });
+    });
+
+    it('raises PROPERTY_NOT_FOUND when there was no live property of the client to delete', async () => {
+      repository.findLive.mockResolvedValue(null);
+      await expect(service.delete(CLIENT, 3)).rejects.toMatchObject({
+        code: ErrorCode.PROPERTY_NOT_FOUND,
+        message: 'property 3 cannot be found',
+      });
+      expect(repository.commit).not.toHaveBeenCalled();
+    });
+
+    it('reads again after losing the version to another change, and finds the property gone', async () => {
+      repository.findLive.mockResolvedValueOnce(storedProperty()).mockResolvedValueOnce(null);
+      repository.commit.mockResolvedValueOnce(false);
+      await expect(service.delete(CLIENT, 3)).rejects.toMatchObject({ code: ErrorCode.PROPERTY_NOT_FOUND });
+      expect(repository.findLive).toHaveBeenCalledTimes(2);
+    });
+
+    it('refuses a stale If-Match with 412, changing nothing', async () => {
+      repository.findLive.mockResolvedValue(storedProperty());
+      await expect(service.delete(CLIENT, 3, '"stale"')).rejects.toMatchObject({ code: ErrorCode.PRECONDITION_FAILED });
+      expect(repository.commit).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('update', () => {
+    it('claims the next version with the changed state and answers with the new representation', async () => {
+      repository.findLive.mockResolvedValue(storedProperty({ version: 2 }));
+      const property = await service.update(CLIENT, 3, { city: 'Boston' });
+      expect(repository.commit.mock.calls[0][1]).toMatchObject({ city: 'Boston', street: '1 Main St' });
+      expect(property).toMatchObject({ id: 3, city: 'Boston', street: '1 Main St' });
+    });
+
+    it('decides again on the property as another change left it, keeping both changes', async () => {
+      repository.findLive
+        .mockResolvedValueOnce(storedProperty())
+        .mockResolvedValueOnce(storedProperty({ zip: '99999', version: 1 }));
+      repository.commit.mockResolvedValueOnce(false).mockResolvedValueOnce(true);
+      const property = await service.update(CLIENT, 3, { city: 'Boston' });
+      expect(repository.commit.mock.calls[1][1]).toMatchObject({ city: 'Boston', zip: '99999' });
+      expect(property).toMatchObject({ city: 'Boston', zip: '99999' });
+    });
+
+    it('gives up with 503 when the property never stops changing under it', async () => {
+      repository.findLive.mockResolvedValue(storedProperty());
+      repository.commit.mockResolvedValue(false);
+      await expect(service.update(CLIENT, 3, { city: 'Boston' })).rejects.toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE });
+    });
+  });
+
+  describe('lookup', () => {
+    it("answers with the id and name of the client's live property", async () => {
+      repository.findLive.mockResolvedValue(storedProperty());
+      await expect(service.lookup(CLIENT, 3)).resolves.toEqual({ id: 3, name: 'Maple Court' });
+      expect(repository.findLive).toHaveBeenCalledWith(CLIENT, 3);
+    });
+
+    it('answers null, raising nothing, when the client has no such live property', async () => {
+      repository.findLive.mockResolvedValue(null);
+      await expect(service.lookup(CLIENT, 3)).resolves.toBeNull();
+    });
+  });
+});
+
 const AT = new Date('2026-01-02T03:04:05.678Z');
 
-function property(id: number, overrides: Partial<PropertyRecord> = {}): PropertyRecord {
+function listed(id: number, overrides: Partial<PropertyRecord> = {}): PropertyRecord {
   return {
     id,
     client_id: 7,
@@ -66,7 +314,7 @@ function serviceOver(stored: PropertyRecord[]) {
 
 describe('PropertiesService.listPage', () => {
   it('pages newest first, each cursor leading on from the last property shown', async () => {
-    const { service } = serviceOver([1, 2, 3, 4, 5].map((id) => property(id)));
+    const { service } = serviceOver([1, 2, 3, 4, 5].map((id) => listed(id)));
     const first = await service.listPage(7, { limit: 2 });
     expect(first.items.map((p) => p.id)).toEqual([5, 4]);
     const second = await service.listPage(7, parsePageQuery({ limit: '2', cursor: first.next_cursor }));
@@ -76,17 +324,17 @@ describe('PropertiesService.listPage', () => {
   });
 
   it('gives no cursor when the page ends exactly at the oldest property', async () => {
-    const { service } = serviceOver([1, 2].map((id) => property(id)));
+    const { service } = serviceOver([1, 2].map((id) => listed(id)));
     expect((await service.listPage(7, { limit: 2 })).next_cursor).toBeNull();
   });
 
   it('skips deleted, foreign and unstored properties, and those the filter leaves out', async () => {
     const { service } = serviceOver([
-      property(1),
-      property(2, { available: false }),
-      property(3, { deleted_at: AT }),
-      property(4, { client_id: 8 }),
-      property(5),
+      listed(1),
+      listed(2, { available: false }),
+      listed(3, { deleted_at: AT }),
+      listed(4, { client_id: 8 }),
+      listed(5),
     ]);
     expect((await service.listPage(7, { limit: 10 })).items.map((p) => p.id)).toEqual([5, 2, 1]);
     expect((await service.listPage(7, { limit: 10 }, true)).items.map((p) => p.id)).toEqual([5, 1]);
@@ -94,7 +342,7 @@ describe('PropertiesService.listPage', () => {
   });
 
   it('reads a bounded number of positions, answering a short page with a cursor to go on from', async () => {
-    const stored = Array.from({ length: 1000 }, (_, i) => property(i + 1, { available: i === 0 }));
+    const stored = Array.from({ length: 1000 }, (_, i) => listed(i + 1, { available: i === 0 }));
     const { service, reads } = serviceOver(stored);
     const page = await service.listPage(7, { limit: 25 }, true);
     expect(page.items).toEqual([]);

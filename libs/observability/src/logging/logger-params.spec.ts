@@ -3,20 +3,37 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Options, pinoHttp } from 'pino-http';
-import { loggerParams } from './logger-params';
+import { LineFormat, lineFormat, loggerParams, prettyLines } from './logger-params';
 import { REDACTED } from './redact';
 
-/** A real HTTP server logging through the params' pino-http into `lines`. */
-async function serve(level: Parameters<typeof loggerParams>[1], handle: (req: IncomingMessage, res: ServerResponse) => void) {
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+
+/**
+ * A real HTTP server logging through the params' pino-http: each line written is kept in `text`,
+ * and in `lines` parsed, in the JSON format. The pretty format gets a pretty stream of its own
+ * writing there instead of to stdout.
+ */
+async function serve(
+  level: Parameters<typeof loggerParams>[1],
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  format: LineFormat = 'json',
+) {
+  const text: string[] = [];
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        // Colours, where the test runner passes them on, are not what is tested.
+        text.push(line.replace(ANSI_COLOUR, ''));
+        if (format === 'json') lines.push(JSON.parse(line));
+      }
       done();
     },
   });
-  const options = loggerParams('tester', level).pinoHttp as Options;
-  const logRequest = pinoHttp(options, sink);
+  const params = loggerParams('tester', level, format).pinoHttp;
+  const options = (Array.isArray(params) ? params[0] : params) as Options;
+  const logRequest = pinoHttp(options, format === 'pretty' ? prettyLines(sink) : sink);
   let nextId = 0;
   const server: Server = createServer((req, res) => {
     // The HTTP server names each request; here, as Fastify does at the gateway.
@@ -30,12 +47,24 @@ async function serve(level: Parameters<typeof loggerParams>[1], handle: (req: In
   const get = async (path: string, headers: Record<string, string> = {}) => {
     await (await fetch(`${base}${path}`, { headers })).text();
     // The line is written when the response finishes, which the client may see first.
-    for (let i = 0; i < 100 && lines.filter((l) => l.msg?.toString().startsWith('request')).length < nextId; i++) {
+    for (let i = 0; i < 100 && text.filter((l) => /request (completed|failed)/.test(l)).length < nextId; i++) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  return { lines, get, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { text, lines, get, close: () => new Promise((resolve) => server.close(resolve)) };
 }
+
+describe('lineFormat', () => {
+  it('is pretty at a terminal and JSON into a pipe or a file when LOG_FORMAT is auto', () => {
+    expect(lineFormat('auto', true)).toBe('pretty');
+    expect(lineFormat('auto', false)).toBe('json');
+  });
+
+  it('is what LOG_FORMAT says otherwise, wherever stdout goes', () => {
+    expect(lineFormat('json', true)).toBe('json');
+    expect(lineFormat('pretty', false)).toBe('pretty');
+  });
+});
 
 describe('loggerParams', () => {
   it('logs one JSON line per request: app, level name, ISO time, request id, method, path, status and duration', async () => {
@@ -100,5 +129,46 @@ describe('loggerParams', () => {
     await http.close();
 
     expect(http.lines).toEqual([]);
+  });
+});
+
+describe('loggerParams in the pretty format', () => {
+  it('writes through a stream of its own, and JSON straight to stdout otherwise', () => {
+    expect(Array.isArray(loggerParams('tester', 'info', 'pretty').pinoHttp)).toBe(true);
+    expect(Array.isArray(loggerParams('tester', 'info', 'json').pinoHttp)).toBe(false);
+  });
+
+  it('prints one readable line per request: time, level, message, then the other fields', async () => {
+    const http = await serve('info', (_req, res) => res.writeHead(201).end('{}'), 'pretty');
+    await http.get('/api/v2/properties?api_key=secret-in-query');
+    await http.close();
+
+    expect(http.text).toHaveLength(1);
+    expect(http.text[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed \{.*\}$/);
+    expect(http.text[0]).toContain('"request_id":"request-1"');
+    expect(http.text[0]).toContain('"path":"/api/v2/properties"');
+    expect(http.text[0]).toContain('"status_code":201');
+    expect(http.text[0]).not.toContain('secret-in-query');
+  });
+
+  it('redacts credentials and personal data as the JSON format does', async () => {
+    const http = await serve(
+      'info',
+      (req, res) => {
+        (req as IncomingMessage & { log: { info(o: object, m: string): void } }).log.info(
+          { headers: req.headers, body: { application: { applicant: { id_number: '123456789', dob: '1985-12-10' } } } },
+          'looking inside',
+        );
+        res.end();
+      },
+      'pretty',
+    );
+    await http.get('/x', { authorization: 'Bearer the-key', 'x-api-key': 'other-key' });
+    await http.close();
+
+    const inside = http.text.find((line) => line.includes('looking inside'));
+    expect(inside).toContain(`"authorization":"${REDACTED}"`);
+    expect(inside).toContain(`"id_number":"${REDACTED}"`);
+    expect(http.text.join('\n')).not.toMatch(/the-key|other-key|123456789|1985-12-10/);
   });
 });

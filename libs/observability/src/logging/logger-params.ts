@@ -2,8 +2,9 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import { Params } from 'nestjs-pino';
 import { Options } from 'pino-http';
-import { LogLevel } from '@app/config';
-import { stdTimeFunctions } from 'pino';
+import { LogFormat, LogLevel } from '@app/config';
+import { DestinationStream, stdTimeFunctions } from 'pino';
+import pretty from 'pino-pretty';
 import { redactLogLine } from './redact';
 
 /** Polled by probes and scrapers every few seconds: worth a line at debug only. */
@@ -41,25 +42,50 @@ const httpRequestLine: Pick<
   }),
 };
 
+/** How lines are written: JSON for machines, or one readable line each for a person at a terminal. */
+export type LineFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT resolved: `auto` is pretty when stdout is a terminal, JSON when it is a pipe or a file. */
+export function lineFormat(setting: LogFormat, stdoutIsTerminal = process.stdout.isTTY === true): LineFormat {
+  if (setting === 'auto') return stdoutIsTerminal ? 'pretty' : 'json';
+  return setting;
+}
+
+/**
+ * Readable lines, on stdout unless told otherwise: time, level, the logging class and the
+ * message, the other fields as JSON on the same line. It receives each line after redaction, as
+ * the JSON output does.
+ */
+export function prettyLines(destination: number | NodeJS.WritableStream = 1): DestinationStream {
+  return pretty({
+    destination,
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service,context',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+  });
+}
+
 /**
  * How every app logs: one JSON object a line on stdout, with the app's name, an ISO time and the
  * level by name; sensitive fields redacted from the finished line (see redact.ts); one line per
  * HTTP request with its method, path, status and duration, and its request id, which the HTTP
- * server has set (REQUEST_ID_OPTIONS).
+ * server has set (REQUEST_ID_OPTIONS). In the `pretty` format the same lines are printed readably.
  */
-export function loggerParams(app: string, level: LogLevel): Params {
-  return {
-    pinoHttp: {
-      level,
-      base: { service: app, hostname: hostname(), pid: process.pid },
-      timestamp: stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      hooks: { streamWrite: redactLogLine },
-      // Lines logged while serving a request carry its id, and nothing else of it.
-      quietReqLogger: true,
-      quietResLogger: true,
-      customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
-      ...httpRequestLine,
-    },
+export function loggerParams(app: string, level: LogLevel, format: LineFormat = 'json'): Params {
+  const options: HttpOptions = {
+    level,
+    base: { service: app, hostname: hostname(), pid: process.pid },
+    timestamp: stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    // Applied to every line before it reaches the stream, whichever the format.
+    hooks: { streamWrite: redactLogLine },
+    // Lines logged while serving a request carry its id, and nothing else of it.
+    quietReqLogger: true,
+    quietResLogger: true,
+    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
+    ...httpRequestLine,
   };
+  return { pinoHttp: format === 'pretty' ? [options, prettyLines()] : options };
 }

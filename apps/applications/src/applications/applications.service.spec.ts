@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { Test } from '@nestjs/testing';
+import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { ApplicationRecord } from './application.schema';
+import { ApplicationsRepository } from './applications.repository';
+import { ApplicationsService } from './applications.service';
+import { PropertiesClient } from './properties.client';
+
+const CLIENT = 7;
+const SSN = '078051120';
+const DOB = '1985-12-10';
+
+function applicationInput(
+  application: Partial<ApplicationInput> = {},
+  applicant: Partial<ApplicantInput> = {},
+): ApplicationInput {
+  return Object.assign(new ApplicationInput(), {
+    property_id: 3,
+    applicant: Object.assign(new ApplicantInput(), {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      ...applicant,
+    }),
+    ...application,
+  });
+}
+
+describe('ApplicationsService', () => {
+  let repository: jest.Mocked<Pick<ApplicationsRepository, 'insertOnce'>>;
+  let properties: jest.Mocked<Pick<PropertiesClient, 'lookup'>>;
+  let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
+  let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
+  let cipher: FieldCipher;
+  let service: ApplicationsService;
+
+  beforeEach(async () => {
+    repository = { insertOnce: jest.fn(async (record: ApplicationRecord) => record) };
+    properties = { lookup: jest.fn().mockResolvedValue({ id: 3, name: 'Maple Court' }) };
+    const next: Record<string, number> = { applications: 60, applicants: 80 };
+    ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
+    idempotency = { run: jest.fn() };
+    idempotency.run.mockImplementation((_scope, work) => work('message:m-1'));
+    cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
+    const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
+
+    const module = await Test.createTestingModule({
+      providers: [
+        ApplicationsService,
+        { provide: ApplicationsRepository, useValue: repository },
+        { provide: PropertiesClient, useValue: properties },
+        { provide: IdAllocator, useValue: ids },
+        { provide: Idempotency, useValue: idempotency },
+        { provide: ApplicantSealer, useValue: new ApplicantSealer(cipher) },
+        { provide: ApplicationsEnvironment, useValue: env },
+      ],
+    }).compile();
+    service = module.get(ApplicationsService);
+  });
+
+  describe('create', () => {
+    it('does the work once per request: under the idempotency scope of the client, key and body', async () => {
+      const body = applicationInput();
+      await service.create(CLIENT, body, { key: 'order-1', messageId: 'm-1' });
+
+      expect(idempotency.run).toHaveBeenCalledTimes(1);
+      const scope: CreateScope = idempotency.run.mock.calls[0][0];
+      expect(scope).toEqual({ key: 'order-1', messageId: 'm-1', clientId: CLIENT, body });
+    });
+
+    it('asks the properties service whether the client owns the live property', async () => {
+      await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+      expect(properties.lookup).toHaveBeenCalledWith(CLIENT, 3);
+    });
+
+    it('stores the application with its primary applicant, the property name and the request key', async () => {
+      const before = Date.now();
+      await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+
+      expect(ids.allocate.mock.calls.map(([kind]) => kind).sort()).toEqual(['applicants', 'applications']);
+      expect(repository.insertOnce).toHaveBeenCalledTimes(1);
+      const record = repository.insertOnce.mock.calls[0][0];
+      expect(record).toEqual({
+        id: 60,
+        client_id: CLIENT,
+        property_id: 3,
+        property_name: 'Maple Court',
+        assigned_user_id: null,
+        user_specified_rent: null,
+        desired_move_in: null,
+        applicants: [
+          {
+            id: 80,
+            type: 'primary',
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            email: 'ada@example.com',
+            dob: null,
+            id_number: null,
+            phone: null,
+            custom_data: null,
+            reference_id: null,
+            redirect_url: null,
+          },
+        ],
+        created_at: expect.any(Date),
+        updated_at: record.created_at,
+        request_key: 'message:m-1',
+      });
+      expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
+    });
+
+    it('stores the id number and date of birth sealed, each bound to its field', async () => {
+      await service.create(CLIENT, applicationInput({}, { id_number: SSN, dob: DOB }), { messageId: 'm-1' });
+
+      const [applicant] = repository.insertOnce.mock.calls[0][0].applicants;
+      expect(JSON.stringify(applicant)).not.toContain(SSN);
+      expect(JSON.stringify(applicant)).not.toContain(DOB);
+      expect(cipher.open(applicant.id_number, 'applicant.id_number')).toBe(SSN);
+      expect(cipher.open(applicant.dob, 'applicant.dob')).toBe(DOB);
+    });
+
+    it('keeps the other values given, custom_data as its JSON text', async () => {
+      const input = applicationInput(
+        { assigned_user_id: 42, user_specified_rent: 1850, desired_move_in: '2026-12-01' },
+        {
+          phone: '5550101234',
+          custom_data: { source: 'web' },
+          reference_id: 'crm-77',
+          redirect_url: 'https://landlord.example/thanks',
+        },
+      );
+      await service.create(CLIENT, input, { messageId: 'm-1' });
+
+      const record = repository.insertOnce.mock.calls[0][0];
+      expect(record).toMatchObject({ assigned_user_id: 42, user_specified_rent: 1850, desired_move_in: '2026-12-01' });
+      expect(record.applicants[0]).toMatchObject({
+        phone: '5550101234',
+        custom_data: '{"source":"web"}',
+        reference_id: 'crm-77',
+        redirect_url: 'https://landlord.example/thanks',
+      });
+    });
+
+    it('answers with the representation of what is stored, the one an earlier try stored included', async () => {
+      repository.insertOnce.mockImplementation(async (record) => ({ ...record, id: 12 }));
+      const created = await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+      expect(created).toMatchObject({
+        id: 12,
+        client_id: CLIENT,
+        property: { id: 3, name: 'Maple Court' },
+        applicants: [
+          {
+            id: 80,
+            type: 'primary',
+            name: 'Ada Lovelace',
+            api_url: 'https://rentals.example.com/api/v2/applications/12/applicants/80',
+          },
+        ],
+      });
+    });
+
+    it('raises PROPERTY_ID_INVALID when the property lookup answers null, allocating and storing nothing', async () => {
+      properties.lookup.mockResolvedValue(null);
+      const failure = service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+
+      await expect(failure).rejects.toEqual(ServiceError.propertyIdInvalid());
+      await expect(failure).rejects.toMatchObject({ code: ErrorCode.PROPERTY_ID_INVALID });
+      expect(ids.allocate).not.toHaveBeenCalled();
+      expect(repository.insertOnce).not.toHaveBeenCalled();
+    });
+
+    it('lets the failure of the lookup through, storing nothing', async () => {
+      properties.lookup.mockRejectedValue(ServiceError.unavailable('the service is temporarily unavailable, retry later'));
+      const failure = service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+
+      await expect(failure).rejects.toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE });
+      expect(repository.insertOnce).not.toHaveBeenCalled();
+    });
+
+    it('looks up, allocates and stores nothing when the idempotency check refuses', async () => {
+      idempotency.run.mockRejectedValue(ServiceError.idempotencyInProgress());
+      const failure = service.create(CLIENT, applicationInput(), { key: 'order-1', messageId: 'm-1' });
+
+      await expect(failure).rejects.toMatchObject({ code: ErrorCode.IDEMPOTENCY_IN_PROGRESS });
+      expect(properties.lookup).not.toHaveBeenCalled();
+      expect(ids.allocate).not.toHaveBeenCalled();
+      expect(repository.insertOnce).not.toHaveBeenCalled();
+    });
+  });
+});

@@ -1,0 +1,414 @@
+#!/usr/bin/env node
+// `npm start`: the whole stack on this machine, from a fresh clone (after `npm ci`), no Docker.
+//
+//   1. Checks that RabbitMQ answers at AMQP_URL; when it does not, says in one line how to start
+//      one and exits 1 (before anything slow).
+//   2. Runs `npm run build` when an app of scripts/apps.js is not built, or anything it is built
+//      from (apps/, libs/, the TypeScript and Nest settings) is newer than its build.
+//   3. Without MONGODB_URI, starts a FerretDB of its own with scripts/ferretdb.sh, its data in
+//      .data/ferretdb (kept from one run to the next), on FERRETDB_PORT, else 27017 when that is
+//      free, else any free port.
+//   4. Starts every app of scripts/apps.js, its output prefixed by its name; once the gateway is
+//      ready, prints the URLs and the development keys.
+//
+// Ctrl-C (SIGINT) or SIGTERM stops the apps, then the FerretDB it started, and exits once all of
+// them have. API_KEYS and FIELD_ENCRYPTION_KEYS default to public development keys, and
+// PUBLIC_BASE_URL to the gateway on PORT (default 3000).
+'use strict';
+
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const readline = require('node:readline');
+const { APPS, distMain } = require('./apps');
+
+const ROOT = path.resolve(__dirname, '..');
+/** The same keys docker-compose passes; the README names them. */
+const DEV_API_KEYS = [
+  { key: 'dev-local-key', clientId: '1' },
+  { key: 'dev-local-key-2', clientId: '2' },
+];
+// Development only, and public on purpose: it encrypts nothing of value. Real deployments set
+// FIELD_ENCRYPTION_KEYS to keys of their own (see the README).
+const DEV_FIELD_ENCRYPTION_KEYS = 'dev-local-only:REVWRUxPUE1FTlQgS0VZIC0gTk9UIEEgU0VDUkVUISE=';
+const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
+const DEFAULT_PORT = '3000';
+const DEFAULT_APPLY_BASE_URL = 'http://localhost:3003';
+const DEFAULT_FERRETDB_PORT = 27017;
+const FERRETDB_DIR = path.join(ROOT, '.data', 'ferretdb');
+const FERRETDB_SCRIPT = path.join(ROOT, 'scripts', 'ferretdb.sh');
+/** Written beside FerretDB's data while this launcher runs it: tells a later run whose it is. */
+const OWNER_FILE = path.join(FERRETDB_DIR, 'launcher.pid');
+/** What the build reads besides apps/ and libs/. */
+const BUILD_SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
+const AMQP_TIMEOUT_MS = 3000;
+const READY_TIMEOUT_MS = 60_000;
+const READY_POLL_MS = 250;
+const FORCE_KILL_AFTER_MS = 10_000;
+/** npm passes a Ctrl-C on as well, so one press can arrive twice; only a later one is a second. */
+const REPEAT_SIGNAL_MS = 1000;
+
+const NAME = 'start';
+const say = (message) => process.stdout.write(`[${NAME}] ${message}\n`);
+const complain = (message) => process.stderr.write(`[${NAME}] ${message}\n`);
+
+/** What has to be undone on the way out. */
+const state = {
+  stopping: false,
+  exitCode: 0,
+  firstSignalAt: 0,
+  /** The one-off command running now (the build, FerretDB's install or start), if any. */
+  step: null,
+  stepLabel: '',
+  /** @type {Map<string, import('node:child_process').ChildProcess>} */
+  apps: new Map(),
+  ferretdbStarted: false,
+  forceKillTimer: null,
+};
+
+class Stopped extends Error {}
+
+/** `url` with its password hidden, for messages. */
+function withoutPassword(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
+
+/** Resolves when RabbitMQ accepts a connection at `url`; rejects with why not. */
+async function rabbitAnswers(url) {
+  const { connect } = require('amqplib');
+  const connection = await connect(url, { timeout: AMQP_TIMEOUT_MS });
+  await connection.close();
+}
+
+function newestModification(entry) {
+  let stat;
+  try {
+    stat = fs.statSync(entry);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of fs.readdirSync(entry)) newest = Math.max(newest, newestModification(path.join(entry, name)));
+  return newest;
+}
+
+/** Why a build is needed, or null when every app's build is newer than all it is built from. */
+function staleness() {
+  const missing = APPS.filter((app) => !fs.existsSync(distMain(app, ROOT)));
+  if (missing.length > 0) return `${missing.join(', ')} not built`;
+  // The build empties dist/ first (nest-cli.json deleteOutDir), so each entry point is as old as
+  // the build that wrote it.
+  const built = Math.min(...APPS.map((app) => fs.statSync(distMain(app, ROOT)).mtimeMs));
+  const sources = Math.max(...['apps', 'libs', ...BUILD_SETTINGS].map((entry) => newestModification(path.join(ROOT, entry))));
+  return sources > built ? 'sources changed since the last build' : null;
+}
+
+function prefixLines(stream, out, prefix) {
+  readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`${prefix} ${line}\n`));
+}
+
+/**
+ * Runs a one-off command to its end, its stderr (and stdout unless captured) prefixed; resolves
+ * with its stdout when captured. Rejects when it fails, or with Stopped when stopping ends it.
+ */
+function runStep(label, command, args, { capture = false, detached = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached });
+    state.step = child;
+    state.stepLabel = label;
+    let stdout = '';
+    if (capture) child.stdout.on('data', (chunk) => (stdout += chunk));
+    else prefixLines(child.stdout, process.stdout, `[${label}]`);
+    prefixLines(child.stderr, process.stderr, `[${label}]`);
+    child.on('error', (error) => {
+      state.step = null;
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      state.step = null;
+      if (state.stopping) reject(new Stopped());
+      else if (code === 0) resolve(stdout.trim());
+      else
+        reject(new Error(`${[command, ...args].join(' ')} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`));
+    });
+  });
+}
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function anyFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether `pid` is a live launcher: not gone, not a zombie waiting to be reaped, not reused. */
+function launcherIsAlive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if (error.code !== 'EPERM') return false;
+  }
+  let stat;
+  let command;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // No /proc to ask (not Linux): the signal check is all there is.
+    return true;
+  }
+  const processState = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return processState !== 'Z' && command.includes(path.join('scripts', 'start.js'));
+}
+
+function readPid(file) {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A FerretDB left running from this folder by a launcher that is gone (killed outright) is
+ * stopped; one that a live launcher runs is that launcher's, so this run cannot use the folder.
+ */
+function reclaimFerretdbDir() {
+  const owner = readPid(OWNER_FILE);
+  if (owner !== null && owner !== process.pid && launcherIsAlive(owner)) {
+    throw new Error(
+      `another \`npm start\` (pid ${owner}) runs the FerretDB in ${path.relative(ROOT, FERRETDB_DIR)}; stop it first`,
+    );
+  }
+  if (readPid(path.join(FERRETDB_DIR, 'ferretdb.pid')) !== null) {
+    say('stopping the FerretDB an earlier run left running');
+    spawnSync(FERRETDB_SCRIPT, ['stop', FERRETDB_DIR], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+}
+
+/** Starts FerretDB on its data folder; resolves with its MongoDB URI. */
+async function startFerretdb() {
+  fs.mkdirSync(FERRETDB_DIR, { recursive: true });
+  reclaimFerretdbDir();
+  fs.writeFileSync(OWNER_FILE, `${process.pid}\n`);
+  await runStep('ferretdb', FERRETDB_SCRIPT, ['install'], { capture: true });
+  let port;
+  if (process.env.FERRETDB_PORT) port = Number(process.env.FERRETDB_PORT);
+  else port = (await portIsFree(DEFAULT_FERRETDB_PORT)) ? DEFAULT_FERRETDB_PORT : await anyFreePort();
+  state.ferretdbStarted = true;
+  // In a session of its own, so that a Ctrl-C at the terminal reaches the apps and this launcher
+  // but not the database they are still using while they stop; the launcher stops it last.
+  const uri = await runStep('ferretdb', FERRETDB_SCRIPT, ['start', FERRETDB_DIR, String(port)], {
+    capture: true,
+    detached: true,
+  });
+  const pid = readPid(path.join(FERRETDB_DIR, 'ferretdb.pid'));
+  say(`FerretDB (pid ${pid}) on port ${port}, data in ${path.relative(ROOT, FERRETDB_DIR)}`);
+  return uri;
+}
+
+function stopFerretdb() {
+  if (!state.ferretdbStarted) return;
+  state.ferretdbStarted = false;
+  const result = spawnSync(FERRETDB_SCRIPT, ['stop', FERRETDB_DIR], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.status !== 0) {
+    state.exitCode = 1;
+    complain(`stopping FerretDB failed: ${String(result.stderr).trim()}`);
+  }
+  fs.rmSync(OWNER_FILE, { force: true });
+}
+
+/** The environment every app runs with: the caller's, with the local defaults filled in. */
+function appEnvironment(mongodbUri) {
+  const env = { ...process.env };
+  // As in the Dockerfile: the heap the apps run with in production.
+  env.NODE_OPTIONS = `--max-old-space-size=128 ${env.NODE_OPTIONS ?? ''}`.trim();
+  env.PORT ||= DEFAULT_PORT;
+  // The services cannot know the gateway's port; the URLs they return must name it.
+  env.PUBLIC_BASE_URL ||= `http://localhost:${env.PORT}`;
+  if (mongodbUri) env.MONGODB_URI = mongodbUri;
+  env.API_KEYS ||= DEV_API_KEYS.map(({ key, clientId }) => `${key}:${clientId}`).join(',');
+  env.FIELD_ENCRYPTION_KEYS ||= DEV_FIELD_ENCRYPTION_KEYS;
+  if (APPS.includes('form')) env.APPLY_BASE_URL ||= DEFAULT_APPLY_BASE_URL;
+  // The apps write into pipes here, which would make them log JSON; the person at this terminal
+  // should get what they would get running an app there.
+  if (process.stdout.isTTY) {
+    env.LOG_FORMAT ||= 'pretty';
+    if (!('NO_COLOR' in env) && !('FORCE_COLOR' in env)) env.FORCE_COLOR = '1';
+  }
+  return env;
+}
+
+function startApps(env) {
+  const width = Math.max(...APPS.map((app) => app.length + 2));
+  for (const app of APPS) {
+    const child = spawn(process.execPath, [distMain(app, ROOT)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    state.apps.set(app, child);
+    const prefix = `[${app}]`.padEnd(width);
+    prefixLines(child.stdout, process.stdout, prefix);
+    prefixLines(child.stderr, process.stderr, prefix);
+    let gone = false;
+    const onGone = (clean, description) => {
+      if (gone) return;
+      gone = true;
+      state.apps.delete(app);
+      if (!state.stopping) {
+        stop(`${app} ${description} unexpectedly`, 1);
+        return;
+      }
+      if (clean) say(`${app} stopped`);
+      else {
+        state.exitCode = 1;
+        complain(`${app} ${description} while stopping`);
+      }
+      finishIfDone();
+    };
+    child.on('error', (error) => onGone(false, `failed (${error.message})`));
+    // 'close' rather than 'exit': it comes after the child's output has been read to the end.
+    child.on('close', (code, signal) => onGone(code === 0, signal ? `was killed by ${signal}` : `exited with code ${code}`));
+  }
+  say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
+}
+
+/** Resolves once the gateway says it is ready (broker connected, every service answering). */
+async function untilReady(port) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const url = `http://127.0.0.1:${port}/health/ready`;
+  for (;;) {
+    if (state.stopping) throw new Stopped();
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(READY_POLL_MS * 4) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`the gateway was not ready within ${READY_TIMEOUT_MS / 1000} s (${url})`);
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+  }
+}
+
+function printReady(env, startedAt) {
+  const local = `http://localhost:${env.PORT}`;
+  const lines = [
+    `ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; Ctrl-C stops everything`,
+    `  API   ${local}/api/v2`,
+    `  docs  ${local}/api/docs`,
+  ];
+  if (APPS.includes('form')) lines.push(`  form  ${env.APPLY_BASE_URL}`);
+  if (process.env.API_KEYS) {
+    lines.push('  keys  those of API_KEYS');
+  } else {
+    const keys = DEV_API_KEYS.map(({ key, clientId }) => `${key} (client ${clientId})`).join(', ');
+    lines.push(`  development keys  ${keys}`);
+    lines.push(`  e.g.  curl -H 'Authorization: Bearer ${DEV_API_KEYS[0].key}' ${local}/api/v2/properties/1`);
+  }
+  process.stdout.write(lines.map((line) => `[${NAME}] ${line}\n`).join(''));
+}
+
+function finishIfDone() {
+  if (!state.stopping || state.apps.size > 0 || state.step) return;
+  if (state.forceKillTimer) clearTimeout(state.forceKillTimer);
+  if (state.ferretdbStarted) {
+    stopFerretdb();
+    say('FerretDB stopped');
+  }
+  process.exit(state.exitCode);
+}
+
+function forceKill() {
+  const left = [...state.apps.keys()];
+  if (left.length === 0 && !state.step) return;
+  state.exitCode = 1;
+  complain(`still running after ${FORCE_KILL_AFTER_MS / 1000} s: ${left.join(', ') || 'a step'}; killing`);
+  for (const child of state.apps.values()) child.kill('SIGKILL');
+  state.step?.kill('SIGKILL');
+}
+
+/** Stops whatever runs (the apps, or the step under way), then FerretDB, then exits. */
+function stop(reason, exitCode) {
+  if (state.stopping) return;
+  state.stopping = true;
+  state.exitCode = Math.max(state.exitCode, exitCode);
+  const running = [
+    ...(state.step ? [state.stepLabel] : []),
+    ...state.apps.keys(),
+    ...(state.ferretdbStarted ? ['FerretDB'] : []),
+  ];
+  say(`${reason}; stopping ${running.join(', ') || 'nothing'}`);
+  for (const child of state.apps.values()) child.kill('SIGTERM');
+  state.step?.kill('SIGTERM');
+  state.forceKillTimer = setTimeout(forceKill, FORCE_KILL_AFTER_MS);
+  state.forceKillTimer.unref();
+  finishIfDone();
+}
+
+function onSignal(signal) {
+  if (!state.stopping) {
+    state.firstSignalAt = Date.now();
+    stop(`received ${signal}`, 0);
+  } else if (Date.now() - state.firstSignalAt >= REPEAT_SIGNAL_MS) {
+    forceKill();
+  }
+}
+
+async function main() {
+  const startedAt = Date.now();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal);
+
+  const amqpUrl = process.env.AMQP_URL || DEFAULT_AMQP_URL;
+  try {
+    await rabbitAnswers(amqpUrl);
+  } catch (error) {
+    complain(
+      `no RabbitMQ to use at ${withoutPassword(amqpUrl)} (${error.message}): start one with ` +
+        '`rabbitmq-server -detached` or `docker run -d -p 5672:5672 rabbitmq:3.13-management`, or set AMQP_URL',
+    );
+    process.exit(1);
+  }
+
+  const stale = staleness();
+  if (stale) {
+    say(`building (${stale})`);
+    await runStep('build', 'npm', ['run', '--silent', 'build']);
+  }
+
+  let mongodbUri = null;
+  if (!process.env.MONGODB_URI) mongodbUri = await startFerretdb();
+  if (state.stopping) throw new Stopped();
+
+  const env = appEnvironment(mongodbUri);
+  startApps(env);
+  await untilReady(env.PORT);
+  printReady(env, startedAt);
+}
+
+main().catch((error) => {
+  if (!(error instanceof Stopped)) {
+    complain(error.message);
+    stop('could not start', 1);
+    return;
+  }
+  finishIfDone();
+});

@@ -1,0 +1,367 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'amqplib';
+import { api } from './support/http';
+import { eventually } from './support/wait';
+import { freePort } from '../tools/stack';
+
+const ROOT = resolve(__dirname, '..');
+/** Building inside the copy takes most of it, on a machine shared with other work. */
+const FIRST_START_MS = 5 * 60_000;
+const START_MS = 60_000;
+const STOP_MS = 30_000;
+const DEV_KEY = 'dev-local-key';
+const DEV_KEY_2 = 'dev-local-key-2';
+
+/**
+ * This checkout's files as they are now (uncommitted changes included, ignored files such as
+ * dist/ and .data/ left out) copied into `to`, with node_modules linked rather than installed.
+ */
+function copyCheckout(to: string): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
+    .toString()
+    .split('\0')
+    .filter(Boolean);
+  for (const file of new Set(files)) {
+    const from = join(ROOT, file);
+    // Tracked, but deleted in the working tree.
+    if (!existsSync(from)) continue;
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    if (lstatSync(from).isSymbolicLink()) symlinkSync(readlinkSync(from), join(to, file));
+    else copyFileSync(from, join(to, file));
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(to, 'node_modules'));
+}
+
+interface OwnProcess {
+  pid: number;
+  command: string;
+}
+
+/** Every live process working in `dir` or naming it on its command line. */
+function processesIn(dir: string): OwnProcess[] {
+  const found: OwnProcess[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let command: string;
+    let cwd = '';
+    try {
+      // Empty for a zombie, which has exited and only waits to be reaped.
+      command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    } catch {
+      continue;
+    }
+    try {
+      cwd = readlinkSync(`/proc/${entry}/cwd`);
+    } catch {
+      // Exited meanwhile.
+    }
+    if (cwd === dir || cwd.startsWith(`${dir}/`) || command.includes(dir)) found.push({ pid: Number(entry), command });
+  }
+  return found;
+}
+
+/** `npm start` running in `cwd`, in a process group of its own as a terminal's foreground job is. */
+class Launch {
+  readonly child: ChildProcess;
+  output = '';
+  private readonly exit: Promise<[number | null, NodeJS.Signals | null]>;
+
+  constructor(cwd: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn('npm', ['start'], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.exit = once(this.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    for (const stream of [this.child.stdout!, this.child.stderr!]) stream.on('data', (chunk: Buffer) => (this.output += chunk));
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves with the first match of `pattern` in the output; rejects if it exits or `timeoutMs` passes first. */
+  until(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const match = this.output.match(pattern);
+        if (!match) return;
+        finish();
+        resolve(match);
+      };
+      const onExit = () => {
+        finish();
+        reject(new Error(`npm start exited before printing ${pattern}:\n${this.output}`));
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`npm start printed no ${pattern} within ${timeoutMs} ms:\n${this.output}`));
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        this.child.stdout!.off('data', check);
+        this.child.stderr!.off('data', check);
+        this.child.off('exit', onExit);
+      };
+      this.child.stdout!.on('data', check);
+      this.child.stderr!.on('data', check);
+      this.child.once('exit', onExit);
+      check();
+    });
+  }
+
+  /**
+   * Ctrl-C at the terminal: SIGINT to the whole group. Resolves once `npm start` has exited, with
+   * how it ended.
+   */
+  async interrupt(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    process.kill(-this.child.pid!, 'SIGINT');
+    const timer = setTimeout(() => this.kill(), timeoutMs);
+    const [code, signal] = await this.exit;
+    clearTimeout(timer);
+    if (signal === 'SIGKILL') throw new Error(`npm start did not stop within ${timeoutMs} ms:\n${this.output}`);
+    return { code, signal };
+  }
+
+  /** Resolves once `npm start` has exited. */
+  async exited(): Promise<void> {
+    await this.exit;
+  }
+
+  kill(): void {
+    try {
+      process.kill(-this.child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * `npm start` as someone new runs it: in a copy of the repository with nothing built and no
+ * MONGODB_URI, against the real RabbitMQ. It builds, starts a FerretDB of its own and every app,
+ * serves the API with the development keys, and on Ctrl-C leaves nothing running.
+ */
+describe('npm start', () => {
+  const namespace = `st${randomBytes(4).toString('hex')}_`;
+  let copy: string;
+  let port: number;
+  let env: NodeJS.ProcessEnv;
+  const launches: Launch[] = [];
+  let propertyId: number;
+
+  const launch = (extraEnv: NodeJS.ProcessEnv = {}): Launch => {
+    const started = new Launch(copy, { ...env, ...extraEnv });
+    launches.push(started);
+    return started;
+  };
+
+  beforeAll(async () => {
+    copy = realpathSync(mkdtempSync(join(tmpdir(), 'npm-start-')));
+    copyCheckout(copy);
+    port = await freePort();
+    env = {
+      ...process.env,
+      PORT: String(port),
+      FERRETDB_PORT: String(await freePort()),
+      // Each service's health listener on any free port, and queues of its own on the shared broker.
+      HTTP_PORT: '0',
+      NAMESPACE: namespace,
+      NO_COLOR: '1',
+    };
+    // What a newcomer has not set.
+    for (const name of ['MONGODB_URI', 'API_KEYS', 'FIELD_ENCRYPTION_KEYS', 'PUBLIC_BASE_URL', 'LOG_FORMAT', 'FORCE_COLOR']) {
+      delete env[name];
+    }
+  });
+
+  afterAll(async () => {
+    for (const started of launches) if (started.running) started.kill();
+    if (copy) {
+      for (const { pid } of processesIn(copy)) process.kill(pid, 'SIGKILL');
+      rmSync(copy, { recursive: true, force: true });
+    }
+    const connection = await connect(process.env.AMQP_URL!);
+    const channel = await connection.createChannel();
+    for (const queue of ['properties', 'applications']) {
+      await channel.deleteQueue(`${namespace}${queue}`);
+      await channel.deleteQueue(`${namespace}${queue}.dead-letter`);
+    }
+    await connection.close();
+  });
+
+  it('says in one line how to start RabbitMQ when none answers, and starts nothing', async () => {
+    const closedPort = await freePort();
+    const child = spawn(process.execPath, ['scripts/start.js'], {
+      cwd: copy,
+      env: { ...env, AMQP_URL: `amqp://guest:guest@127.0.0.1:${closedPort}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    const [code] = await once(child, 'exit');
+
+    expect(code).toBe(1);
+    expect(output.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`127\\.0\\.0\\.1:${closedPort}.*\`rabbitmq-server -detached\`.*AMQP_URL`)),
+    ]);
+    expect(existsSync(join(copy, 'dist'))).toBe(false);
+    expect(existsSync(join(copy, '.data'))).toBe(false);
+  });
+
+  it(
+    'builds, starts a FerretDB of its own and every app, and prints the URLs and development keys',
+    async () => {
+      const started = launch();
+      const [ready] = await started.until(
+        /^\[start\] ready in .*\n(?:\[start\] .*\n)*?\[start\] +development keys .*\n/m,
+        FIRST_START_MS,
+      );
+
+      expect(started.output).toContain('[start] building');
+      // Into a pipe, the apps log JSON.
+      expect(started.output).toMatch(/^\[gateway\] +\{"level":"info",.*"msg":"HTTP API listening on port \d+"\}$/m);
+      expect(ready).toContain(`API   http://localhost:${port}/api/v2`);
+      expect(ready).toContain(`docs  http://localhost:${port}/api/docs`);
+      expect(ready).toContain(`${DEV_KEY} (client 1), ${DEV_KEY_2} (client 2)`);
+      // No form app yet, so no form URL.
+      expect(ready).not.toContain('form');
+      const commands = processesIn(copy).map((p) => p.command);
+      for (const app of ['properties', 'applications', 'gateway']) {
+        expect(commands).toContainEqual(expect.stringContaining(join(copy, 'dist', 'apps', app)));
+      }
+      expect(commands).toContainEqual(
+        expect.stringMatching(new RegExp(`ferretdb .*--sqlite-url=file:${copy}/\\.data/ferretdb/`)),
+      );
+    },
+    FIRST_START_MS + 10_000,
+  );
+
+  it('serves the API with the development keys, the URLs it returns naming its port', async () => {
+    const client = api(`http://127.0.0.1:${port}`);
+    const property = await client.post('/api/v2/properties', { property: { name: 'Started Court' } }, { key: DEV_KEY });
+    expect(property.status).toBe(201);
+    propertyId = property.body.property.id;
+    expect(property.body.property.application_url).toBe(`http://localhost:${port}/properties/${propertyId}/apply`);
+
+    const application = await client.post(
+      '/api/v2/applications',
+      {
+        application: {
+          property_id: propertyId,
+          applicant: { first_name: 'Nia', last_name: 'Newcomer', email: 'nia@example.com' },
+        },
+      },
+      { key: DEV_KEY },
+    );
+    expect(application.status).toBe(201);
+    expect(application.body.application.property_id).toBe(propertyId);
+
+    // The second key is another client, who cannot see the first one's property.
+    expect((await client.get(`/api/v2/properties/${propertyId}`, { key: DEV_KEY_2 })).status).toBe(404);
+  });
+
+  it(
+    'stops every app and its FerretDB on Ctrl-C, and leaves nothing running',
+    async () => {
+      const started = launches[0];
+      // npm, the launcher, three apps and FerretDB: the check below looks where they are.
+      expect(processesIn(copy).length).toBeGreaterThanOrEqual(6);
+
+      const exit = await started.interrupt(STOP_MS);
+
+      // sh, between npm and the launcher, ends by the SIGINT it got once its child has exited, and
+      // npm follows it; either way nothing failed.
+      expect(exit.code === 0 || exit.signal === 'SIGINT').toBe(true);
+      // The launcher says why whenever it ends other than cleanly, and npm when its script fails.
+      expect(started.output).not.toMatch(/while stopping|killing|npm error/);
+      for (const app of ['properties', 'applications', 'gateway']) expect(started.output).toContain(`[start] ${app} stopped`);
+      expect(started.output).toContain('[start] FerretDB stopped');
+      expect(processesIn(copy)).toEqual([]);
+    },
+    STOP_MS + 10_000,
+  );
+
+  it(
+    'keeps the data for the next run, which builds nothing when nothing changed; LOG_FORMAT=pretty reaches the apps',
+    async () => {
+      const started = launch({ LOG_FORMAT: 'pretty' });
+      await started.until(/^\[start\] ready in /m, START_MS);
+
+      expect(started.output).not.toContain('[start] building');
+      expect(started.output).toMatch(
+        /^\[gateway\] +\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: \[Gateway\] HTTP API listening on port \d+$/m,
+      );
+      const again = await api(`http://127.0.0.1:${port}`).get(`/api/v2/properties/${propertyId}`, { key: DEV_KEY });
+      expect(again.status).toBe(200);
+      expect(again.body.property.name).toBe('Started Court');
+
+      await started.interrupt(STOP_MS);
+      expect(started.output).toContain('[start] FerretDB stopped');
+      expect(started.output).not.toMatch(/while stopping|killing|npm error/);
+      expect(processesIn(copy)).toEqual([]);
+    },
+    START_MS + STOP_MS + 10_000,
+  );
+
+  it(
+    'stops the FerretDB that a run killed outright left behind, and starts its own',
+    async () => {
+      const killed = launch();
+      await killed.until(/^\[start\] ready in /m, START_MS);
+      killed.kill();
+      await killed.exited();
+      // The rest of the group may take a moment to die; FerretDB runs in a session of its own,
+      // out of reach of what killed the group, and stays.
+      const left = await eventually('only FerretDB to be left running', () => {
+        const commands = processesIn(copy).map((p) => p.command);
+        return commands.length === 1 && commands;
+      });
+      expect(left).toEqual([expect.stringContaining('ferretdb --handler=sqlite')]);
+
+      const started = launch();
+      await started.until(/^\[start\] ready in /m, START_MS);
+      expect(started.output).toContain('[start] stopping the FerretDB an earlier run left running');
+      const again = await api(`http://127.0.0.1:${port}`).get(`/api/v2/properties/${propertyId}`, { key: DEV_KEY });
+      expect(again.status).toBe(200);
+
+      await started.interrupt(STOP_MS);
+      expect(started.output).toContain('[start] FerretDB stopped');
+      expect(processesIn(copy)).toEqual([]);
+    },
+    2 * START_MS + STOP_MS + 10_000,
+  );
+
+  it(
+    'builds again once a source has changed, and a Ctrl-C during the build leaves nothing running',
+    async () => {
+      const source = join(copy, 'libs', 'config', 'src', 'environment.ts');
+      const later = new Date(Date.now() + 1000);
+      utimesSync(source, later, later);
+      const started = launch();
+      await started.until(/^\[start\] building \(sources changed since the last build\)$/m, START_MS);
+
+      await started.interrupt(STOP_MS);
+
+      expect(started.output).toMatch(/^\[start\] received SIGINT; stopping build$/m);
+      expect(started.output).not.toMatch(/FerretDB \(pid|while stopping|killing|npm error/);
+      expect(processesIn(copy)).toEqual([]);
+    },
+    START_MS + STOP_MS + 10_000,
+  );
+});
