@@ -40,6 +40,11 @@ function storeInMemory() {
         if (documents.has(document._id)) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
         documents.set(document._id, structuredClone(document));
       },
+      find: ({ _id }: { _id: { $in: string[] } }) => ({
+        limit: () => ({
+          toArray: async () => _id.$in.filter((key) => documents.has(key)).map((key) => structuredClone(documents.get(key))),
+        }),
+      }),
       updateOne: async ({ _id }: { _id: string }, { $set }: { $set: object }) => {
         if (documents.has(_id)) documents.set(_id, { ...documents.get(_id), ...structuredClone($set) });
       },
@@ -100,5 +105,25 @@ describe('PropertiesRepository versions', () => {
     });
     expect(await repository.findLive(7, 42)).toBeNull();
     expect((await repository.findCurrent(42))!.deleted_at).toEqual(AT);
+  });
+
+  it('reads many live properties of a client together, with the changes their documents do not show yet', async () => {
+    const { properties, versions, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property() });
+    properties.documents.set('43', { _id: '43', ...property({ id: 43, city: 'Old' }) });
+    properties.documents.set('44', { _id: '44', ...property({ id: 44, client_id: 8 }) });
+    properties.documents.set('45', { _id: '45', ...property({ id: 45, deleted_at: AT }) });
+    properties.documents.set('46', { _id: '46', ...property({ id: 46 }) });
+    versions.documents.set('43:1', { _id: '43:1', property_id: 43, version: 1, state: { ...stateOf(property()), city: 'New' } });
+    versions.documents.set('46:1', {
+      _id: '46:1',
+      property_id: 46,
+      version: 1,
+      state: { ...stateOf(property()), deleted_at: AT },
+    });
+    const live = await repository.findLiveMany(7, [42, 43, 44, 45, 46, 47]);
+    expect([...live.keys()].sort()).toEqual([42, 43]);
+    expect([live.get(43)!.city, live.get(43)!.version]).toEqual(['New', 1]);
+    expect(await repository.findLiveMany(7, [])).toEqual(new Map());
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
-import { claimed, documentKey, RecordRepository } from '@app/persistence';
+import { Model, mongo } from 'mongoose';
+import { claimed, documentKey, Keyed, RecordRepository } from '@app/persistence';
 import { PropertyRecord, PropertyState, stateOf } from './property.schema';
 
 /** Change `version` of property `property_id`: the whole state it left the property in. */
@@ -55,6 +55,37 @@ export class PropertiesRepository extends RecordRepository<PropertyRecord> {
     }
     if (record.version !== (stored.version ?? 0)) await this.refresh(id, record.version, stateOf(record));
     return record;
+  }
+
+  /**
+   * The client's live properties among `ids`, each with every claimed change applied, read
+   * together: one `$in` read of the properties and one of their next versions (an index search
+   * each on MongoDB; on FerretDB, one pass over each collection instead of one per property).
+   */
+  async findLiveMany(clientId: number, ids: number[]): Promise<Map<number, PropertyRecord>> {
+    const live = new Map<number, PropertyRecord>();
+    if (ids.length === 0) return live;
+    const keys = ids.map(documentKey);
+    const stored = await this.documents
+      .find({ _id: { $in: keys } } as mongo.Filter<Keyed<PropertyRecord>>)
+      .limit(keys.length)
+      .toArray();
+    const records = stored.map((record) => ({ ...record, version: record.version ?? 0 }) as PropertyRecord);
+    const nextKeys = records.map((record) => versionKey(record.id, record.version + 1));
+    const behind = new Set(
+      (
+        await this.versions
+          .find({ _id: { $in: nextKeys } }, { projection: { property_id: 1 } })
+          .limit(nextKeys.length)
+          .toArray()
+      ).map((version) => version.property_id),
+    );
+    for (const record of records) {
+      // The rare property whose document lags behind a claimed change is read in full.
+      const current = behind.has(record.id) ? await this.findCurrent(record.id) : record;
+      if (current && current.client_id === clientId && !current.deleted_at) live.set(current.id, current);
+    }
+    return live;
   }
 
   /**

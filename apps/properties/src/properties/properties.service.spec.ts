@@ -294,10 +294,10 @@ function serviceOver(stored: PropertyRecord[]) {
     },
   } as unknown as PropertyList;
   const repository = {
-    findLive: async (clientId: number, id: number) => {
-      reads.properties++;
-      const record = stored.find((p) => p.id === id);
-      return record && record.client_id === clientId && !record.deleted_at ? record : null;
+    findLiveMany: async (clientId: number, ids: number[]) => {
+      reads.properties += ids.length;
+      const live = stored.filter((p) => ids.includes(p.id) && p.client_id === clientId && !p.deleted_at);
+      return new Map(live.map((p) => [p.id, p]));
     },
   } as unknown as PropertiesRepository;
   const env = { PUBLIC_BASE_URL: 'https://rentals.example.com/' } as PropertiesEnvironment;

@@ -97,11 +97,10 @@ export class PropertiesService {
     while (position >= 1 && found.length <= page.limit && scanned < MAX_LIST_SCAN) {
       const wanted = Math.min(page.limit + 1 - found.length, MAX_LIST_SCAN - scanned);
       const entries = await this.list.at(clientId, position, wanted);
-      const records = await Promise.all(
-        entries.map(({ propertyId }) => (propertyId ? this.repository.findLive(clientId, propertyId) : null)),
-      );
-      entries.forEach(({ seq }, i) => {
-        const record = records[i];
+      const ids = entries.map(({ propertyId }) => propertyId).filter((id): id is number => id !== null);
+      const records = await this.repository.findLiveMany(clientId, ids);
+      entries.forEach(({ seq, propertyId }) => {
+        const record = propertyId === null ? undefined : records.get(propertyId);
         if (record && (available === undefined || record.available === available)) found.push({ seq, record });
       });
       position -= entries.length;

@@ -16,6 +16,15 @@ function collectionInMemory() {
       await new Promise((resolve) => setImmediate(resolve));
       return documents.get(_id) ?? null;
     },
+    find: ({ _id }: { _id: { $in: string[] } }) => ({
+      limit: () => ({
+        toArray: async () => {
+          reads++;
+          await new Promise((resolve) => setImmediate(resolve));
+          return _id.$in.filter((key) => documents.has(key)).map((key) => documents.get(key));
+        },
+      }),
+    }),
     updateOne: async ({ _id }: { _id: string }, { $max }: { $max: { seq: number } }) => {
       const head = documents.get(_id) as { seq: number } | undefined;
       documents.set(_id, { _id, seq: Math.max(head?.seq ?? 0, $max.seq) });

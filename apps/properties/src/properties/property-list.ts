@@ -23,14 +23,15 @@ const MAX_CLAIM_ATTEMPTS = 50;
  * Each client's properties in the order they were created, as positions 1, 2, 3, ... with no
  * gaps, one document per position under `_id` "<client id>:<position>".
  *
- * A page is read as point reads of consecutive positions, newest first, so its cost is the
- * page's on MongoDB, where `{_id: ...}` is an index search. FerretDB 1.24 on SQLite has no such
+ * A page reads consecutive positions, newest first, with one `{_id: {$in: [...]}}`, so its cost
+ * is the page's on MongoDB, where that is an index search. FerretDB 1.24 on SQLite has no such
  * plan: it hands `{_id: <string>}` (and only that) to SQLite, which scans rows in insertion order
  * up to the match (the unique index is on `_ferretdb_sjson->"_id"`, the query reads
  * `->'$._id'`, so EXPLAIN QUERY PLAN says SCAN); every other filter, a range on `_id`, `$in`, a
  * sort or a limit is done by decoding documents in FerretDB, which is slower still (a 26-entry
  * range page among 10,000 entries took ~600 ms; a point read of one of the last of 10,000
- * entries 13 ms, of one of the first 0.75 ms).
+ * entries 13 ms, of one of the first 0.75 ms). One `$in` read per page is then cheaper than
+ * a point read per position: the first page among 10,000 properties took 3.2 s with point reads.
  *
  * A position is claimed by inserting its document (unique `_id`), trying the next one up when
  * taken; claims start at or below the highest taken, so positions stay gapless, and the highest
@@ -58,15 +59,20 @@ export class PropertyList {
     throw new Error(`no list position could be claimed for client ${clientId}`);
   }
 
-  /** The property ids at positions `from`, `from - 1`, ... (`count` of them, down to 1). */
+  /** The property ids at positions `from`, `from - 1`, ... (`count` of them, down to 1), in one read. */
   async at(clientId: number, from: number, count: number): Promise<Array<{ seq: number; propertyId: number | null }>> {
     const positions = Array.from({ length: Math.max(0, Math.min(count, from)) }, (_, i) => from - i);
-    return Promise.all(
-      positions.map(async (seq) => {
-        const entry = (await this.entries.findOne({ _id: entryKey(clientId, seq) })) as ListEntry | null;
-        return { seq, propertyId: entry && entry.client_id === clientId ? entry.property_id : null };
-      }),
-    );
+    if (positions.length === 0) return [];
+    const keys = positions.map((seq) => entryKey(clientId, seq));
+    const found = (await this.entries
+      .find({ _id: { $in: keys } })
+      .limit(keys.length)
+      .toArray()) as ListEntry[];
+    const byKey = new Map(found.map((entry) => [entry._id, entry]));
+    return positions.map((seq, i) => {
+      const entry = byKey.get(keys[i]);
+      return { seq, propertyId: entry && entry.client_id === clientId ? entry.property_id : null };
+    });
   }
 
   /** The client's highest position, 0 when it has none: the hint, then probes above it. */
