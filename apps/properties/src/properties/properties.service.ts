@@ -95,7 +95,9 @@ export class PropertiesService {
     let position = page.before !== undefined ? page.before - 1 : await this.list.highest(clientId);
     let scanned = 0;
     while (position >= 1 && found.length <= page.limit && scanned < MAX_LIST_SCAN) {
-      const wanted = Math.min(page.limit + 1 - found.length, MAX_LIST_SCAN - scanned);
+      // With a filter, read ahead: each round is a pass over the collections on FerretDB.
+      const needed = page.limit + 1 - found.length;
+      const wanted = Math.min(available === undefined ? needed : needed * 4, MAX_LIST_SCAN - scanned);
       const entries = await this.list.at(clientId, position, wanted);
       const ids = entries.map(({ propertyId }) => propertyId).filter((id): id is number => id !== null);
       const records = await this.repository.findLiveMany(clientId, ids);
