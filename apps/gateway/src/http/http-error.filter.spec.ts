@@ -55,7 +55,7 @@ describe('toHttpProblem', () => {
     it('covers every error code', () => {
       for (const code of Object.values(ErrorCode)) {
         const { status } = toHttpProblem(new ServiceError(code, 'x'));
-        expect([404, 409, 422, 500, 503]).toContain(status);
+        expect([404, 409, 412, 422, 500, 503]).toContain(status);
       }
     });
 
