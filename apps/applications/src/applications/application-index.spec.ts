@@ -70,4 +70,38 @@ describe('ApplicationIndex', () => {
     expect((await index.read({ clientId: 1 }, 2, 10)).map((e) => e.application_id)).toEqual([20, 10]);
     expect(await index.read({ clientId: 1 }, 0, 10)).toEqual([]);
   });
+
+  it('claims the appends that come while one is under way together, in the order they came', async () => {
+    const database = new MemoryDatabase();
+    const index = new ApplicationIndex(database.connection());
+    await index.add(1, 1, 1);
+    const entries = database.collection('application_index');
+    const before = entries.batches;
+
+    await Promise.all(Array.from({ length: 40 }, (_, i) => index.add(1, 1, 100 + i)));
+
+    // The first append's two inserts (client and property list), then one more each for the 39 that waited.
+    expect(entries.batches - before).toBe(4);
+    const listed = await index.read({ clientId: 1 }, 41, 41);
+    expect(listed.map((entry) => entry.application_id)).toEqual([...Array.from({ length: 40 }, (_, i) => 139 - i), 1]);
+  });
+
+  it('keeps what a batch claimed before a position another instance took, and moves past it', async () => {
+    const database = new MemoryDatabase();
+    const index = new ApplicationIndex(database.connection());
+    await index.add(1, 1, 1);
+    // Another instance takes position 3 while this one knows only of 1.
+    await database.collection('application_index').insertOne({ _id: 'c1:3', application_id: 50 });
+
+    await Promise.all([index.add(1, 1, 2), index.add(1, 1, 3), index.add(1, 1, 4)]);
+
+    const listed = await index.read({ clientId: 1 }, 6, 6);
+    expect(listed.map((entry) => [entry.position, entry.application_id])).toEqual([
+      [5, 4],
+      [4, 3],
+      [3, 50],
+      [2, 2],
+      [1, 1],
+    ]);
+  });
 });

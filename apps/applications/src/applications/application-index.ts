@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { claimed, ignoreExistingCollection } from '@app/persistence';
+import { ignoreExistingCollection, isDuplicateKey } from '@app/persistence';
 
 /** Position `n` of a list: the n-th application made in it. */
 interface IndexEntry {
@@ -23,6 +23,13 @@ export interface ApplicationList {
 }
 
 const MAX_ATTEMPTS = 50;
+const MAX_BATCH = 100;
+
+interface Waiter {
+  applicationId: number;
+  resolve(position: number): void;
+  reject(error: unknown): void;
+}
 /** Lists whose head is remembered; past this many the memory starts over (heads are found again). */
 const MAX_REMEMBERED_HEADS = 10_000;
 
@@ -45,8 +52,8 @@ const MAX_REMEMBERED_HEADS = 10_000;
 export class ApplicationIndex implements OnModuleInit {
   /** Per list, a position known to be taken: where probing for the head starts. */
   private readonly heads = new Map<string, number>();
-  /** Per list, the end of the chain of appends this process makes to it, one at a time. */
-  private readonly appending = new Map<string, Promise<unknown>>();
+  /** Per list, the appends waiting for the one under way to finish. */
+  private readonly waiting = new Map<string, Waiter[]>();
 
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
@@ -80,31 +87,68 @@ export class ApplicationIndex implements OnModuleInit {
   }
 
   /**
-   * Appends from one process go one at a time, so that they do not race each other for the same
-   * position; only instances race, and the loser moves past the winner.
+   * The appends that arrive while one is under way are claimed together by the next one: one
+   * ordered insert of consecutive positions, handed out in the order the callers came. So one
+   * process does not race itself, and a busy list costs one insert per batch, not per application;
+   * only instances race, and the loser moves past the winner.
    */
   private append(name: string, applicationId: number): Promise<number> {
-    const previous = this.appending.get(name) ?? Promise.resolve();
-    const appended = previous.then(() => this.claimNext(name, applicationId));
-    const settled = appended.catch(() => undefined);
-    this.appending.set(name, settled);
-    void settled.then(() => {
-      if (this.appending.get(name) === settled) this.appending.delete(name);
+    return new Promise((resolve, reject) => {
+      const waiters = this.waiting.get(name);
+      if (waiters) {
+        waiters.push({ applicationId, resolve, reject });
+        return;
+      }
+      this.waiting.set(name, [{ applicationId, resolve, reject }]);
+      void this.serve(name);
     });
-    return appended;
   }
 
-  private async claimNext(name: string, applicationId: number): Promise<number> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const position = (await this.findHead(name)) + 1;
-      const entry = { _id: entryKey(name, position), application_id: applicationId, created_at: new Date() };
-      if (await claimed(this.entries.insertOne(entry))) {
-        this.remember(name, position);
-        return position;
+  private async serve(name: string): Promise<void> {
+    const waiters = this.waiting.get(name)!;
+    while (waiters.length > 0) {
+      const batch = waiters.splice(0, MAX_BATCH);
+      try {
+        const positions = await this.claim(
+          name,
+          batch.map((waiter) => waiter.applicationId),
+        );
+        batch.forEach((waiter, i) => waiter.resolve(positions[i]));
+      } catch (error) {
+        batch.forEach((waiter) => waiter.reject(error));
       }
-      this.remember(name, position);
     }
-    throw new Error(`no position in application list ${name} could be claimed after ${MAX_ATTEMPTS} attempts`);
+    this.waiting.delete(name);
+  }
+
+  /** Claims the next positions of the list for `applicationIds`, in order. */
+  private async claim(name: string, applicationIds: number[]): Promise<number[]> {
+    const positions: number[] = [];
+    let next = (this.heads.get(name) ?? (await this.findHead(name))) + 1;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && positions.length < applicationIds.length; attempt++) {
+      const pending = applicationIds.slice(positions.length);
+      const created_at = new Date();
+      const entries = pending.map((application_id, i) => ({ _id: entryKey(name, next + i), application_id, created_at }));
+      try {
+        await this.entries.insertMany(entries, { ordered: true });
+        positions.push(...pending.map((_, i) => next + i));
+        this.remember(name, next + pending.length - 1);
+      } catch (error: unknown) {
+        // An ordered insert stops at its first failure; what it inserted before is ours.
+        const inserted = (error as { insertedCount?: number }).insertedCount ?? 0;
+        positions.push(...pending.slice(0, inserted).map((_, i) => next + i));
+        if (!isDuplicateKey(error)) throw error;
+        // The position that failed is taken: the head is there or further up.
+        this.remember(name, next + inserted);
+        next = (await this.findHead(name)) + 1;
+        continue;
+      }
+      next += pending.length;
+    }
+    if (positions.length < applicationIds.length) {
+      throw new Error(`no position in application list ${name} could be claimed after ${MAX_ATTEMPTS} attempts`);
+    }
+    return positions;
   }
 
   private async findHead(name: string): Promise<number> {

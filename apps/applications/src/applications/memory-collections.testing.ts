@@ -12,11 +12,25 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 export class MemoryCollection {
   readonly documents = new Map<string, Stored>();
   reads = 0;
+  batches = 0;
 
   async insertOne(document: Stored): Promise<void> {
     await nextTurn();
     if (this.documents.has(document._id)) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
     this.documents.set(document._id, structuredClone(document));
+  }
+
+  /** Stops at the first duplicate, saying how many it inserted before, as an ordered insert does. */
+  async insertMany(documents: Stored[], options: { ordered?: boolean }): Promise<void> {
+    if (options.ordered !== true) throw new Error('only ordered inserts stop at the first duplicate');
+    this.batches++;
+    await nextTurn();
+    for (const [insertedCount, document] of documents.entries()) {
+      if (this.documents.has(document._id)) {
+        throw Object.assign(new Error('E11000 duplicate key'), { code: 11000, insertedCount });
+      }
+      this.documents.set(document._id, structuredClone(document));
+    }
   }
 
   async findOne(filter: Record<string, unknown>): Promise<Stored | null> {
