@@ -2,8 +2,8 @@
  * `npm run build && node dist/bench/bench/application-pages.js [--large 10000] [--small 100]`:
  * how the time of a list page, and of reading one application or applicant, grows with the
  * number of applications stored. One stack, one database: a small client with `--small`
- * applications and a large one with `--large`, made through the API. Each read is timed over
- * `--samples` sequential requests. For contrast it also times, on the database directly, the
+ * applications, timed once only they are stored, then a large one with `--large`, made through
+ * the API, and both timed again. Each read is timed over `--samples` sequential requests. For contrast it also times, on the database directly, the
  * query a list would make without its own index: the newest 25 of a client by `client_id` and
  * `id`, which FerretDB answers by reading the whole collection.
  */
@@ -19,7 +19,7 @@ interface Options {
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { large: 10_000, small: 100, samples: 200, concurrency: 16 };
+  const options: Options = { large: 10_000, small: 100, samples: 10, concurrency: 16 };
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i].replace(/^--/, '') as keyof Options;
     const value = Number(argv[i + 1]);
@@ -67,12 +67,12 @@ async function call(url: string, key: string, method = 'GET', body?: unknown): P
   return { status: answer.status, body: (await answer.json()) as Answer['body'] };
 }
 
-async function seed(
-  stack: Stack,
-  key: string,
-  count: number,
-  concurrency: number,
-): Promise<{ propertyId: number; last: Created }> {
+interface Seeded {
+  propertyId: number;
+  last: Created;
+}
+
+async function seed(stack: Stack, key: string, count: number, concurrency: number): Promise<Seeded> {
   const property = await call(`${stack.url}/api/v2/properties`, key, 'POST', { property: { name: 'Bench Court' } });
   const propertyId = property.body.property!.id;
   let made = 0;
@@ -104,69 +104,64 @@ async function time(samples: number, request: () => Promise<{ status: number }>)
   return summarize(ms);
 }
 
+/** The reads timed for one client: list pages, one application, one applicant. */
+async function timeReads(stack: Stack, key: string, seeded: Seeded, samples: number): Promise<Record<string, Timing>> {
+  const api = `${stack.url}/api/v2/applications`;
+  const firstPage = await call(`${api}?limit=25`, key);
+  const secondPage = await call(`${api}?limit=25&cursor=${firstPage.body.next_cursor}`, key);
+  const applicantPath = new URL(seeded.last.applicants[0].api_url).pathname;
+  return {
+    'first page, limit 25': await time(samples, () => call(`${api}?limit=25`, key)),
+    'third page, limit 25': await time(samples, () => call(`${api}?limit=25&cursor=${secondPage.body.next_cursor}`, key)),
+    'first page of a property, limit 25': await time(samples, () =>
+      call(`${api}?property_id=${seeded.propertyId}&limit=25`, key),
+    ),
+    'get the newest application': await time(samples, () => call(`${api}/${seeded.last.id}`, key)),
+    'get its applicant': await time(samples, () => call(`${stack.url}${applicantPath}`, key)),
+  };
+}
+
+async function timeScan(stack: Stack, clientId: number, samples: number): Promise<Timing> {
+  const db = await stack.database('applications');
+  try {
+    return await time(samples, async () => {
+      await db.collection('applications').find({ client_id: clientId }).sort({ id: -1 }).limit(25).toArray();
+      return { status: 200 };
+    });
+  } finally {
+    await db.close();
+  }
+}
+
+function print(title: string, rows: Record<string, Timing>): void {
+  process.stdout.write(`\n${title}: milliseconds, p50 / p90 / p99 / mean\n`);
+  for (const [request, t] of Object.entries(rows)) {
+    process.stdout.write(`| ${request} | ${t.p50} / ${t.p90} / ${t.p99} / ${t.mean} |\n`);
+  }
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
-  const stack = await Stack.start({ env: { RPC_TIMEOUT_MS: '30000', PROPERTY_LOOKUP_TIMEOUT_MS: '25000' } });
+  const stack = await Stack.start({ env: { RPC_TIMEOUT_MS: '120000', PROPERTY_LOOKUP_TIMEOUT_MS: '60000' } });
+  const scan = 'contrast: find({client_id}).sort({id: -1}).limit(25) on the database';
   try {
-    const clients = [
-      { name: `client with ${options.small}`, key: KEYS.clientOne, count: options.small, clientId: 1 },
-      { name: `client with ${options.large}`, key: KEYS.clientTwo, count: options.large, clientId: 2 },
-    ];
-    const rows: Record<string, Record<string, Timing>> = {};
-    const seeded = [];
-    for (const client of clients) {
-      process.stderr.write(`seeding the ${client.name}\n`);
-      seeded.push(await seed(stack, client.key, client.count, options.concurrency));
-    }
-    for (const [i, client] of clients.entries()) {
-      const { propertyId, last } = seeded[i];
-      const api = `${stack.url}/api/v2/applications`;
-      const firstPage = await call(`${api}?limit=25`, client.key);
-      const secondPage = await call(`${api}?limit=100&cursor=${firstPage.body.next_cursor}`, client.key);
-      // Past the first 125 where there are that many, else past the first 25.
-      const deepCursor = secondPage.body.next_cursor ?? firstPage.body.next_cursor;
-      const applicantPath = new URL(last.applicants[0].api_url).pathname;
-      process.stderr.write(`timing the ${client.name}\n`);
-      rows[client.name] = {
-        'first page, limit 25': await time(options.samples, () => call(`${api}?limit=25`, client.key)),
-        'page after a cursor, limit 25': await time(options.samples, () =>
-          call(`${api}?limit=25&cursor=${deepCursor}`, client.key),
-        ),
-        'first page of a property, limit 25': await time(options.samples, () =>
-          call(`${api}?property_id=${propertyId}&limit=25`, client.key),
-        ),
-        'first page, limit 100': await time(options.samples, () => call(`${api}?limit=100`, client.key)),
-        'get application': await time(options.samples, () => call(`${api}/${last.id}`, client.key)),
-        'get applicant': await time(options.samples, () => call(`${stack.url}${applicantPath}`, client.key)),
-      };
-    }
-    const db = await stack.database('applications');
-    try {
-      for (const client of clients) {
-        rows[client.name]['contrast: find({client_id}).sort({id: -1}).limit(25) on the database'] = await time(
-          Math.min(options.samples, 20),
-          async () => {
-            await db.collection('applications').find({ client_id: client.clientId }).sort({ id: -1 }).limit(25).toArray();
-            return { status: 200 };
-          },
-        );
-      }
-    } finally {
-      await db.close();
-    }
+    process.stderr.write(`seeding ${options.small} applications of client 1\n`);
+    const small = await seed(stack, KEYS.clientOne, options.small, options.concurrency);
+    print(`${options.small} applications stored, client 1 (${options.small})`, {
+      ...(await timeReads(stack, KEYS.clientOne, small, options.samples)),
+      [scan]: await timeScan(stack, 1, options.samples),
+    });
+    process.stderr.write(`seeding ${options.large} applications of client 2\n`);
+    const large = await seed(stack, KEYS.clientTwo, options.large, options.concurrency);
     const stored = options.small + options.large;
-    process.stdout.write(
-      `\n${stored} applications stored; milliseconds per request, ${options.samples} sequential requests each\n\n`,
-    );
-    process.stdout.write(`| request | ${clients.map((c) => `${c.name}: p50 / p90 / p99`).join(' | ')} |\n`);
-    process.stdout.write(`|---|${clients.map(() => '---').join('|')}|\n`);
-    for (const request of Object.keys(rows[clients[0].name])) {
-      const cells = clients.map((c) => {
-        const t = rows[c.name][request];
-        return `${t.p50} / ${t.p90} / ${t.p99}`;
-      });
-      process.stdout.write(`| ${request} | ${cells.join(' | ')} |\n`);
-    }
+    print(`${stored} applications stored, client 1 (${options.small}, stored first)`, {
+      ...(await timeReads(stack, KEYS.clientOne, small, options.samples)),
+      [scan]: await timeScan(stack, 1, options.samples),
+    });
+    print(`${stored} applications stored, client 2 (${options.large}, stored last)`, {
+      ...(await timeReads(stack, KEYS.clientTwo, large, options.samples)),
+      [scan]: await timeScan(stack, 2, options.samples),
+    });
   } finally {
     await stack.stop();
   }
