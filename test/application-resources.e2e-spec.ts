@@ -291,6 +291,24 @@ describe('reading applications and applicants, and adding co-applicants', () => 
       expect((await client.get(`/api/v2/applications/${created.id}`)).body.application.applicants).toHaveLength(1);
     });
 
+    it('refuses an applicant beyond the 20 an application may have', async () => {
+      const created = await apply();
+      const path = `/api/v2/applications/${created.id}/applicants`;
+      for (let i = 0; i < 19; i++) {
+        const answer = await client.post(path, { applicant: { ...coApplicant, first_name: `Co${i}` } });
+        expect(answer.status).toBe(201);
+      }
+      const refused = await client.post(path, { applicant: coApplicant });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toEqual({
+        error: {
+          message: 'applicant cannot be added: an application has at most 20 applicants',
+          details: [{ field: 'applicant', message: 'cannot be added: an application has at most 20 applicants' }],
+        },
+      });
+      expect((await client.get(`/api/v2/applications/${created.id}`)).body.application.applicants).toHaveLength(20);
+    });
+
     it('adds once per Idempotency-Key, answering a repeat with the first answer', async () => {
       const created = await apply();
       const headers = { 'idempotency-key': randomUUID() };
@@ -421,8 +439,9 @@ describe('co-applicants added at once through two instances of the applications 
 
   afterAll(() => stack?.stop());
 
-  it('loses none of 24 concurrent additions to each of two applications', async () => {
-    const PER_APPLICATION = 24;
+  it('loses none of 19 concurrent additions to each of two applications', async () => {
+    // 19 co-applicants: an application has at most 20 applicants.
+    const PER_APPLICATION = 19;
     const propertyId = (await client.post('/api/v2/properties', { property: { name: 'Crowded' } })).body.property.id;
     const applicant = { first_name: 'Primary', last_name: 'One', email: 'p@example.com' };
     const applications = await Promise.all(

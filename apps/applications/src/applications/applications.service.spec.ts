@@ -7,7 +7,7 @@ import { ApplicationIndex } from './application-index';
 import { ApplicationVersions } from './application-versions';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
-import { ApplicationsService } from './applications.service';
+import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
 import { FormTokens, formTokenDigest } from './form-tokens';
 import { MemoryCollection, MemoryDatabase } from './memory-collections.testing';
 import { PropertiesClient } from './properties.client';
@@ -165,10 +165,12 @@ describe('ApplicationsService', () => {
       const created = await apply();
       const other = instance(database, ids);
       const added = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => (i % 2 ? other : service).addApplicant(CLIENT, created.id, co(`C${i}`), scope())),
+        Array.from({ length: MAX_APPLICANTS - 1 }, (_, i) =>
+          (i % 2 ? other : service).addApplicant(CLIENT, created.id, co(`C${i}`), scope()),
+        ),
       );
       const listed = (await service.get(CLIENT, created.id)).applicants;
-      expect(listed).toHaveLength(31);
+      expect(listed).toHaveLength(MAX_APPLICANTS);
       expect(new Set(listed.map((a) => a.id))).toEqual(new Set([created.applicants[0].id, ...added.map((a) => a.id)]));
     });
 
@@ -183,6 +185,27 @@ describe('ApplicationsService', () => {
       await service.addApplicant(CLIENT, created.id, co('Next'), scope());
       const stored = applications.documents.get(String(created.id))!;
       expect((stored.applicants as unknown[]).length).toBe(3);
+    });
+
+    it(`refuses an applicant beyond ${MAX_APPLICANTS}, also among additions made at once`, async () => {
+      const created = await apply();
+      const other = instance(database, ids);
+      const answers = await Promise.allSettled(
+        Array.from({ length: MAX_APPLICANTS + 5 }, (_, i) =>
+          (i % 2 ? other : service).addApplicant(CLIENT, created.id, co(`C${i}`), scope()),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_APPLICANTS - 1);
+      const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected').map((a) => a.reason);
+      expect(refused).toHaveLength(6);
+      for (const error of refused) {
+        expect(error).toBeInstanceOf(ServiceError);
+        expect([error.code, error.message]).toEqual([
+          ErrorCode.VALIDATION_FAILED,
+          `applicant cannot be added: an application has at most ${MAX_APPLICANTS} applicants`,
+        ]);
+      }
+      expect((await service.get(CLIENT, created.id)).applicants).toHaveLength(MAX_APPLICANTS);
     });
 
     it('refuses another client’s application', async () => {

@@ -9,6 +9,7 @@ import {
   ApplicationInput,
   ApplicationRepresentation,
   encodeCursor,
+  ErrorCode,
   Page,
   ServiceError,
 } from '@app/contracts';
@@ -23,6 +24,12 @@ import { PropertiesClient } from './properties.client';
 
 /** Tries of an add whose version another add took first; each loser reads again and moves on. */
 const MAX_ADD_ATTEMPTS = 50;
+/**
+ * Applicants an application may have, the primary one included: applicants live inside their
+ * application's document, which must stay well below the 16 MB a document may hold (each
+ * applicant can carry 16 KiB of custom_data), and no household applies with more.
+ */
+export const MAX_APPLICANTS = 20;
 /** Positions one list page reads at most, so that entries without an application cannot make a page unbounded. */
 const MAX_PAGE_SCAN = 500;
 
@@ -141,6 +148,8 @@ export class ApplicationsService {
       const added = application.applicants.find((applicant) => applicant.request_key === requestKey);
       if (added) return this.applicantRepresentation(application, added);
 
+      if (application.applicants.length >= MAX_APPLICANTS) throw tooManyApplicants();
+
       applicantId ??= await this.ids.allocate('applicants');
       const now = new Date();
       const applicant = { ...this.newApplicant(applicantId, 'co_applicant', input, now), request_key: requestKey };
@@ -192,4 +201,9 @@ export class ApplicationsService {
     if (!stored || stored.client_id !== clientId) return null;
     return this.versions.current(stored);
   }
+}
+
+function tooManyApplicants(): ServiceError {
+  const message = `cannot be added: an application has at most ${MAX_APPLICANTS} applicants`;
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, `applicant ${message}`, [{ field: 'applicant', message }]);
 }
