@@ -14,8 +14,11 @@ const readline = require('node:readline');
 const { APPS, distMain } = require('./apps');
 
 const ROOT = path.resolve(__dirname, '..');
-const DEV_API_KEY = 'dev-local-key';
-const DEV_CLIENT_ID = '1';
+// Two clients, so that a newcomer can see that one client cannot see the other's properties.
+const DEV_API_KEYS = [
+  { key: 'dev-local-key', clientId: '1' },
+  { key: 'dev-local-key-2', clientId: '2' },
+];
 // Development only, and public on purpose: it encrypts nothing of value. Real deployments set
 // FIELD_ENCRYPTION_KEYS to keys of their own (see the README).
 const DEV_FIELD_ENCRYPTION_KEYS = 'dev-local-only:REVWRUxPUE1FTlQgS0VZIC0gTk9UIEEgU0VDUkVUISE=';
@@ -39,10 +42,11 @@ const env = { ...process.env };
 // As in the Dockerfile: the heap the apps run with in production.
 env.NODE_OPTIONS = `--max-old-space-size=128 ${env.NODE_OPTIONS ?? ''}`.trim();
 if (!env.API_KEYS) {
-  env.API_KEYS = `${DEV_API_KEY}:${DEV_CLIENT_ID}`;
+  env.API_KEYS = DEV_API_KEYS.map(({ key, clientId }) => `${key}:${clientId}`).join(',');
   const port = env.PORT || '3000';
-  say(`API_KEYS is not set; using the development key "${DEV_API_KEY}" (client ${DEV_CLIENT_ID})`);
-  say(`  e.g. curl -H 'Authorization: Bearer ${DEV_API_KEY}' http://localhost:${port}/api/v2/properties/1`);
+  const keys = DEV_API_KEYS.map(({ key, clientId }) => `"${key}" (client ${clientId})`).join(' and ');
+  say(`API_KEYS is not set; using the development keys ${keys}`);
+  say(`  e.g. curl -H 'Authorization: Bearer ${DEV_API_KEYS[0].key}' http://localhost:${port}/api/v2/properties/1`);
 }
 if (!env.FIELD_ENCRYPTION_KEYS) {
   env.FIELD_ENCRYPTION_KEYS = DEV_FIELD_ENCRYPTION_KEYS;

@@ -95,7 +95,7 @@ describe('the HTTP edge: authentication, content types, sizes and routes', () =>
   });
 
   it.each([
-    ['GET', '/'],
+    ['GET', '/api'],
     ['GET', '/api/v2/applications'],
     ['GET', '/api/v2/properties'],
     ['PUT', '/api/v2/properties/1'],

@@ -47,6 +47,41 @@ describe('the published OpenAPI document', () => {
     expect(published.specificationProblems()).toEqual([]);
   });
 
+  it('points GET / at the documentation, without an API key, with the API’s security headers', async () => {
+    const index = await documented('GET', '/', client.get('/', { key: null }));
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(index.body).toEqual({ name: published.document.info.title, docs: '/api/docs', openapi: '/api/openapi.json' });
+    expect(index.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(index.headers.get('x-powered-by')).toBeNull();
+
+    const docs = await client.get(index.body.docs, { key: null });
+    expect([docs.status, docs.text]).toEqual([200, expect.stringContaining('swagger-ui')]);
+    const document = await client.get(index.body.openapi, { key: null });
+    expect([document.status, document.body]).toEqual([200, published.document]);
+  });
+
+  it('suggests no Idempotency-Key, so that trying a create twice does not replay the first', () => {
+    const withKey = published.operations().flatMap((operation) => {
+      const [method, path] = operation.split(' ');
+      const parameters: any[] = published.operation(method, path).parameters ?? [];
+      const header = parameters.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      return header ? [{ operation, header }] : [];
+    });
+    expect(withKey.map(({ operation }) => operation)).toEqual(
+      expect.arrayContaining(['POST /api/v2/applications', 'POST /api/v2/properties']),
+    );
+    for (const { operation, header } of withKey) {
+      expect([operation, header.required, 'example' in header, 'examples' in header]).toEqual([operation, false, false, false]);
+      expect([operation, 'example' in header.schema, 'default' in header.schema]).toEqual([operation, false, false]);
+      expect([operation, header.description]).toEqual([
+        operation,
+        expect.stringMatching(/fresh value \(a new UUID, say\) for each request/),
+      ]);
+    }
+  });
+
   it('describes every route the gateway serves, and nothing else', () => {
     const served = stack
       .process('gateway')
@@ -167,6 +202,7 @@ describe('the published OpenAPI document', () => {
     const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
 
     for (const [method, path, request] of [
+      ['GET', '/', () => client.get('/', { key: null })],
       ['POST', properties, () => client.post(properties, undefined, { raw: '{"property":' })],
       ['POST', properties, () => client.post(properties, { property: { name: 'x' } }, { key: null })],
       ['POST', properties, () => client.post(properties, undefined, { raw: tooBig })],

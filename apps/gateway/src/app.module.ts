@@ -4,6 +4,7 @@ import { ObservabilityModule } from '@app/observability';
 import { ApplicationsModule } from './applications/applications.module';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { HealthModule } from './health/health.module';
+import { IndexController } from './openapi/index.controller';
 import { PropertiesModule } from './properties/properties.module';
 
 @Module({
@@ -14,5 +15,6 @@ import { PropertiesModule } from './properties/properties.module';
     ApplicationsModule,
     HealthModule,
   ],
+  controllers: [IndexController],
 })
 export class AppModule {}

@@ -1,256 +1,220 @@
 import { randomBytes } from 'node:crypto';
+import { Test } from '@nestjs/testing';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
-import { IdAllocator, Idempotency } from '@app/persistence';
+import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationIndex } from './application-index';
 import { ApplicationVersions } from './application-versions';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
-import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
-import { FormTokens, formTokenDigest } from './form-tokens';
-import { MemoryCollection, MemoryDatabase } from './memory-collections.testing';
+import { ApplicationsService } from './applications.service';
+import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
 
-const KEYS = `k1:${randomBytes(32).toString('base64')}`;
-const env = Object.assign(new ApplicationsEnvironment(), {
-  FIELD_ENCRYPTION_KEYS: KEYS,
-  PUBLIC_BASE_URL: 'https://api.example.com/',
-  APPLY_BASE_URL: 'https://apply.example.com',
-});
-const CLIENT = 1;
-const OTHER_CLIENT = 2;
-const primary: ApplicantInput = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', id_number: '078051120' };
-const co = (name: string): ApplicantInput => ({ first_name: name, last_name: 'Co', email: 'co@example.com', dob: '1990-01-02' });
+const CLIENT = 7;
+const SSN = '078051120';
+const DOB = '1985-12-10';
 
-/** The repository's part over a collection in memory: stores once per request key, reads and writes by `_id`. */
-class MemoryRepository {
-  constructor(private readonly applications: MemoryCollection) {}
-
-  findByKey(id: number) {
-    return this.applications.findOne({ _id: String(id) });
-  }
-
-  async insertOnce(record: ApplicationRecord) {
-    const earlier = [...this.applications.documents.values()].find((d) => d.request_key === record.request_key);
-    if (earlier) return structuredClone(earlier);
-    await this.applications.insertOne({ _id: String(record.id), ...record });
-    return record;
-  }
-
-  saveApplicants({ id, applicants, version, updated_at }: ApplicationRecord) {
-    return this.applications.updateOne({ _id: String(id) }, { $set: { applicants, version, updated_at } });
-  }
-}
-
-/** One applications service instance on a shared database, with its own memory (as a process has). */
-function instance(database: MemoryDatabase, ids: Map<string, number>) {
-  const connection = database.connection();
-  const cipher = new FieldCipher(KEYS);
-  const properties = {
-    lookup: async (clientId: number, id: number) => (id < 100 ? { id, name: `P${clientId}:${id}` } : null),
-  };
-  const allocator = { allocate: async (kind: string) => ids.set(kind, (ids.get(kind) ?? 0) + 1).get(kind)! };
-  // Every request runs as if for the first time, keyed by its message id: what the store does with it is under test.
-  const idempotency = {
-    run: (scope: { messageId: string }, work: (key: string) => unknown) => work(`message:${scope.messageId}`),
-  };
-  return new ApplicationsService(
-    new MemoryRepository(database.collection('applications')) as unknown as ApplicationsRepository,
-    new ApplicationVersions(connection),
-    new ApplicationIndex(connection),
-    properties as unknown as PropertiesClient,
-    allocator as unknown as IdAllocator,
-    idempotency as unknown as Idempotency,
-    new ApplicantSealer(cipher),
-    new FormTokens(cipher, env),
-    env,
-  );
-}
-
-let messages = 0;
-const scope = () => ({ messageId: `m${++messages}` });
-
-async function refusal(work: Promise<unknown>): Promise<ServiceError> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
+function applicationInput(
+  application: Partial<ApplicationInput> = {},
+  applicant: Partial<ApplicantInput> = {},
+): ApplicationInput {
+  return Object.assign(new ApplicationInput(), {
+    property_id: 3,
+    applicant: Object.assign(new ApplicantInput(), {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      ...applicant,
+    }),
+    ...application,
+  });
 }
 
 describe('ApplicationsService', () => {
-  let database: MemoryDatabase;
+  let repository: jest.Mocked<Pick<ApplicationsRepository, 'insertOnce'>>;
+  let properties: jest.Mocked<Pick<PropertiesClient, 'lookup'>>;
+  let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
+  let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
+  let index: jest.Mocked<Pick<ApplicationIndex, 'add'>>;
+  let cipher: FieldCipher;
   let service: ApplicationsService;
-  let ids: Map<string, number>;
-  const apply = (propertyId = 1, applicant = primary, clientId = CLIENT) =>
-    service.create(clientId, { property_id: propertyId, applicant } as ApplicationInput, scope());
 
-  beforeEach(() => {
-    database = new MemoryDatabase();
-    ids = new Map();
-    service = instance(database, ids);
+  beforeEach(async () => {
+    repository = { insertOnce: jest.fn(async (record: ApplicationRecord) => record) };
+    properties = { lookup: jest.fn().mockResolvedValue({ id: 3, name: 'Maple Court' }) };
+    const next: Record<string, number> = { applications: 60, applicants: 80 };
+    ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
+    idempotency = { run: jest.fn() };
+    idempotency.run.mockImplementation((_scope, work) => work('message:m-1'));
+    index = { add: jest.fn().mockResolvedValue(undefined) };
+    cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
+    const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
+
+    const module = await Test.createTestingModule({
+      providers: [
+        ApplicationsService,
+        { provide: ApplicationsRepository, useValue: repository },
+        { provide: PropertiesClient, useValue: properties },
+        { provide: IdAllocator, useValue: ids },
+        { provide: Idempotency, useValue: idempotency },
+        { provide: ApplicantSealer, useValue: new ApplicantSealer(cipher) },
+        { provide: ApplicationIndex, useValue: index },
+        { provide: ApplicationVersions, useValue: {} },
+        { provide: FormTokens, useValue: new FormTokens(cipher, env) },
+        { provide: ApplicationsEnvironment, useValue: env },
+      ],
+    }).compile();
+    service = module.get(ApplicationsService);
   });
 
-  describe('get', () => {
-    it('answers with the application as created', async () => {
-      const created = await apply();
-      expect(await service.get(CLIENT, created.id)).toEqual(created);
+  describe('create', () => {
+    it('does the work once per request: under the idempotency scope of the client, key and body', async () => {
+      const body = applicationInput();
+      await service.create(CLIENT, body, { key: 'order-1', messageId: 'm-1' });
+
+      expect(idempotency.run).toHaveBeenCalledTimes(1);
+      const scope: CreateScope = idempotency.run.mock.calls[0][0];
+      expect(scope).toEqual({ key: 'order-1', messageId: 'm-1', clientId: CLIENT, body });
     });
 
-    it('refuses another client’s application and an unknown one with the same answer', async () => {
-      const created = await apply();
-      for (const [client, id] of [
-        [OTHER_CLIENT, created.id],
-        [CLIENT, 999],
-      ]) {
-        const error = await refusal(service.get(client, id));
-        expect([error.code, error.message]).toEqual([ErrorCode.NOT_FOUND, `application ${id} cannot be found`]);
-      }
+    it('asks the properties service whether the client owns the live property', async () => {
+      await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+      expect(properties.lookup).toHaveBeenCalledWith(CLIENT, 3);
     });
-  });
 
-  describe('getApplicant', () => {
-    it('answers with the applicant’s record and a form_url whose token only the digest stored names', async () => {
-      const created = await apply();
-      const applicant = await service.getApplicant(CLIENT, created.id, created.applicants[0].id);
-      expect(applicant).toMatchObject({
-        id: created.applicants[0].id,
-        application_id: created.id,
-        type: 'primary',
-        email: 'ada@example.com',
+    it('stores the application with its primary applicant, the property name and the request key', async () => {
+      const before = Date.now();
+      await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+
+      expect(ids.allocate.mock.calls.map(([kind]) => kind).sort()).toEqual(['applicants', 'applications']);
+      expect(repository.insertOnce).toHaveBeenCalledTimes(1);
+      const record = repository.insertOnce.mock.calls[0][0];
+      expect(record).toEqual({
+        id: 60,
+        client_id: CLIENT,
+        property_id: 3,
+        property_name: 'Maple Court',
+        assigned_user_id: null,
+        user_specified_rent: null,
+        desired_move_in: null,
+        applicants: [
+          {
+            id: 80,
+            type: 'primary',
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            email: 'ada@example.com',
+            dob: null,
+            id_number: null,
+            phone: null,
+            custom_data: null,
+            reference_id: null,
+            redirect_url: null,
+            form_token: expect.objectContaining({ key_id: 'k1' }),
+            form_token_digest: expect.stringMatching(/^[\w-]{43}$/),
+            form_status: 'not_started',
+            form_started_at: null,
+            form_completed_at: null,
+            created_at: record.created_at,
+            updated_at: record.created_at,
+          },
+        ],
+        version: 0,
+        created_at: expect.any(Date),
+        updated_at: record.created_at,
+        request_key: 'message:m-1',
       });
-      const token = /^https:\/\/apply\.example\.com\/applicants\/([\w-]{43})$/.exec(applicant.form_url!)![1];
-      const stored = database.collection('applications').documents.get(String(created.id))!;
-      const [record] = stored.applicants as Array<Record<string, unknown>>;
-      expect(record.form_token_digest).toBe(formTokenDigest(token));
-      expect(JSON.stringify(stored)).not.toContain(token);
-      expect(JSON.stringify(applicant)).not.toContain('078051120');
+      expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
     });
 
-    it('refuses an applicant of another application, and any of another client’s', async () => {
-      const [one, two] = [await apply(), await apply()];
-      const theirs = await refusal(service.getApplicant(CLIENT, one.id, two.applicants[0].id));
-      expect(theirs.message).toBe(`applicant ${two.applicants[0].id} cannot be found`);
-      const foreign = await refusal(service.getApplicant(OTHER_CLIENT, one.id, one.applicants[0].id));
-      expect(foreign.message).toBe(`application ${one.id} cannot be found`);
-    });
-  });
+    it('puts the application in its client’s and its property’s lists before storing it', async () => {
+      const order: string[] = [];
+      index.add.mockImplementation(async () => void order.push('listed'));
+      repository.insertOnce.mockImplementation(async (record) => (order.push('stored'), record));
+      await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
 
-  describe('addApplicant', () => {
-    it('adds a co-applicant that the application then lists, its dob sealed', async () => {
-      const created = await apply();
-      const added = await service.addApplicant(CLIENT, created.id, co('Bea'), scope());
-      expect(added).toMatchObject({ type: 'co_applicant', name: 'Bea Co', application_id: created.id });
-      expect((await service.get(CLIENT, created.id)).applicants.map((a) => [a.id, a.type])).toEqual([
-        [created.applicants[0].id, 'primary'],
-        [added.id, 'co_applicant'],
-      ]);
-      const stored = JSON.stringify(database.collection('applications').documents.get(String(created.id)));
-      expect(stored).not.toContain('1990-01-02');
-      expect(stored).toContain('"version":1');
+      expect(index.add).toHaveBeenCalledWith(CLIENT, 3, 60);
+      expect(order).toEqual(['listed', 'stored']);
     });
 
-    it('adds once for a request done twice', async () => {
-      const created = await apply();
-      const request = scope();
-      const first = await service.addApplicant(CLIENT, created.id, co('Bea'), request);
-      const again = await service.addApplicant(CLIENT, created.id, co('Bea'), request);
-      expect(again).toEqual(first);
-      expect((await service.get(CLIENT, created.id)).applicants).toHaveLength(2);
+    it('stores the id number and date of birth sealed, each bound to its field', async () => {
+      await service.create(CLIENT, applicationInput({}, { id_number: SSN, dob: DOB }), { messageId: 'm-1' });
+
+      const [applicant] = repository.insertOnce.mock.calls[0][0].applicants;
+      expect(JSON.stringify(applicant)).not.toContain(SSN);
+      expect(JSON.stringify(applicant)).not.toContain(DOB);
+      expect(cipher.open(applicant.id_number, 'applicant.id_number')).toBe(SSN);
+      expect(cipher.open(applicant.dob, 'applicant.dob')).toBe(DOB);
     });
 
-    it('loses no addition made at once through two instances', async () => {
-      const created = await apply();
-      const other = instance(database, ids);
-      const added = await Promise.all(
-        Array.from({ length: MAX_APPLICANTS - 1 }, (_, i) =>
-          (i % 2 ? other : service).addApplicant(CLIENT, created.id, co(`C${i}`), scope()),
-        ),
+    it('keeps the other values given, custom_data as its JSON text', async () => {
+      const input = applicationInput(
+        { assigned_user_id: 42, user_specified_rent: 1850, desired_move_in: '2026-12-01' },
+        {
+          phone: '5550101234',
+          custom_data: { source: 'web' },
+          reference_id: 'crm-77',
+          redirect_url: 'https://landlord.example/thanks',
+        },
       );
-      const listed = (await service.get(CLIENT, created.id)).applicants;
-      expect(listed).toHaveLength(MAX_APPLICANTS);
-      expect(new Set(listed.map((a) => a.id))).toEqual(new Set([created.applicants[0].id, ...added.map((a) => a.id)]));
+      await service.create(CLIENT, input, { messageId: 'm-1' });
+
+      const record = repository.insertOnce.mock.calls[0][0];
+      expect(record).toMatchObject({ assigned_user_id: 42, user_specified_rent: 1850, desired_move_in: '2026-12-01' });
+      expect(record.applicants[0]).toMatchObject({
+        phone: '5550101234',
+        custom_data: '{"source":"web"}',
+        reference_id: 'crm-77',
+        redirect_url: 'https://landlord.example/thanks',
+      });
     });
 
-    it('keeps an addition whose copy into the application was never written', async () => {
-      const created = await apply();
-      const applications = database.collection('applications');
-      const updateOne = jest.spyOn(applications, 'updateOne').mockRejectedValueOnce(new Error('process died'));
-      await expect(service.addApplicant(CLIENT, created.id, co('Lost'), scope())).rejects.toThrow('process died');
-      updateOne.mockRestore();
-
-      expect((await service.get(CLIENT, created.id)).applicants.map((a) => a.name)).toEqual(['Ada Lovelace', 'Lost Co']);
-      await service.addApplicant(CLIENT, created.id, co('Next'), scope());
-      const stored = applications.documents.get(String(created.id))!;
-      expect((stored.applicants as unknown[]).length).toBe(3);
+    it('answers with the representation of what is stored, the one an earlier try stored included', async () => {
+      repository.insertOnce.mockImplementation(async (record) => ({ ...record, id: 12 }));
+      const created = await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+      expect(created).toMatchObject({
+        id: 12,
+        client_id: CLIENT,
+        property: { id: 3, name: 'Maple Court' },
+        applicants: [
+          {
+            id: 80,
+            type: 'primary',
+            name: 'Ada Lovelace',
+            api_url: 'https://rentals.example.com/api/v2/applications/12/applicants/80',
+          },
+        ],
+      });
     });
 
-    it(`refuses an applicant beyond ${MAX_APPLICANTS}, also among additions made at once`, async () => {
-      const created = await apply();
-      const other = instance(database, ids);
-      const answers = await Promise.allSettled(
-        Array.from({ length: MAX_APPLICANTS + 5 }, (_, i) =>
-          (i % 2 ? other : service).addApplicant(CLIENT, created.id, co(`C${i}`), scope()),
-        ),
-      );
-      expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_APPLICANTS - 1);
-      const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected').map((a) => a.reason);
-      expect(refused).toHaveLength(6);
-      for (const error of refused) {
-        expect(error).toBeInstanceOf(ServiceError);
-        expect([error.code, error.message]).toEqual([
-          ErrorCode.VALIDATION_FAILED,
-          `applicant cannot be added: an application has at most ${MAX_APPLICANTS} applicants`,
-        ]);
-      }
-      expect((await service.get(CLIENT, created.id)).applicants).toHaveLength(MAX_APPLICANTS);
+    it('raises PROPERTY_ID_INVALID when the property lookup answers null, allocating and storing nothing', async () => {
+      properties.lookup.mockResolvedValue(null);
+      const failure = service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+
+      await expect(failure).rejects.toEqual(ServiceError.propertyIdInvalid());
+      await expect(failure).rejects.toMatchObject({ code: ErrorCode.PROPERTY_ID_INVALID });
+      expect(ids.allocate).not.toHaveBeenCalled();
+      expect(repository.insertOnce).not.toHaveBeenCalled();
     });
 
-    it('refuses another client’s application', async () => {
-      const created = await apply();
-      expect((await refusal(service.addApplicant(OTHER_CLIENT, created.id, co('X'), scope()))).code).toBe(ErrorCode.NOT_FOUND);
-    });
-  });
+    it('lets the failure of the lookup through, storing nothing', async () => {
+      properties.lookup.mockRejectedValue(ServiceError.unavailable('the service is temporarily unavailable, retry later'));
+      const failure = service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
 
-  describe('list', () => {
-    it('pages through the client’s applications newest first, and through one property’s', async () => {
-      const made = [];
-      for (let i = 0; i < 7; i++) made.push(await apply(i % 2 ? 2 : 3));
-      const theirs = await apply(1, primary, OTHER_CLIENT);
-
-      const pages = [];
-      let before: number | undefined;
-      for (;;) {
-        const page = await service.list(CLIENT, { limit: 3, before });
-        pages.push(page.items.map((a) => a.id));
-        if (!page.next_cursor) break;
-        before = Number(Buffer.from(page.next_cursor, 'base64url').toString().slice(3));
-      }
-      expect(pages).toEqual([[made[6].id, made[5].id, made[4].id], [made[3].id, made[2].id, made[1].id], [made[0].id]]);
-      const ofTwo = await service.list(CLIENT, { propertyId: 2, limit: 25 });
-      expect(ofTwo.items.map((a) => a.id)).toEqual([made[5].id, made[3].id, made[1].id]);
-      expect(ofTwo.next_cursor).toBeNull();
-      expect(await service.list(OTHER_CLIENT, { propertyId: 2, limit: 25 })).toEqual({ items: [], next_cursor: null });
-      expect((await service.list(OTHER_CLIENT, { limit: 25 })).items).toEqual([theirs]);
+      await expect(failure).rejects.toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE });
+      expect(repository.insertOnce).not.toHaveBeenCalled();
     });
 
-    it('skips entries whose application was never stored, and still fills the page', async () => {
-      const first = await apply();
-      const applications = database.collection('applications');
-      jest.spyOn(applications, 'insertOne').mockRejectedValueOnce(new Error('database gone'));
-      await expect(apply()).rejects.toThrow('database gone');
-      const third = await apply();
+    it('looks up, allocates and stores nothing when the idempotency check refuses', async () => {
+      idempotency.run.mockRejectedValue(ServiceError.idempotencyInProgress());
+      const failure = service.create(CLIENT, applicationInput(), { key: 'order-1', messageId: 'm-1' });
 
-      const page = await service.list(CLIENT, { limit: 2 });
-      expect(page.items.map((a) => a.id)).toEqual([third.id, first.id]);
-      expect(page.next_cursor).toBeNull();
-    });
-
-    it('starts a cursor from beyond the head at the head', async () => {
-      const only = await apply();
-      expect((await service.list(CLIENT, { limit: 5, before: 1_000_000 })).items.map((a) => a.id)).toEqual([only.id]);
+      await expect(failure).rejects.toMatchObject({ code: ErrorCode.IDEMPOTENCY_IN_PROGRESS });
+      expect(properties.lookup).not.toHaveBeenCalled();
+      expect(ids.allocate).not.toHaveBeenCalled();
+      expect(repository.insertOnce).not.toHaveBeenCalled();
     });
   });
 });

@@ -6,16 +6,23 @@ import { BODY_LIMIT_BYTES } from '../http/http-setup';
 export const OPENAPI_JSON_PATH = 'api/openapi.json';
 export const OPENAPI_UI_PATH = 'api/docs';
 export const API_KEY_SCHEME = 'api_key';
+export const API_TITLE = 'Rental applications API';
 
-/** The header that makes a POST safe to retry. */
+/**
+ * The header that makes a POST safe to retry. It has no example value: Swagger UI would fill it
+ * in, and every "Try it out" would then repeat the first request (answered with its response) or,
+ * once the body was edited, be refused with 422.
+ */
 export const IDEMPOTENCY_KEY_HEADER = {
   name: 'Idempotency-Key',
   required: false,
   description:
+    'Makes the request safe to retry. Choose a fresh value (a new UUID, say) for each request you mean to make, ' +
+    'and send the same value again only when retrying that request after a timeout, a 503 or a lost connection. ' +
     '1 to 255 printable ASCII characters. Repeats of the request with the same key and body, for 24 hours, ' +
     'answer with the first response and create nothing; the same key with another body gets 422; ' +
-    'a repeat while the first is still being worked on gets 409.',
-  schema: { type: 'string', minLength: 1, maxLength: 255, example: '6f1c9e52-2d7b-4d0e-9a35-1c2b8a0f4e77' },
+    'a repeat while the first is still being worked on gets 409. Leave it empty to send none.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
 const DESCRIPTION = `
@@ -51,7 +58,7 @@ response returns the id it was logged under.
  */
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
-    .setTitle('Rental applications API')
+    .setTitle(API_TITLE)
     .setDescription(DESCRIPTION)
     .setVersion('2')
     .addBearerAuth(
@@ -61,6 +68,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .addTag('properties', 'Properties and their floor plans')
     .addTag('applications', 'Rental applications and their applicants')
     .addTag('operations', 'Health and metrics, for operators')
+    .addTag('documentation', 'Where this documentation is')
     .build();
   return closeObjectSchemas(SwaggerModule.createDocument(app, config));
 }
@@ -83,7 +91,7 @@ export function serveOpenApi(app: NestFastifyApplication): void {
   SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
-    customSiteTitle: 'Rental applications API',
+    customSiteTitle: API_TITLE,
   });
 }
 

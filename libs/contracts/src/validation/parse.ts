@@ -40,6 +40,12 @@ export function parseRequest<T extends object>(type: new () => T, body: unknown)
 /**
  * Builds an instance of `type` from the declared fields of `plain`, each normalized, nested
  * objects built from their own class; every other key is recorded in `unknown` and dropped.
+ *
+ * Not class-transformer's plainToInstance: it copies undeclared keys onto the instance, except
+ * `constructor`, `__proto__` and any key naming an inherited method (`{"toString": 1}`), which it
+ * drops without a word, so a body carrying them would pass as if they had never been sent. Here
+ * no key a caller chose is ever written onto an object (none can shadow a method or reach a
+ * prototype), and each of those is refused as an unknown field like any other.
  */
 function materialize<T extends object>(type: new () => T, plain: Record<string, unknown>, path: string, unknown: Problem[]): T {
   const fields = declaredFields(type);

@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { RmqContext } from '@nestjs/microservices';
 import { FastifyRequest } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
+import { Store, storage } from 'nestjs-pino/storage';
 import { Observable, tap } from 'rxjs';
 import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
 import { messagesHandled } from '../metrics/metrics';
@@ -53,9 +54,19 @@ export class RequestContextInterceptor implements NestInterceptor {
   private within(requestId: string, handle: () => Observable<unknown>): Observable<unknown> {
     return new Observable((subscriber) =>
       withRequestId(requestId, () =>
-        this.logger.runInContext(() => handle().subscribe(subscriber), { bindings: { request_id: requestId } }),
+        storage.run(new Store(this.rootLogger().child({ request_id: requestId })), () => handle().subscribe(subscriber)),
       ),
     );
+  }
+
+  /**
+   * nestjs-pino opens a logging context only for an HTTP request (through pino-http), not for a
+   * message, so this opens one itself. It starts from the root logger rather than the request's,
+   * which has the id bound already. An app without HTTP middleware has no root: there, outside
+   * any context, PinoLogger's own logger is the one it logs with.
+   */
+  private rootLogger(): PinoLogger['logger'] {
+    return (PinoLogger.root as PinoLogger['logger'] | undefined) ?? this.logger.logger;
   }
 }
 

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { Test } from '@nestjs/testing';
+import {
+  APPLICATIONS,
+  ApplicationResponse,
+  CreateApplicationMessage,
+  CreateApplicationRequest,
+  ErrorCode,
+  ServiceError,
+} from '@app/contracts';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { Backends } from '../backends/backends';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApplicationsHttpController } from './applications.http.controller';
+
+const CLIENT = 7;
+const SSN = '078051120';
+const DOB = '1985-12-10';
+const ANSWER = { application: { id: 60 } } as ApplicationResponse;
+
+function request(applicant: Record<string, unknown> = {}): CreateApplicationRequest {
+  return {
+    application: {
+      property_id: 3,
+      applicant: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', ...applicant },
+    },
+  } as CreateApplicationRequest;
+}
+
+describe('ApplicationsHttpController', () => {
+  let backends: jest.Mocked<Pick<Backends, 'properties' | 'applications'>>;
+  let cipher: FieldCipher;
+  let controller: ApplicationsHttpController;
+
+  beforeEach(async () => {
+    backends = { properties: jest.fn(), applications: jest.fn().mockResolvedValue(ANSWER) };
+    cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
+    // Authentication and rate limits have specs of their own; here every request is let through.
+    const module = await Test.createTestingModule({
+      controllers: [ApplicationsHttpController],
+      providers: [
+        { provide: Backends, useValue: backends },
+        { provide: ApplicantSealer, useValue: new ApplicantSealer(cipher) },
+      ],
+    })
+      .overrideGuard(ApiKeyGuard)
+      .useValue({ canActivate: () => true })
+      .overrideGuard(RateLimitGuard)
+      .useValue({ canActivate: () => true })
+      .compile();
+    controller = module.get(ApplicationsHttpController);
+  });
+
+  describe('create', () => {
+    const sent = () => backends.applications.mock.calls[0][1] as CreateApplicationMessage;
+
+    it('sends the request to the applications service and answers with its answer', async () => {
+      await expect(controller.create(CLIENT, request(), 'order-1')).resolves.toBe(ANSWER);
+      expect(backends.applications).toHaveBeenCalledWith(APPLICATIONS.CREATE, {
+        client_id: CLIENT,
+        request: request(),
+        sealed_applicant: {},
+        idempotency_key: 'order-1',
+      });
+      expect(backends.properties).not.toHaveBeenCalled();
+    });
+
+    it('sends the id number and date of birth only sealed, each bound to its field', async () => {
+      await controller.create(CLIENT, request({ id_number: SSN, dob: DOB }), undefined);
+
+      const message = sent();
+      expect(JSON.stringify(message)).not.toContain(SSN);
+      expect(JSON.stringify(message)).not.toContain(DOB);
+      expect(message.request).toEqual(request());
+      expect(cipher.open(message.sealed_applicant.id_number, 'applicant.id_number')).toBe(SSN);
+      expect(cipher.open(message.sealed_applicant.dob, 'applicant.dob')).toBe(DOB);
+      expect(message.idempotency_key).toBeUndefined();
+    });
+
+    it("leaves the caller's request as it was", async () => {
+      const original = request({ id_number: SSN });
+      await controller.create(CLIENT, original, undefined);
+      expect(original.application.applicant.id_number).toBe(SSN);
+    });
+
+    it('lets the refusal of the service through', async () => {
+      backends.applications.mockRejectedValue(ServiceError.propertyIdInvalid());
+      await expect(controller.create(CLIENT, request(), undefined)).rejects.toMatchObject({
+        code: ErrorCode.PROPERTY_ID_INVALID,
+      });
+    });
+  });
+});

@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { dirname, join } from 'node:path';
+import { Stack } from '../tools/stack';
+
+const ROOT = join(__dirname, '..');
+const README = join(ROOT, 'README.md');
+const API_PAGE = join(ROOT, 'docs', 'api.md');
+/** A Markdown document named anywhere in the text, linked or not: `CONTRACT.md`, `docs/api.md`. */
+const MARKDOWN_NAME = /[\w./-]+\.md\b/g;
+/** A Markdown link to a file of the repository: `[text](docs/api.md#part)`. */
+const RELATIVE_LINK = /\]\((?!https?:|#)([^)#\s]+)(?:#[^)]*)?\)/g;
+const SECTION = /<!-- readme-examples: start -->([\s\S]*?)<!-- readme-examples: end -->/;
+const SH_BLOCK = /^```sh\n([\s\S]*?)^```$/gm;
+/** A comment that opens an example: `# 201 Created: what it does`. */
+const STATED_STATUS = /^# (\d{3}) ([^:]+):/gm;
+const MARKER = '@@readme-example';
+
+/**
+ * Wraps curl as a reader's terminal runs it (its answer on stdout, so `x=$(curl ...)` works) and
+ * reports each call's exit code, status and body on stderr. Unset variables and failed commands
+ * stop the script, so that a broken example cannot pass unnoticed.
+ */
+const PRELUDE = `
+set -euo pipefail
+curl() {
+  local answer code=0
+  answer=$(command curl -w '\\n%{http_code}' "$@") || code=$?
+  local status=\${answer##*$'\\n'} body=\${answer%$'\\n'*}
+  printf '%s\\n' "$body"
+  printf '${MARKER} %s %s %s\\n' "$code" "$status" "$(printf '%s' "$body" | base64 -w0)" >&2
+  return $code
+}
+`;
+
+interface Walkthrough {
+  /** What the reader is told to export first, by name. */
+  variables: Record<string, string>;
+  /** The examples, in order, as one script. */
+  script: string;
+  /** The status each example states, in order, with its reason phrase. */
+  stated: { status: number; reason: string }[];
+}
+
+function readWalkthrough(): Walkthrough {
+  const section = SECTION.exec(readFileSync(README, 'utf8'));
+  if (!section) throw new Error('README.md has no readme-examples section');
+  const [setup, ...examples] = [...section[1].matchAll(SH_BLOCK)].map((block) => block[1]);
+  const exported = /^export ((?:\w+=\S+ ?)+)$/m.exec(setup ?? '');
+  if (!exported) throw new Error(`the first block of the section does not export the variables: ${setup}`);
+  const variables = Object.fromEntries(
+    exported[1]
+      .trim()
+      .split(' ')
+      .map((pair) => pair.split('=') as [string, string]),
+  );
+  const script = examples.join('\n');
+  const stated = [...script.matchAll(STATED_STATUS)].map(([, status, reason]) => ({ status: Number(status), reason }));
+  return { variables, script, stated };
+}
+
+interface Call {
+  exitCode: number;
+  status: number;
+  body: string;
+}
+
+async function runScript(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ exitCode: number | null; calls: Call[]; stderr: string }> {
+  const bash = spawn('bash', ['-c', `${PRELUDE}\n${script}`], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  bash.stdout.resume();
+  bash.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [exitCode] = (await once(bash, 'close')) as [number | null];
+  const calls = stderr
+    .split('\n')
+    .filter((line) => line.startsWith(`${MARKER} `))
+    .map((line) => {
+      const [, code, status, body = ''] = line.split(' ');
+      return { exitCode: Number(code), status: Number(status), body: Buffer.from(body, 'base64').toString('utf8') };
+    });
+  return { exitCode, calls, stderr };
+}
+
+/**
+ * The README's walk through the API, run as a reader would: its commands in order, in one shell,
+ * against a fresh stack that has the README's development keys, with only `$API` pointing
+ * elsewhere. Every call must be answered with the status its comment states.
+ */
+describe('the README’s examples', () => {
+  const walkthrough = readWalkthrough();
+  let stack: Stack;
+
+  beforeAll(async () => {
+    const { KEY, KEY2 } = walkthrough.variables;
+    stack = await Stack.start({ env: { API_KEYS: `${KEY}:1,${KEY2}:2` } });
+  });
+
+  afterAll(() => stack?.stop());
+
+  it('tell the reader to set the base URL and the two development keys, and state real statuses', () => {
+    expect(walkthrough.variables).toEqual({ API: 'http://localhost:3000', KEY: 'dev-local-key', KEY2: 'dev-local-key-2' });
+    expect(walkthrough.stated.length).toBeGreaterThanOrEqual(10);
+    for (const { status, reason } of walkthrough.stated) expect([status, reason]).toEqual([status, STATUS_CODES[status]]);
+  });
+
+  it('link to and name only documents the repository has', () => {
+    for (const page of [README, API_PAGE]) {
+      const text = readFileSync(page, 'utf8');
+      for (const [, target] of text.matchAll(RELATIVE_LINK)) {
+        expect([page, target, existsSync(join(dirname(page), target))]).toEqual([page, target, true]);
+      }
+      for (const [name] of text.matchAll(MARKDOWN_NAME)) {
+        const found = existsSync(join(dirname(page), name)) || existsSync(join(ROOT, name));
+        expect([page, name, found]).toEqual([page, name, true]);
+      }
+    }
+  });
+
+  it('describe every path the gateway documents in its OpenAPI document, in docs/api.md', async () => {
+    const page = readFileSync(API_PAGE, 'utf8');
+    const document = (await (await fetch(`${stack.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const paths = Object.keys(document.paths).map((path) => path.replace(/\{(\w+)\}/g, ':$1'));
+    expect(paths.length).toBeGreaterThan(0);
+    for (const path of paths) expect([path, page.includes(`${path}\``) || page.includes(`${path} `)]).toEqual([path, true]);
+  });
+
+  it('run in order on a fresh stack, each answered with the status the README states', async () => {
+    const { exitCode, calls, stderr } = await runScript(walkthrough.script, { ...walkthrough.variables, API: stack.url });
+
+    expect([exitCode, stderr.split('\n').filter((line) => !line.startsWith(MARKER))]).toEqual([0, ['']]);
+    expect(calls.map((call) => call.status)).toEqual(walkthrough.stated.map(({ status }) => status));
+    for (const call of calls) {
+      expect(call.exitCode).toBe(0);
+      const body = JSON.parse(call.body);
+      if (call.status >= 400) {
+        expect(Object.keys(body)).toEqual(['error']);
+        expect(Object.keys(body.error).sort()).toEqual(['details', 'message']);
+        expect([typeof body.error.message, body.error.details === null || Array.isArray(body.error.details)]).toEqual([
+          'string',
+          true,
+        ]);
+      }
+    }
+  });
+});
