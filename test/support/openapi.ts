@@ -56,6 +56,8 @@ export class PublishedApi {
     for (const header of Object.keys(response.headers ?? {})) {
       if (!answer.headers.has(header)) problems.push(`${where}: no ${header} header`);
     }
+    // A response documented without content (304) must come without a body.
+    if (!response.content) return answer.text === '' ? problems : [...problems, `${where}: a body where none is documented`];
     const contentType = answer.headers.get('content-type')?.split(';')[0].trim() ?? '';
     const media = response.content?.[contentType];
     if (!media) return [...problems, `${where}: content type ${contentType} not documented`];

@@ -11,6 +11,10 @@ export const PROPERTIES = {
 
 export const APPLICATIONS = {
   CREATE: 'applications.create',
+  GET: 'applications.get',
+  LIST: 'applications.list',
+  GET_APPLICANT: 'applications.applicants.get',
+  ADD_APPLICANT: 'applications.applicants.add',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;
