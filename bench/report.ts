@@ -75,8 +75,8 @@ export const RSS_LIMIT_MB = 200;
 /** Growth over the soak, as a share of the starting RSS, above which memory is said to grow. */
 export const SOAK_GROWTH_LIMIT_PERCENT = 10;
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-const divide = (a: number, b: number) => (b > 0 ? round2(a / b) : null);
+// Three significant digits: a scenario hundreds of times slower than a reference keeps a ratio above 0.
+const divide = (a: number, b: number) => (b > 0 ? Number((a / b).toPrecision(3)) : null);
 
 export function ratios(run: Measurement, reference: Measurement | undefined): Ratios | null {
   if (!reference) return null;

@@ -35,6 +35,8 @@ export interface Scenario {
 
 export interface Fixtures {
   propertyIds: number[];
+  /** Path of an applicant's api_url, read by the get-applicant scenario. */
+  applicantPath: string;
 }
 
 /** Properties read by the get scenario, in turn. */
@@ -60,10 +62,20 @@ export async function createFixtures(target: Target): Promise<Fixtures> {
     }
     propertyIds.push(body.property.id);
   }
-  return { propertyIds };
+  const answer = await fetch(`${target.url}/api/v2/applications`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(applicationBody(propertyIds[0])),
+  });
+  const body = (await answer.json()) as { application?: { applicants?: Array<{ api_url?: string }> } };
+  const apiUrl = body.application?.applicants?.[0]?.api_url;
+  if (answer.status !== 201 || typeof apiUrl !== 'string') {
+    throw new Error(`creating a fixture application answered ${answer.status}: ${JSON.stringify(body)}`);
+  }
+  return { propertyIds, applicantPath: new URL(apiUrl).pathname };
 }
 
-export function scenarios({ propertyIds }: Fixtures): Scenario[] {
+export function scenarios({ propertyIds, applicantPath }: Fixtures): Scenario[] {
   let next = 0;
   const getProperty = (): autocannon.Request => ({
     method: 'GET',
@@ -93,6 +105,16 @@ export function scenarios({ propertyIds }: Fixtures): Scenario[] {
       name: 'list-properties',
       description: 'GET /api/v2/properties?limit=25, the first page of the key’s properties',
       requests: () => [{ method: 'GET', path: '/api/v2/properties?limit=25' }],
+    },
+    {
+      name: 'list-applications',
+      description: 'GET /api/v2/applications?limit=25, the newest page of the applications stored so far',
+      requests: () => [{ method: 'GET', path: '/api/v2/applications?limit=25' }],
+    },
+    {
+      name: 'get-applicant',
+      description: 'GET an applicant’s api_url',
+      requests: () => [{ method: 'GET', path: applicantPath }],
     },
   ];
 }

@@ -96,7 +96,7 @@ describe('the HTTP edge: authentication, content types, sizes and routes', () =>
 
   it.each([
     ['GET', '/api'],
-    ['GET', '/api/v2/applications'],
+    ['GET', '/api/v2/applicants'],
     ['GET', '/api/v2/properties/1/units'],
     ['PUT', '/api/v2/properties/1'],
     ['GET', '/api/v1/properties/1'],

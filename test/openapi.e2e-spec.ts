@@ -159,6 +159,13 @@ describe('the published OpenAPI document', () => {
     example.application.property_id = property.body.property.id;
     const application = await documented('POST', '/api/v2/applications', client.post('/api/v2/applications', example));
     expect(application.status).toBe(201);
+
+    const coApplicant = await documented(
+      'POST',
+      '/api/v2/applications/{application_id}/applicants',
+      client.post(`/api/v2/applications/${application.body.application.id}/applicants`, published.example('AddApplicantRequest')),
+    );
+    expect(coApplicant.status).toBe(201);
   });
 
   it('serves the interactive page at /api/docs, built on this document', async () => {
@@ -269,6 +276,14 @@ describe('the published OpenAPI document', () => {
       .property;
     const applicant = { first_name: 'Con', last_name: 'Form', email: 'con@example.com' };
     const tooBig = JSON.stringify({ property: { name: 'x'.repeat(65 * 1024) } });
+    const application = '/api/v2/applications/{id}';
+    const applicantPath = '/api/v2/applications/{application_id}/applicants/{id}';
+    const coApplicants = '/api/v2/applications/{application_id}/applicants';
+    const made = (await client.post(applications, { application: { property_id: live.id, applicant } })).body.application;
+    const madeTag = (await client.get(`${applications}/${made.id}`)).headers.get('etag')!;
+    const madeApplicant = new URL(made.applicants[0].api_url).pathname;
+    const madeApplicantTag = (await client.get(madeApplicant)).headers.get('etag')!;
+    const madeCoApplicants = `${applications}/${made.id}/applicants`;
     const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
 
     for (const [method, path, request] of [
@@ -296,6 +311,25 @@ describe('the published OpenAPI document', () => {
         applications,
         () => client.post(applications, { application: { property_id: 1, applicant: { ...applicant, email: 'no' } } }),
       ],
+      ['GET', applications, () => client.get(applications)],
+      ['GET', applications, () => client.get(`${applications}?property_id=${live.id}&limit=1`)],
+      ['GET', applications, () => client.get(applications, { key: null })],
+      ['GET', applications, () => client.get(`${applications}?limit=0`)],
+      ['GET', application, () => client.get(`${applications}/${made.id}`)],
+      ['GET', application, () => client.get(`${applications}/${made.id}`, { headers: { 'if-none-match': madeTag } })],
+      ['GET', application, () => client.get(`${applications}/${made.id}`, { key: null })],
+      ['GET', application, () => client.get(`${applications}/${made.id}`, { key: KEYS.clientTwo })],
+      ['GET', applicantPath, () => client.get(madeApplicant)],
+      ['GET', applicantPath, () => client.get(madeApplicant, { headers: { 'if-none-match': madeApplicantTag } })],
+      ['GET', applicantPath, () => client.get(madeApplicant, { key: null })],
+      ['GET', applicantPath, () => client.get(`${applications}/${made.id}/applicants/999999`)],
+      ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant })],
+      ['POST', coApplicants, () => client.post(madeCoApplicants, undefined, { raw: '{' })],
+      ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant }, { key: null })],
+      ['POST', coApplicants, () => client.post(`${applications}/999999/applicants`, { applicant })],
+      ['POST', coApplicants, () => client.post(madeCoApplicants, undefined, { raw: tooBig })],
+      ['POST', coApplicants, () => client.post(madeCoApplicants, undefined, notJson)],
+      ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant: { ...applicant, email: 'no' } })],
       ['GET', '/health/live', () => client.get('/health/live', { key: null })],
       ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
       ['GET', '/metrics', () => client.get('/metrics', { key: null })],
@@ -333,6 +367,10 @@ describe('the published OpenAPI document', () => {
       { headers: { 'idempotency-key': applicationKey } },
     );
     expect((await documented('POST', applications, applying)).status).toBe(409);
+    const coApplicantKey = randomUUID();
+    await busy('applications', coApplicantKey, { application_id: made.id, applicant });
+    const adding = client.post(madeCoApplicants, { applicant }, { headers: { 'idempotency-key': coApplicantKey } });
+    expect((await documented('POST', coApplicants, adding)).status).toBe(409);
 
     // 429: the throttled key's second request within the second.
     const throttled = { key: THROTTLED_KEY };
@@ -348,6 +386,10 @@ describe('the published OpenAPI document', () => {
       ['PATCH', floorPlan, () => client.patch(`${properties}/1/floor_plans/1`, { floor_plan: {} }, throttled)],
       ['DELETE', floorPlan, () => client.delete(`${properties}/1/floor_plans/1`, throttled)],
       ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant } }, throttled)],
+      ['GET', applications, () => client.get(applications, throttled)],
+      ['GET', application, () => client.get(`${applications}/1`, throttled)],
+      ['GET', applicantPath, () => client.get(`${applications}/1/applicants/1`, throttled)],
+      ['POST', coApplicants, () => client.post(`${applications}/1/applicants`, { applicant }, throttled)],
     ] as const) {
       let answer = await documented(method, path, request());
       for (let tries = 0; answer.status !== 429 && tries < 5; tries++) answer = await documented(method, path, request());
@@ -369,6 +411,10 @@ describe('the published OpenAPI document', () => {
       ['PATCH', floorPlan, () => client.patch(`${properties}/1/floor_plans/1`, { floor_plan: {} })],
       ['DELETE', floorPlan, () => client.delete(`${properties}/1/floor_plans/1`)],
       ['POST', applications, () => client.post(applications, { application: { property_id: 1, applicant } })],
+      ['GET', applications, () => client.get(applications)],
+      ['GET', application, () => client.get(`${applications}/${made.id}`)],
+      ['GET', applicantPath, () => client.get(madeApplicant)],
+      ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant })],
       ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
     ] as const) {
       expect((await documented(method, path, request())).status).toBe(503);

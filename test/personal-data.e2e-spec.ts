@@ -26,7 +26,16 @@ function clearForms({ id_number, dob }: { id_number: string; dob: string }): str
   return [digits, `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`, iso, us];
 }
 
-const SECRETS = [...APPLICANTS.flatMap(clearForms), KEYS.clientOne, KEYS.clientTwo];
+/** Added to the first application as a co-applicant. */
+const CO_APPLICANT = {
+  first_name: 'Private',
+  last_name: 'Partner',
+  email: 'partner@example.com',
+  id_number: '536-90-4399',
+  dob: '03/15/1977',
+};
+
+const SECRETS = [...[...APPLICANTS, CO_APPLICANT].flatMap(clearForms), KEYS.clientOne, KEYS.clientTwo];
 
 function expectNoSecret(text: string, where: string): void {
   for (const secret of SECRETS) {
@@ -38,6 +47,7 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
   let stack: Stack;
   let client: Api;
   let propertyId: number;
+  let firstApplicationId: number;
   const answers: Answer[] = [];
   const send = async (request: Promise<Answer>) => {
     const answer = await request;
@@ -52,7 +62,26 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
     client = api(stack.url);
     propertyId = (await client.post('/api/v2/properties', { property: { name: 'Quiet Court' } })).body.property.id;
 
-    for (const applicant of APPLICANTS) expect((await apply(applicant)).status).toBe(201);
+    const created = [];
+    for (const applicant of APPLICANTS) {
+      const answer = await apply(applicant);
+      expect(answer.status).toBe(201);
+      created.push(answer.body.application);
+    }
+    // The resources read back, a co-applicant added (and refused), all with the values along.
+    firstApplicationId = created[0].id;
+    const coApplicants = `/api/v2/applications/${firstApplicationId}/applicants`;
+    const added = await send(client.post(coApplicants, { applicant: CO_APPLICANT }));
+    expect(added.status).toBe(201);
+    expect((await send(client.post(coApplicants, { applicant: { ...CO_APPLICANT, email: 'no' } }))).status).toBe(422);
+    for (const application of created) {
+      expect((await send(client.get(`/api/v2/applications/${application.id}`))).status).toBe(200);
+      const path = new URL(application.applicants[0].api_url).pathname;
+      expect((await send(client.get(path))).status).toBe(200);
+    }
+    expect((await send(client.get(new URL(added.body.applicant.api_url).pathname))).status).toBe(200);
+    expect((await send(client.get('/api/v2/applications?limit=2'))).status).toBe(200);
+    expect((await send(client.get(`/api/v2/applications?property_id=${propertyId}`))).body.applications).toHaveLength(3);
     // Refused on every path: by validation, for the property, for the key; the values ride along.
     const [first, second] = APPLICANTS;
     expect((await apply({ ...first, email: 'not-an-address' })).status).toBe(422);
@@ -75,7 +104,7 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
   afterAll(() => stack?.stop());
 
   it('are in no response', () => {
-    expect(answers.length).toBeGreaterThanOrEqual(8);
+    expect(answers.length).toBeGreaterThanOrEqual(16);
     for (const answer of answers) expectNoSecret(answer.text, `a ${answer.status} response`);
   });
 
@@ -90,11 +119,17 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
           if (service === 'applications' && name === 'applications') {
             applications = documents.length;
             const cipher = new FieldCipher(stack.fieldEncryptionKeys);
-            const opened = documents.map(({ applicants: [applicant] }) => ({
-              id_number: cipher.open(applicant.id_number, 'applicant.id_number'),
-              dob: cipher.open(applicant.dob, 'applicant.dob'),
-            }));
-            expect(opened).toEqual(APPLICANTS.map((a) => ({ id_number: clearForms(a)[0], dob: clearForms(a)[2] })));
+            const opened = documents
+              .sort((a, b) => a.id - b.id)
+              .flatMap(({ applicants }) => applicants)
+              .map((applicant) => ({
+                id_number: cipher.open(applicant.id_number, 'applicant.id_number'),
+                dob: cipher.open(applicant.dob, 'applicant.dob'),
+              }));
+            const [first, ...rest] = APPLICANTS;
+            expect(opened).toEqual(
+              [first, CO_APPLICANT, ...rest].map((a) => ({ id_number: clearForms(a)[0], dob: clearForms(a)[2] })),
+            );
           }
         }
       } finally {
@@ -109,24 +144,42 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
     const connection: ChannelModel = await connect(process.env.AMQP_URL!);
     try {
       const channel: Channel = await connection.createChannel();
-      const delivered = new Promise<ConsumeMessage>((resolve) =>
-        channel.consume(`${stack.namespace}applications`, (message) => message && resolve(message), { noAck: false }),
+      const early: ConsumeMessage[] = [];
+      const waiting: Array<(message: ConsumeMessage) => void> = [];
+      await channel.consume(
+        `${stack.namespace}applications`,
+        (message) => message && (waiting.shift() ?? ((m: ConsumeMessage) => early.push(m)))(message),
+        { noAck: false },
       );
-      // The gateway gives up (503) while the message sits in the queue, as it would in a dead-letter queue.
-      const pending = send(
-        client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: APPLICANTS[0] } }),
-      );
-      const message = await delivered;
-      channel.nack(message, false, false);
-      expect((await pending).status).toBe(503);
+      const nextMessage = () =>
+        new Promise<ConsumeMessage>((resolve) => (early.length ? resolve(early.shift()!) : waiting.push(resolve)));
+      const coApplicants = `/api/v2/applications/${firstApplicationId}/applicants`;
+      for (const [pattern, request, applicantOf] of [
+        [
+          APPLICATIONS.CREATE,
+          () => client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: APPLICANTS[0] } }),
+          (data: any) => data.request.application.applicant,
+        ],
+        [
+          APPLICATIONS.ADD_APPLICANT,
+          () => client.post(coApplicants, { applicant: CO_APPLICANT }),
+          (data: any) => data.request.applicant,
+        ],
+      ] as const) {
+        // The gateway gives up (503) while the message sits in the queue, as it would in a dead-letter queue.
+        const pending = send(request());
+        const message = await nextMessage();
+        channel.nack(message, false, false);
+        expect((await pending).status).toBe(503);
 
-      const text = message.content.toString();
-      expectNoSecret(text, 'the create-application message');
-      const body = JSON.parse(text);
-      expect(body.pattern).toBe(APPLICATIONS.CREATE);
-      expect(Object.keys(body.data.sealed_applicant).sort()).toEqual(['dob', 'id_number']);
-      expect(body.data.request.application.applicant).not.toHaveProperty('id_number');
-      expect(body.data.request.application.applicant).not.toHaveProperty('dob');
+        const text = message.content.toString();
+        expectNoSecret(text, `the ${pattern} message`);
+        const body = JSON.parse(text);
+        expect(body.pattern).toBe(pattern);
+        expect(Object.keys(body.data.sealed_applicant).sort()).toEqual(['dob', 'id_number']);
+        expect(applicantOf(body.data)).not.toHaveProperty('id_number');
+        expect(applicantOf(body.data)).not.toHaveProperty('dob');
+      }
       await channel.close();
     } finally {
       await connection.close();

@@ -151,7 +151,7 @@ const asUsDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8)}/${iso.slic
 const anyDate = dateBetween('1900-01-01', '2099-12-31');
 const birthDate = dateBetween('1920-01-01', '2005-12-31');
 
-const applicant = objectOf(
+export const applicant = objectOf(
   {
     first_name: field(shortText, mostlyPlausible),
     last_name: field(shortText, mostlyPlausible),
@@ -186,7 +186,7 @@ function application(propertyIds: number[]) {
 }
 
 /** The body as sent: mostly `{wrapper: ...}`, sometimes anything at all. */
-function wrapped(wrapper: string, inner: Arbitrary<unknown>): Arbitrary<unknown> {
+export function wrapped(wrapper: string, inner: Arbitrary<unknown>): Arbitrary<unknown> {
   return fc.oneof(
     { weight: 8, arbitrary: inner.map((value) => ({ [wrapper]: value })) },
     { weight: 1, arbitrary: inner },
@@ -236,21 +236,21 @@ function encoded(body: Arbitrary<unknown>): Arbitrary<{ body: string; contentTyp
 }
 
 /** Mostly client one's key, sometimes another client's, a wrong one or none. */
-const authorization: Arbitrary<string | null> = fc.oneof(
+export const authorization: Arbitrary<string | null> = fc.oneof(
   { weight: 16, arbitrary: fc.constant(`Bearer ${KEYS.clientOne}`) },
   { weight: 2, arbitrary: fc.constant(`Bearer ${KEYS.clientTwo}`) },
   { weight: 1, arbitrary: printable.map((key) => `Bearer ${key}`) },
   { weight: 1, arbitrary: fc.constantFrom(null, 'Bearer', `Basic ${KEYS.clientOne}`, `bearer ${KEYS.clientOne}`) },
 );
 
-function headersFor(auth: string | null, contentType: string | null): Record<string, string> {
+export function headersFor(auth: string | null, contentType: string | null): Record<string, string> {
   const headers: Record<string, string> = {};
   if (auth !== null) headers.authorization = auth;
   if (contentType !== null) headers['content-type'] = contentType;
   return headers;
 }
 
-function post(path: string, body: Arbitrary<unknown>, method: 'POST' | 'PATCH' = 'POST'): Arbitrary<FuzzRequest> {
+export function post(path: string, body: Arbitrary<unknown>, method: 'POST' | 'PATCH' = 'POST'): Arbitrary<FuzzRequest> {
   return fc.tuple(encoded(body), authorization).map(([sent, auth]) => ({
     method,
     path,
@@ -266,7 +266,7 @@ export const createApplicationRequest = (propertyIds: number[]): Arbitrary<FuzzR
   post('/api/v2/applications', wrapped('application', application(propertyIds)));
 
 /** What may stand where a property id goes in the path, percent-encoded where it must be. */
-function idSegment(knownIds: number[]): Arbitrary<string> {
+export function idSegment(knownIds: number[]): Arbitrary<string> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...knownIds).map(String) },
     { weight: 2, arbitrary: fc.nat().map(String) },
@@ -295,7 +295,7 @@ function idSegment(knownIds: number[]): Arbitrary<string> {
   );
 }
 
-const query = fc.oneof(
+export const query = fc.oneof(
   { weight: 6, arbitrary: fc.constant('') },
   {
     weight: 1,

@@ -6,10 +6,13 @@ import { fieldCipherProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
+import { ApplicationIndex } from './applications/application-index';
+import { ApplicationVersions } from './applications/application-versions';
 import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
 import { ApplicationsMessageController } from './applications/applications.message.controller';
 import { ApplicationsRepository } from './applications/applications.repository';
 import { ApplicationsService } from './applications/applications.service';
+import { FormTokens } from './applications/form-tokens';
 import { PropertiesClient } from './applications/properties.client';
 import { ApplicationsEnvironment } from './config/applications.environment';
 
@@ -22,6 +25,14 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     queueClients(QUEUES.PROPERTIES),
   ],
   controllers: [ApplicationsMessageController],
-  providers: [...fieldCipherProviders(ApplicationsEnvironment), ApplicationsRepository, ApplicationsService, PropertiesClient],
+  providers: [
+    ...fieldCipherProviders(ApplicationsEnvironment),
+    ApplicationsRepository,
+    ApplicationVersions,
+    ApplicationIndex,
+    FormTokens,
+    ApplicationsService,
+    PropertiesClient,
+  ],
 })
 export class AppModule {}

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { EnvironmentModule } from '@app/config';
 import { ObservabilityModule } from '@app/observability';
 import { ApplicationsModule } from './applications/applications.module';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { HealthModule } from './health/health.module';
+import { HttpErrorFilter } from './http/http-error.filter';
 import { IndexController } from './openapi/index.controller';
 import { PropertiesModule } from './properties/properties.module';
 
@@ -16,5 +18,8 @@ import { PropertiesModule } from './properties/properties.module';
     HealthModule,
   ],
   controllers: [IndexController],
+  // Also what Fastify refuses before a route runs (413, malformed JSON, the 415 hook): Nest
+  // hands those to the global filters too.
+  providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
 })
 export class AppModule {}

@@ -42,7 +42,8 @@ export function environmentValidator<T extends object>(type: new () => T) {
 }
 
 const AMQP_URL = /^amqps?:\/\/\S+$/;
-const HTTP_URL = /^https?:\/\/[^\s/]+(\/\S*)?$/;
+/** An absolute http(s) URL, as every public base URL must be. */
+export const HTTP_URL = /^https?:\/\/[^\s/]+(\/\S*)?$/;
 const MONGODB_URI = /^mongodb(\+srv)?:\/\/\S+$/;
 
 /** What every process reads. */

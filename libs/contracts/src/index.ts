@@ -12,3 +12,5 @@ export * from './validation/contract.pipe';
 export * from './validation/idempotency-key.pipe';
 export * from './entity-tag';
 export * from './paging';
+export * from './application-messages';
+export * from './dto/applicant.dto';

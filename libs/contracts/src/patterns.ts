@@ -22,6 +22,10 @@ export const FLOOR_PLANS = {
 
 export const APPLICATIONS = {
   CREATE: 'applications.create',
+  GET: 'applications.get',
+  LIST: 'applications.list',
+  GET_APPLICANT: 'applications.applicants.get',
+  ADD_APPLICANT: 'applications.applicants.add',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { CreateApplicationRequest, ErrorCode, parseRequest, ServiceError } from '@app/contracts';
+import { AddApplicantRequest, CreateApplicationRequest, ErrorCode, parseRequest, ServiceError } from '@app/contracts';
 import { ApplicantSealer } from './applicant-sealer';
 import { FieldCipher } from './field-cipher';
 
@@ -135,4 +135,39 @@ describe('ApplicantSealer', () => {
       expect(() => parseRequest(CreateApplicationRequest, request)).toThrow(ServiceError);
     },
   );
+
+  describe('a co-applicant', () => {
+    const coApplicant = (fields: Record<string, unknown> = {}) =>
+      parseRequest(AddApplicantRequest, {
+        applicant: { first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', ...fields },
+      });
+
+    it('is sealed and opened as the primary applicant is', () => {
+      const message = overTheWire(gateway.sealCoApplicant(coApplicant({ id_number: SSN_DASHED, dob: DOB })));
+      const text = JSON.stringify(message);
+      expect(text).not.toContain(SSN);
+      expect(text).not.toContain(DOB);
+      expect((message as { request: unknown }).request).toEqual({
+        applicant: { first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com' },
+      });
+
+      expect(parseRequest(AddApplicantRequest, service.openCoApplicant(message))).toEqual(
+        coApplicant({ id_number: SSN, dob: DOB }),
+      );
+    });
+
+    it('leaves unset fields unset', () => {
+      const message = overTheWire(gateway.sealCoApplicant(coApplicant()));
+      expect((message as { sealed_applicant: unknown }).sealed_applicant).toEqual({});
+      expect(parseRequest(AddApplicantRequest, service.openCoApplicant(message))).toEqual(coApplicant());
+    });
+
+    it('is refused when a field comes in clear or sealed under an unknown key', () => {
+      const clear = { request: { applicant: { first_name: 'A', last_name: 'B', email: 'a@example.com', id_number: SSN } } };
+      expect(() => service.openCoApplicant(clear)).toThrow(ServiceError);
+      const stranger = new ApplicantSealer(new FieldCipher(ring('k9')));
+      const sealed = overTheWire(gateway.sealCoApplicant(coApplicant({ dob: DOB })));
+      expect(() => stranger.openCoApplicant(sealed)).toThrow(ServiceError);
+    });
+  });
 });

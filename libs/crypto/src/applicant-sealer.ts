@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  AddApplicantMessage,
+  AddApplicantRequest,
   CreateApplicationMessage,
   CreateApplicationRequest,
   ErrorCode,
@@ -34,16 +36,14 @@ export class ApplicantSealer {
 
   /** The message body for a validated request: the sensitive fields taken out and sealed. */
   seal(request: CreateApplicationRequest): Pick<CreateApplicationMessage, 'request' | 'sealed_applicant'> {
-    const applicant: Fields = { ...request.application.applicant };
-    const sealed: SealedApplicantFields = {};
-    for (const field of SEALED_APPLICANT_FIELDS) {
-      const value = applicant[field];
-      if (typeof value === 'string') {
-        sealed[field] = this.sealField(field, value);
-        delete applicant[field];
-      }
-    }
+    const { applicant, sealed } = this.sealApplicant(request.application.applicant);
     return { request: { application: { ...request.application, applicant } }, sealed_applicant: sealed };
+  }
+
+  /** The same for a validated co-applicant request (`{applicant}`). */
+  sealCoApplicant(request: AddApplicantRequest): Pick<AddApplicantMessage, 'request' | 'sealed_applicant'> {
+    const { applicant, sealed } = this.sealApplicant(request.applicant);
+    return { request: { applicant }, sealed_applicant: sealed };
   }
 
   /**
@@ -56,7 +56,31 @@ export class ApplicantSealer {
     const application = isObject(request) ? request.application : undefined;
     const applicant = isObject(application) ? application.applicant : undefined;
     if (!isObject(request) || !isObject(application) || !isObject(applicant)) return request;
+    return { ...request, application: { ...application, applicant: this.openApplicant(applicant, sealed) } };
+  }
 
+  /** The request of an add-co-applicant message, opened and refused as `open` does. */
+  openCoApplicant(message: unknown): unknown {
+    const { request, sealed_applicant: sealed } = (isObject(message) ? message : {}) as Fields;
+    const applicant = isObject(request) ? request.applicant : undefined;
+    if (!isObject(request) || !isObject(applicant)) return request;
+    return { ...request, applicant: this.openApplicant(applicant, sealed) };
+  }
+
+  private sealApplicant(input: object): { applicant: Fields; sealed: SealedApplicantFields } {
+    const applicant: Fields = { ...input };
+    const sealed: SealedApplicantFields = {};
+    for (const field of SEALED_APPLICANT_FIELDS) {
+      const value = applicant[field];
+      if (typeof value === 'string') {
+        sealed[field] = this.sealField(field, value);
+        delete applicant[field];
+      }
+    }
+    return { applicant, sealed };
+  }
+
+  private openApplicant(applicant: Fields, sealed: unknown): Fields {
     const opened: Fields = { ...applicant };
     for (const field of SEALED_APPLICANT_FIELDS) {
       if (typeof applicant[field] === 'string') throw this.refuse(`${field} came in clear`);
@@ -69,12 +93,12 @@ export class ApplicantSealer {
         throw this.refuse(`sealed ${field} cannot be opened: ${error.message}`);
       }
     }
-    return { ...request, application: { ...application, applicant: opened } };
+    return opened;
   }
 
   /** The reason goes to the operators' log (it holds no value); the caller learns only the refusal. */
   private refuse(reason: string): ServiceError {
-    this.logger.warn(`create-application message refused: ${reason}`);
+    this.logger.warn(`applicant message refused: ${reason}`);
     return new ServiceError(ErrorCode.INTERNAL, 'message refused: applicant fields must travel sealed with a known key');
   }
 }

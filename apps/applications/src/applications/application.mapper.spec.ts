@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { FieldCipher } from '@app/crypto';
-import { toApplicationRepresentation } from './application.mapper';
+import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 
 const BASE_URL = 'https://rentals.example.com';
@@ -209,5 +209,123 @@ describe('toApplicationRepresentation', () => {
     expect(application).not.toHaveProperty('_id');
     expect(application).not.toHaveProperty('property_name');
     expect(JSON.stringify(application)).not.toContain('665f1c2e9d1b2a0087654321');
+  });
+});
+
+const APPLICANT_FIELDS = [
+  'id',
+  'application_id',
+  'type',
+  'first_name',
+  'last_name',
+  'name',
+  'email',
+  'phone',
+  'reference_id',
+  'redirect_url',
+  'custom_data',
+  'form_url',
+  'form_status',
+  'form_started_at',
+  'form_completed_at',
+  'created_at',
+  'updated_at',
+  'api_url',
+];
+const FORM_URL = 'https://apply.example.com/applicants/abc';
+
+describe('toApplicantRepresentation', () => {
+  const withForm = (overrides: Partial<ApplicantRecord> = {}) =>
+    storedApplicant({
+      form_token: cipher.seal('abc', 'applicant.form_token'),
+      form_token_digest: 'digest-77f1',
+      form_status: 'not_started',
+      form_started_at: null,
+      form_completed_at: null,
+      created_at: new Date('2026-11-22T15:00:00.700Z'),
+      updated_at: new Date('2026-11-22T16:00:00.200Z'),
+      request_key: 'message:secret-request',
+      ...overrides,
+    });
+
+  it('maps a stored applicant to its record: every documented field, in order', () => {
+    const applicant = toApplicantRepresentation(storedApplication(), withForm(), BASE_URL, FORM_URL);
+    expect(Object.keys(applicant)).toEqual(APPLICANT_FIELDS);
+    expect(applicant).toEqual({
+      id: 501,
+      application_id: 3001,
+      type: 'primary',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      name: 'Grace Hopper',
+      email: EMAIL,
+      phone: PHONE,
+      reference_id: REFERENCE_ID,
+      redirect_url: REDIRECT_URL,
+      custom_data: { [CUSTOM_DATA_MARKER]: { note: 'private' } },
+      form_url: FORM_URL,
+      form_status: 'not_started',
+      form_started_at: null,
+      form_completed_at: null,
+      created_at: '2026-11-22T15:00:00+00:00',
+      updated_at: '2026-11-22T16:00:00+00:00',
+      api_url: 'https://rentals.example.com/api/v2/applications/3001/applicants/501',
+    });
+  });
+
+  it('gives nulls for what was never given, and the application’s time to an applicant stored before applicants had one', () => {
+    const legacy = storedApplicant({ phone: null, custom_data: null, reference_id: null, redirect_url: null });
+    const applicant = toApplicantRepresentation(storedApplication(), legacy, BASE_URL, null);
+    expect(Object.keys(applicant)).toEqual(APPLICANT_FIELDS);
+    expect(applicant).toMatchObject({
+      phone: null,
+      custom_data: null,
+      reference_id: null,
+      redirect_url: null,
+      form_url: null,
+      form_status: 'not_started',
+      form_started_at: null,
+      form_completed_at: null,
+      created_at: '2026-11-22T14:03:09+00:00',
+      updated_at: '2026-11-22T14:03:09+00:00',
+    });
+  });
+
+  it('writes form progress timestamps and a co-applicant’s type', () => {
+    const applicant = toApplicantRepresentation(
+      storedApplication(),
+      withForm({
+        type: 'co_applicant',
+        form_status: 'completed',
+        form_started_at: new Date('2026-11-23T01:02:03.456Z'),
+        form_completed_at: new Date('2026-11-23T02:03:04.567Z'),
+      }),
+      BASE_URL,
+      FORM_URL,
+    );
+    expect([applicant.type, applicant.form_status, applicant.form_started_at, applicant.form_completed_at]).toEqual([
+      'co_applicant',
+      'completed',
+      '2026-11-23T01:02:03+00:00',
+      '2026-11-23T02:03:04+00:00',
+    ]);
+  });
+
+  it('reveals neither the SSN nor the date of birth, nor the token, its digest or the request key', () => {
+    const text = JSON.stringify(toApplicantRepresentation(storedApplication(), withForm(), BASE_URL, FORM_URL));
+    for (const field of ['id_number', 'dob', 'form_token', 'form_token_digest', 'request_key']) {
+      expect(text).not.toContain(`"${field}"`);
+    }
+    for (const value of [
+      SSN,
+      '078-05-1120',
+      DOB,
+      SEALED_SSN.ciphertext,
+      SEALED_DOB.ciphertext,
+      'digest-77f1',
+      'secret-request',
+    ]) {
+      expect(text).not.toContain(value);
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { ApplicationRepresentation, formatTimestamp } from '@app/contracts';
-import { ApplicationRecord } from './application.schema';
+import { ApplicantRepresentation, ApplicationRepresentation, formatTimestamp } from '@app/contracts';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
 
 /**
  * The public representation: every documented field in the documented order, nulls for what
@@ -29,7 +29,43 @@ export function toApplicationRepresentation(record: ApplicationRecord, publicBas
       id: applicant.id,
       type: applicant.type,
       name: `${applicant.first_name} ${applicant.last_name}`,
-      api_url: `${publicBaseUrl}/api/v2/applications/${record.id}/applicants/${applicant.id}`,
+      api_url: applicantUrl(publicBaseUrl, record.id, applicant.id),
     })),
   };
+}
+
+/**
+ * An applicant's own record, every documented field in order. Its dob and id_number are never
+ * read here; form_url is worked out by the caller, which alone can open the sealed token.
+ */
+export function toApplicantRepresentation(
+  application: ApplicationRecord,
+  applicant: ApplicantRecord,
+  publicBaseUrl: string,
+  formUrl: string | null,
+): ApplicantRepresentation {
+  return {
+    id: applicant.id,
+    application_id: application.id,
+    type: applicant.type,
+    first_name: applicant.first_name,
+    last_name: applicant.last_name,
+    name: `${applicant.first_name} ${applicant.last_name}`,
+    email: applicant.email,
+    phone: applicant.phone ?? null,
+    reference_id: applicant.reference_id ?? null,
+    redirect_url: applicant.redirect_url ?? null,
+    custom_data: applicant.custom_data ? (JSON.parse(applicant.custom_data) as Record<string, unknown>) : null,
+    form_url: formUrl,
+    form_status: applicant.form_status ?? 'not_started',
+    form_started_at: applicant.form_started_at ? formatTimestamp(applicant.form_started_at) : null,
+    form_completed_at: applicant.form_completed_at ? formatTimestamp(applicant.form_completed_at) : null,
+    created_at: formatTimestamp(applicant.created_at ?? application.created_at),
+    updated_at: formatTimestamp(applicant.updated_at ?? applicant.created_at ?? application.created_at),
+    api_url: applicantUrl(publicBaseUrl, application.id, applicant.id),
+  };
+}
+
+function applicantUrl(publicBaseUrl: string, applicationId: number, applicantId: number): string {
+  return `${publicBaseUrl}/api/v2/applications/${applicationId}/applicants/${applicantId}`;
 }

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { SealedValue } from '@app/contracts';
+import { ApplicantType, FormStatus, SealedValue } from '@app/contracts';
 
 /** An encrypted value and the id of the key it was sealed with (see FieldCipher). */
 @Schema({ _id: false, versionKey: false })
@@ -20,13 +20,14 @@ export class SealedValueRecord implements SealedValue {
 const SealedValueSchema = SchemaFactory.createForClass(SealedValueRecord);
 
 // Applicants live inside their application, so that creating both is one atomic insert.
+// Co-applicants are added through claims (see ApplicationVersions).
 @Schema({ _id: false, versionKey: false })
 export class ApplicantRecord {
   @Prop({ required: true })
   id: number;
 
   @Prop({ required: true, type: String })
-  type: 'primary';
+  type: ApplicantType;
 
   @Prop({ required: true })
   first_name: string;
@@ -57,6 +58,37 @@ export class ApplicantRecord {
 
   @Prop({ type: String, default: null })
   redirect_url: string | null;
+
+  /**
+   * The token of the applicant's form_url, sealed: the URL is shown again on every read, so the
+   * token is kept, but never in clear. Null for applicants created before form links existed.
+   */
+  @Prop({ type: SealedValueSchema, default: null })
+  form_token?: SealedValue | null;
+
+  /** SHA-256 of the token (base64url): what the form looks an applicant up by. */
+  @Prop({ type: String, default: null })
+  form_token_digest?: string | null;
+
+  @Prop({ type: String, default: 'not_started' })
+  form_status?: FormStatus;
+
+  @Prop({ type: Date, default: null })
+  form_started_at?: Date | null;
+
+  @Prop({ type: Date, default: null })
+  form_completed_at?: Date | null;
+
+  /** Absent on applicants stored before applicants had their own: the application's apply. */
+  @Prop({ type: Date })
+  created_at?: Date;
+
+  @Prop({ type: Date })
+  updated_at?: Date;
+
+  /** A co-applicant's: the request that added it, so a request done twice adds it once. */
+  @Prop({ type: String })
+  request_key?: string;
 }
 
 export const ApplicantSchema = SchemaFactory.createForClass(ApplicantRecord);
@@ -87,6 +119,13 @@ export class ApplicationRecord {
 
   @Prop({ type: [ApplicantSchema], default: [] })
   applicants: ApplicantRecord[];
+
+  /**
+   * How many co-applicants were added: the number of the last change claimed in
+   * `application_versions` that this document shows (absent means 0).
+   */
+  @Prop({ type: Number, default: 0 })
+  version?: number;
 
   @Prop({ required: true })
   created_at: Date;

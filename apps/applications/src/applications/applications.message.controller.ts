@@ -1,16 +1,25 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
 import {
+  AddApplicantRequest,
+  ApplicantRefMessage,
+  ApplicantResponse,
+  ApplicationListResponse,
+  ApplicationRefMessage,
   ApplicationResponse,
   APPLICATIONS,
   ContractPipe,
   CreateApplicationRequest,
   IdempotencyKeyPipe,
+  ListApplicationsMessage,
+  readApplicantRef,
+  readApplicationRef,
+  readListApplications,
   requireClientId,
 } from '@app/contracts';
 import { messageIdOf } from '@app/messaging';
 import { ApplicationsService } from './applications.service';
-import { OpenSealedApplicantPipe } from './open-sealed-applicant.pipe';
+import { OpenSealedApplicantPipe, OpenSealedCoApplicantPipe } from './open-sealed-applicant.pipe';
 
 @Controller()
 export class ApplicationsMessageController {
@@ -25,5 +34,37 @@ export class ApplicationsMessageController {
   ): Promise<ApplicationResponse> {
     const scope = { key, messageId: messageIdOf(context.getMessage()) };
     return { application: await this.applications.create(requireClientId(clientId), request.application, scope) };
+  }
+
+  @MessagePattern(APPLICATIONS.GET)
+  async get(@Payload() message: ApplicationRefMessage): Promise<ApplicationResponse> {
+    const { clientId, id } = readApplicationRef(message);
+    return { application: await this.applications.get(clientId, id) };
+  }
+
+  @MessagePattern(APPLICATIONS.LIST)
+  async list(@Payload() message: ListApplicationsMessage): Promise<ApplicationListResponse> {
+    const { clientId, ...query } = readListApplications(message);
+    const page = await this.applications.list(clientId, query);
+    return { applications: page.items, next_cursor: page.next_cursor };
+  }
+
+  @MessagePattern(APPLICATIONS.GET_APPLICANT)
+  async getApplicant(@Payload() message: ApplicantRefMessage): Promise<ApplicantResponse> {
+    const { clientId, applicationId, id } = readApplicantRef(message);
+    return { applicant: await this.applications.getApplicant(clientId, applicationId, id) };
+  }
+
+  @MessagePattern(APPLICATIONS.ADD_APPLICANT)
+  async addApplicant(
+    @Payload('client_id') clientId: unknown,
+    @Payload('application_id') applicationId: unknown,
+    @Payload(OpenSealedCoApplicantPipe, new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
+    @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Ctx() context: RmqContext,
+  ): Promise<ApplicantResponse> {
+    const { clientId: client, id } = readApplicationRef({ client_id: clientId as number, id: applicationId as number });
+    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    return { applicant: await this.applications.addApplicant(client, id, request.applicant, scope) };
   }
 }

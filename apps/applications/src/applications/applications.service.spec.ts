@@ -4,9 +4,12 @@ import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
+import { ApplicationIndex } from './application-index';
+import { ApplicationVersions } from './application-versions';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
+import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
 
 const CLIENT = 7;
@@ -34,6 +37,7 @@ describe('ApplicationsService', () => {
   let properties: jest.Mocked<Pick<PropertiesClient, 'lookup'>>;
   let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
   let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
+  let index: jest.Mocked<Pick<ApplicationIndex, 'add'>>;
   let cipher: FieldCipher;
   let service: ApplicationsService;
 
@@ -44,6 +48,7 @@ describe('ApplicationsService', () => {
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
     idempotency = { run: jest.fn() };
     idempotency.run.mockImplementation((_scope, work) => work('message:m-1'));
+    index = { add: jest.fn().mockResolvedValue(undefined) };
     cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
     const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
 
@@ -55,6 +60,9 @@ describe('ApplicationsService', () => {
         { provide: IdAllocator, useValue: ids },
         { provide: Idempotency, useValue: idempotency },
         { provide: ApplicantSealer, useValue: new ApplicantSealer(cipher) },
+        { provide: ApplicationIndex, useValue: index },
+        { provide: ApplicationVersions, useValue: {} },
+        { provide: FormTokens, useValue: new FormTokens(cipher, env) },
         { provide: ApplicationsEnvironment, useValue: env },
       ],
     }).compile();
@@ -104,13 +112,31 @@ describe('ApplicationsService', () => {
             custom_data: null,
             reference_id: null,
             redirect_url: null,
+            form_token: expect.objectContaining({ key_id: 'k1' }),
+            form_token_digest: expect.stringMatching(/^[\w-]{43}$/),
+            form_status: 'not_started',
+            form_started_at: null,
+            form_completed_at: null,
+            created_at: record.created_at,
+            updated_at: record.created_at,
           },
         ],
+        version: 0,
         created_at: expect.any(Date),
         updated_at: record.created_at,
         request_key: 'message:m-1',
       });
       expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
+    });
+
+    it('puts the application in its client’s and its property’s lists before storing it', async () => {
+      const order: string[] = [];
+      index.add.mockImplementation(async () => void order.push('listed'));
+      repository.insertOnce.mockImplementation(async (record) => (order.push('stored'), record));
+      await service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+
+      expect(index.add).toHaveBeenCalledWith(CLIENT, 3, 60);
+      expect(order).toEqual(['listed', 'stored']);
     });
 
     it('stores the id number and date of birth sealed, each bound to its field', async () => {

@@ -2,12 +2,42 @@ import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { ApplicantSealer } from '@app/crypto';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
-import { ApplicationInput, ApplicationRepresentation, ServiceError } from '@app/contracts';
+import {
+  ApplicantInput,
+  ApplicantRepresentation,
+  ApplicantType,
+  ApplicationInput,
+  ApplicationRepresentation,
+  encodeCursor,
+  ErrorCode,
+  Page,
+  ServiceError,
+} from '@app/contracts';
 import { ApplicationsEnvironment } from '../config/applications.environment';
-import { toApplicationRepresentation } from './application.mapper';
-import { ApplicationRecord } from './application.schema';
+import { ApplicationIndex, ApplicationList } from './application-index';
+import { ApplicationVersions } from './application-versions';
+import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
+import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
+
+/** Tries of an add whose version another add took first; each loser reads again and moves on. */
+const MAX_ADD_ATTEMPTS = 50;
+/**
+ * Applicants an application may have, the primary one included: applicants live inside their
+ * application's document, which must stay well below the 16 MB a document may hold (each
+ * applicant can carry 16 KiB of custom_data), and no household applies with more.
+ */
+export const MAX_APPLICANTS = 20;
+/** Positions one list page reads at most, so that entries without an application cannot make a page unbounded. */
+const MAX_PAGE_SCAN = 500;
+
+export interface ListQuery {
+  propertyId?: number;
+  limit: number;
+  before?: number;
+}
 
 @Injectable()
 export class ApplicationsService {
@@ -15,10 +45,13 @@ export class ApplicationsService {
 
   constructor(
     private readonly repository: ApplicationsRepository,
+    private readonly versions: ApplicationVersions,
+    private readonly index: ApplicationIndex,
     private readonly properties: PropertiesClient,
     private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly sealer: ApplicantSealer,
+    private readonly formTokens: FormTokens,
     env: ApplicationsEnvironment,
   ) {
     this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
@@ -33,12 +66,56 @@ export class ApplicationsService {
     return this.idempotency.run({ ...scope, clientId, body: input }, (requestKey) => this.store(clientId, input, requestKey));
   }
 
+  /** The client's application; another client's is as unknown as one that never existed. */
+  async get(clientId: number, id: number): Promise<ApplicationRepresentation> {
+    return toApplicationRepresentation(await this.owned(clientId, id), this.publicBaseUrl);
+  }
+
+  async getApplicant(clientId: number, applicationId: number, id: number): Promise<ApplicantRepresentation> {
+    const application = await this.owned(clientId, applicationId);
+    const applicant = application.applicants.find((candidate) => candidate.id === id);
+    if (!applicant) throw ServiceError.notFound('applicant', id);
+    return this.applicantRepresentation(application, applicant);
+  }
+
+  /** Adds a co-applicant to the client's application; once per request, and never losing a concurrent add. */
+  addApplicant(
+    clientId: number,
+    applicationId: number,
+    input: ApplicantInput,
+    scope: Omit<CreateScope, 'clientId' | 'body'>,
+  ): Promise<ApplicantRepresentation> {
+    const body = { application_id: applicationId, applicant: input };
+    return this.idempotency.run({ ...scope, clientId, body }, (requestKey) =>
+      this.storeApplicant(clientId, applicationId, input, requestKey),
+    );
+  }
+
+  /** A page of the client's applications (of one property, if given), newest first. */
+  async list(clientId: number, query: ListQuery): Promise<Page<ApplicationRepresentation>> {
+    const list: ApplicationList = { clientId, propertyId: query.propertyId };
+    const head = await this.index.head(list);
+    // A cursor from beyond the head (made up, or from another list) starts at the head.
+    let position = query.before === undefined ? head : Math.min(query.before - 1, head);
+    const items: ApplicationRepresentation[] = [];
+    for (let scanned = 0; items.length < query.limit && position >= 1 && scanned < MAX_PAGE_SCAN;) {
+      const count = Math.min(query.limit - items.length, position);
+      const entries = await this.index.read(list, position, count);
+      const applications = await Promise.all(entries.map((entry) => this.readOwned(clientId, entry.application_id)));
+      for (const application of applications) {
+        if (application) items.push(toApplicationRepresentation(application, this.publicBaseUrl));
+      }
+      position -= count;
+      scanned += count;
+    }
+    return { items, next_cursor: position >= 1 ? encodeCursor(position + 1) : null };
+  }
+
   private async store(clientId: number, input: ApplicationInput, requestKey: string): Promise<ApplicationRepresentation> {
     const property = await this.properties.lookup(clientId, input.property_id);
     if (!property) throw ServiceError.propertyIdInvalid();
 
     const [id, applicantId] = await Promise.all([this.ids.allocate('applications'), this.ids.allocate('applicants')]);
-    const { applicant } = input;
     const now = new Date();
     const record: ApplicationRecord = {
       id,
@@ -48,25 +125,85 @@ export class ApplicationsService {
       assigned_user_id: input.assigned_user_id ?? null,
       user_specified_rent: input.user_specified_rent ?? null,
       desired_move_in: input.desired_move_in ?? null,
-      applicants: [
-        {
-          id: applicantId,
-          type: 'primary',
-          first_name: applicant.first_name,
-          last_name: applicant.last_name,
-          email: applicant.email,
-          dob: applicant.dob ? this.sealer.sealField('dob', applicant.dob) : null,
-          id_number: applicant.id_number ? this.sealer.sealField('id_number', applicant.id_number) : null,
-          phone: applicant.phone ?? null,
-          custom_data: applicant.custom_data ? JSON.stringify(applicant.custom_data) : null,
-          reference_id: applicant.reference_id ?? null,
-          redirect_url: applicant.redirect_url ?? null,
-        },
-      ],
+      applicants: [this.newApplicant(applicantId, 'primary', input.applicant, now)],
+      version: 0,
       created_at: now,
       updated_at: now,
       request_key: requestKey,
     };
+    // Listed before it is stored: readers skip an entry until its application exists.
+    await this.index.add(clientId, property.id, id);
     return toApplicationRepresentation(await this.repository.insertOnce(record), this.publicBaseUrl);
   }
+
+  private async storeApplicant(
+    clientId: number,
+    applicationId: number,
+    input: ApplicantInput,
+    requestKey: string,
+  ): Promise<ApplicantRepresentation> {
+    let applicantId: number | undefined;
+    for (let attempt = 0; attempt < MAX_ADD_ATTEMPTS; attempt++) {
+      const application = await this.owned(clientId, applicationId);
+      const added = application.applicants.find((applicant) => applicant.request_key === requestKey);
+      if (added) return this.applicantRepresentation(application, added);
+
+      if (application.applicants.length >= MAX_APPLICANTS) throw tooManyApplicants();
+
+      applicantId ??= await this.ids.allocate('applicants');
+      const now = new Date();
+      const applicant = { ...this.newApplicant(applicantId, 'co_applicant', input, now), request_key: requestKey };
+      const version = (application.version ?? 0) + 1;
+      if (await this.versions.claim(application.id, version, applicant)) {
+        const changed = { ...application, applicants: [...application.applicants, applicant], version, updated_at: now };
+        await this.repository.saveApplicants(changed);
+        return this.applicantRepresentation(changed, applicant);
+      }
+    }
+    throw ServiceError.unavailable(`application ${applicationId} is being changed by many requests at once; retry later`);
+  }
+
+  private newApplicant(id: number, type: ApplicantType, input: ApplicantInput, now: Date): ApplicantRecord {
+    return {
+      id,
+      type,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+      dob: input.dob ? this.sealer.sealField('dob', input.dob) : null,
+      id_number: input.id_number ? this.sealer.sealField('id_number', input.id_number) : null,
+      phone: input.phone ?? null,
+      custom_data: input.custom_data ? JSON.stringify(input.custom_data) : null,
+      reference_id: input.reference_id ?? null,
+      redirect_url: input.redirect_url ?? null,
+      ...this.formTokens.issue(),
+      form_status: 'not_started',
+      form_started_at: null,
+      form_completed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  private applicantRepresentation(application: ApplicationRecord, applicant: ApplicantRecord): ApplicantRepresentation {
+    return toApplicantRepresentation(application, applicant, this.publicBaseUrl, this.formTokens.formUrl(applicant));
+  }
+
+  private async owned(clientId: number, id: number): Promise<ApplicationRecord> {
+    const application = await this.readOwned(clientId, id);
+    if (!application) throw ServiceError.notFound('application', id);
+    return application;
+  }
+
+  /** The client's application with every change folded in, or null (none, or another client's). */
+  private async readOwned(clientId: number, id: number): Promise<ApplicationRecord | null> {
+    const stored = await this.repository.findByKey(id);
+    if (!stored || stored.client_id !== clientId) return null;
+    return this.versions.current(stored);
+  }
+}
+
+function tooManyApplicants(): ServiceError {
+  const message = `cannot be added: an application has at most ${MAX_APPLICANTS} applicants`;
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, `applicant ${message}`, [{ field: 'applicant', message }]);
 }

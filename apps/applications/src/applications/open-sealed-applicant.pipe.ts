@@ -13,3 +13,13 @@ export class OpenSealedApplicantPipe implements PipeTransform<unknown, unknown> 
     return this.sealer.open(message);
   }
 }
+
+/** The same for an add-co-applicant message. */
+@Injectable()
+export class OpenSealedCoApplicantPipe implements PipeTransform<unknown, unknown> {
+  constructor(private readonly sealer: ApplicantSealer) {}
+
+  transform(message: unknown): unknown {
+    return this.sealer.openCoApplicant(message);
+  }
+}

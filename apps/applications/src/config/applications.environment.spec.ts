@@ -24,6 +24,7 @@ describe('ApplicationsEnvironment', () => {
       RMQ_PREFETCH: 32,
       HTTP_PORT: 3002,
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
+      APPLY_BASE_URL: 'http://localhost:3003',
       FIELD_ENCRYPTION_KEYS,
     });
   });
@@ -42,6 +43,8 @@ describe('ApplicationsEnvironment', () => {
     ['PROPERTY_LOOKUP_TIMEOUT_MS', '10'],
     ['PROPERTY_LOOKUP_TIMEOUT_MS', '120001'],
     ['PROPERTY_LOOKUP_TIMEOUT_MS', 'later'],
+    ['APPLY_BASE_URL', 'localhost:3003'],
+    ['APPLY_BASE_URL', 'ftp://forms.example.com'],
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
   });

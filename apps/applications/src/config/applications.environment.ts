@@ -1,4 +1,5 @@
-import { isTimeout, ServiceEnvironment } from '@app/config';
+import { Matches } from 'class-validator';
+import { HTTP_URL, isTimeout, ServiceEnvironment } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 export class ApplicationsEnvironment extends ServiceEnvironment {
@@ -9,6 +10,10 @@ export class ApplicationsEnvironment extends ServiceEnvironment {
   PROPERTY_LOOKUP_TIMEOUT_MS: number = 2000;
 
   /** `id:base64key` entries: the first seals applicants' id_number and dob, every one opens them. */
+  /** Public base URL of the online application form: applicants' form_url starts with it. */
+  @Matches(HTTP_URL, { message: 'APPLY_BASE_URL must be an absolute http(s) URL' })
+  APPLY_BASE_URL: string = 'http://localhost:3003';
+
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
 }

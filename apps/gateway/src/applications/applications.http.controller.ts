@@ -1,19 +1,33 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
+  AddApplicantMessage,
+  AddApplicantRequest,
+  applicantRefFromPath,
+  ApplicantResponse,
+  ApplicationListResponse,
+  applicationRefFromPath,
   ApplicationResponse,
   APPLICATIONS,
   ContractPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
+  DEFAULT_PAGE_SIZE,
+  listApplicationsFromQuery,
+  MAX_PAGE_SIZE,
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
+import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
 import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
+import { APPLICANT_404, APPLICANT_422, APPLICATION_404, ApiTaggedResource, LIST_422 } from '../openapi/application-responses';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+
+const APPLICATION_ID = (name: string) =>
+  ApiParam({ name, description: 'The application’s id, a positive integer.', example: 1, schema: { type: 'string' } });
 
 @ApiTags('applications')
 @ApiBearerAuth(API_KEY_SCHEME)
@@ -48,5 +62,84 @@ export class ApplicationsHttpController {
       idempotency_key: idempotencyKey,
     };
     return this.backends.applications(APPLICATIONS.CREATE, message);
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listApplications',
+    summary: 'List applications',
+    description: 'The caller’s applications, newest first, a page at a time; of one property when property_id is given.',
+  })
+  @ApiQuery({ name: 'property_id', required: false, description: 'Only applications to this property.', example: 1 })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: `Applications per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`,
+    example: DEFAULT_PAGE_SIZE,
+  })
+  @ApiQuery({ name: 'cursor', required: false, description: 'The next_cursor of the page before.', example: 'djE6MTI' })
+  @ApiSuccess(200, ApplicationListResponse, 'A page of applications, and the cursor of the next one.')
+  @ApiErrorResponses([401, 422, 429, 503], { 422: LIST_422 })
+  list(@ClientId() clientId: number, @Query() query: Record<string, unknown>): Promise<ApplicationListResponse> {
+    return this.backends.applications(APPLICATIONS.LIST, listApplicationsFromQuery(clientId, query));
+  }
+
+  @Get(':id')
+  @UseInterceptors(EntityTagInterceptor)
+  @ApiOperation({ operationId: 'getApplication', summary: 'Get an application', description: 'With all its applicants.' })
+  @APPLICATION_ID('id')
+  @ApiTaggedResource(ApplicationResponse, 'The application.')
+  @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICATION_404 })
+  get(@ClientId() clientId: number, @Param('id') id: string): Promise<ApplicationResponse> {
+    return this.backends.applications(APPLICATIONS.GET, applicationRefFromPath(clientId, id));
+  }
+
+  @Get(':application_id/applicants/:id')
+  @UseInterceptors(EntityTagInterceptor)
+  @ApiOperation({
+    operationId: 'getApplicant',
+    summary: 'Get an applicant',
+    description: 'The applicant’s record (an application’s applicants[].api_url), never its date of birth or SSN.',
+  })
+  @APPLICATION_ID('application_id')
+  @ApiParam({ name: 'id', description: 'The applicant’s id, a positive integer.', example: 2, schema: { type: 'string' } })
+  @ApiTaggedResource(ApplicantResponse, 'The applicant.')
+  @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICANT_404 })
+  getApplicant(
+    @ClientId() clientId: number,
+    @Param('application_id') applicationId: string,
+    @Param('id') id: string,
+  ): Promise<ApplicantResponse> {
+    return this.backends.applications(APPLICATIONS.GET_APPLICANT, applicantRefFromPath(clientId, applicationId, id));
+  }
+
+  @Post(':application_id/applicants')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'addApplicant',
+    summary: 'Add a co-applicant',
+    description:
+      'Adds a co-applicant to an application of the caller’s, under the rules of the primary applicant; the ' +
+      'application’s applicants then list it.',
+  })
+  @APPLICATION_ID('application_id')
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiSuccess(201, ApplicantResponse, 'The co-applicant as added.')
+  @ApiErrorResponses([400, 401, 404, 409, 413, 415, 422, 429, 503], { 404: APPLICATION_404, 422: APPLICANT_422 })
+  addApplicant(
+    @ClientId() clientId: number,
+    @Param('application_id') applicationId: string,
+    @Body(new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+  ): Promise<ApplicantResponse> {
+    const { id } = applicationRefFromPath(clientId, applicationId);
+    // As on create: the co-applicant's id_number and dob leave this process only sealed.
+    const message: AddApplicantMessage = {
+      client_id: clientId,
+      application_id: id,
+      ...this.sealer.sealCoApplicant(request),
+      idempotency_key: idempotencyKey,
+    };
+    return this.backends.applications(APPLICATIONS.ADD_APPLICANT, message);
   }
 }

@@ -8,7 +8,7 @@ import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { HelmetOptions } from 'helmet';
 import { REQUEST_ID_OPTIONS, returnRequestId } from '@app/observability';
 import { ServiceError } from '@app/contracts';
-import { HttpErrorFilter, sendProblem, toHttpProblem } from './http-error.filter';
+import { sendProblem, toHttpProblem } from './http-error.filter';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -73,7 +73,6 @@ export async function configureHttp(app: NestFastifyApplication, settings: HttpS
     }
     done();
   });
-  app.useGlobalFilters(new HttpErrorFilter());
 }
 
 function isJson(contentType: string | undefined): boolean {

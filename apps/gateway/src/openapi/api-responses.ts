@@ -4,7 +4,7 @@ import { ErrorResponse, PROPERTY_ID_INVALID_MESSAGE } from '@app/contracts';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '@app/messaging';
 import { RETRY_AFTER_SECONDS } from '../http/error-status';
 
-const REQUEST_ID = {
+export const REQUEST_ID = {
   'X-Request-Id': {
     description: 'The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one.',
     schema: { type: 'string' },

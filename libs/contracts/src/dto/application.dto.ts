@@ -110,12 +110,15 @@ export class CreateApplicationRequest {
   application: ApplicationInput;
 }
 
+export const APPLICANT_TYPES = ['primary', 'co_applicant'] as const;
+export type ApplicantType = (typeof APPLICANT_TYPES)[number];
+
 export class ApplicantSummary {
   @ApiProperty({ type: 'integer', example: 1 })
   id: number;
 
-  @ApiProperty({ enum: ['primary'], example: 'primary' })
-  type: 'primary';
+  @ApiProperty({ enum: APPLICANT_TYPES, description: 'The first applicant is the primary one.', example: 'primary' })
+  type: ApplicantType;
 
   @ApiProperty({ description: 'First name followed by last name.', example: 'Ada Lovelace' })
   name: string;

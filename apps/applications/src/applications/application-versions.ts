@@ -1,0 +1,68 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { claimed, ignoreExistingCollection } from '@app/persistence';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
+
+/** Change `version` of an application: the co-applicant it added. */
+interface VersionClaim {
+  /** `<application id>:<version>` */
+  _id: string;
+  application_id: number;
+  version: number;
+  applicant: ApplicantRecord;
+  created_at: Date;
+}
+
+/**
+ * The changes made to applications after their creation, one claim per version. FerretDB has no
+ * atomic read-modify-write (its find-and-modify and conditional updates read and then write), so
+ * two co-applicants added at once by two instances could each rewrite the applicants list without
+ * the other's. Instead each change first claims its version number by inserting
+ * `{_id: "<application id>:<version>"}`, which the `_id` index makes atomic; the loser of a race
+ * reads again and tries the next version. The claims are the record of truth: the application
+ * document is written afterwards as a copy, and a reader folds in any claim beyond the version
+ * that copy shows, so a writer that dies between its claim and its copy, or a copy written late
+ * over a newer one, loses nothing.
+ */
+@Injectable()
+export class ApplicationVersions implements OnModuleInit {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  private get claims() {
+    return this.connection.collection<VersionClaim>('application_versions');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.connection.createCollection('application_versions').catch(ignoreExistingCollection);
+  }
+
+  /** Whether this caller won version `version` of the application, adding `applicant` with it. */
+  claim(applicationId: number, version: number, applicant: ApplicantRecord): Promise<boolean> {
+    const created_at = applicant.created_at ?? new Date();
+    return claimed(
+      this.claims.insertOne({
+        _id: claimKey(applicationId, version),
+        application_id: applicationId,
+        version,
+        applicant,
+        created_at,
+      }),
+    );
+  }
+
+  /** The application as of its last claimed change: one read by `_id` per version, and one more. */
+  async current<T extends ApplicationRecord>(stored: T): Promise<T> {
+    let current = stored;
+    for (;;) {
+      const version = (current.version ?? 0) + 1;
+      const claim = await this.claims.findOne({ _id: claimKey(current.id, version) });
+      if (!claim) return current;
+      current = { ...current, applicants: [...current.applicants, claim.applicant], version, updated_at: claim.created_at };
+    }
+  }
+}
+
+function claimKey(applicationId: number, version: number): string {
+  return `${applicationId}:${version}`;
+}

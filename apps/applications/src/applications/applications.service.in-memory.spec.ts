@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { IdAllocator, Idempotency } from '@app/persistence';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { ApplicationIndex } from './application-index';
+import { ApplicationVersions } from './application-versions';
+import { ApplicationRecord } from './application.schema';
+import { ApplicationsRepository } from './applications.repository';
+import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
+import { FormTokens, formTokenDigest } from './form-tokens';
+import { MemoryCollection, MemoryDatabase } from './memory-collections.testing';
+import { PropertiesClient } from './properties.client';
+
+const KEYS = `k1:${randomBytes(32).toString('base64')}`;
+const env = Object.assign(new ApplicationsEnvironment(), {
+  FIELD_ENCRYPTION_KEYS: KEYS,
+  PUBLIC_BASE_URL: 'https://api.example.com/',
+  APPLY_BASE_URL: 'https://apply.example.com',
+});
+const CLIENT = 1;
+const OTHER_CLIENT = 2;
+const primary: ApplicantInput = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', id_number: '078051120' };
+const co = (name: string): ApplicantInput => ({ first_name: name, last_name: 'Co', email: 'co@example.com', dob: '1990-01-02' });
+
+/** The repository's part over a collection in memory: stores once per request key, reads and writes by `_id`. */
+class MemoryRepository {
+  constructor(private readonly applications: MemoryCollection) {}
+
+  findByKey(id: number) {
+    return this.applications.findOne({ _id: String(id) });
+  }
+
+  async insertOnce(record: ApplicationRecord) {
+    const earlier = [...this.applications.documents.values()].find((d) => d.request_key === record.request_key);
+    if (earlier) return structuredClone(earlier);
+    await this.applications.insertOne({ _id: String(record.id), ...record });
+    return record;
+  }
+
+  saveApplicants({ id, applicants, version, updated_at }: ApplicationRecord) {
+    return this.applications.updateOne({ _id: String(id) }, { $set: { applicants, version, updated_at } });
+  }
+}
+
+/** One applications service instance on a shared database, with its own memory (as a process has). */
+function instance(database: MemoryDatabase, ids: Map<string, number>) {
+  const connection = database.connection();
+  const cipher = new FieldCipher(KEYS);
+  const properties = {
+    lookup: async (clientId: number, id: number) => (id < 100 ? { id, name: `P${clientId}:${id}` } : null),
+  };
+  const allocator = { allocate: async (kind: string) => ids.set(kind, (ids.get(kind) ?? 0) + 1).get(kind)! };
+  // Every request runs as if for the first time, keyed by its message id: what the store does with it is under test.
+  const idempotency = {
+    run: (scope: { messageId: string }, work: (key: string) => unknown) => work(`message:${scope.messageId}`),
+  };
+  return new ApplicationsService(
+    new MemoryRepository(database.collection('applications')) as unknown as ApplicationsRepository,
+    new ApplicationVersions(connection),
+    new ApplicationIndex(connection),
+    properties as unknown as PropertiesClient,
+    allocator as unknown as IdAllocator,
+    idempotency as unknown as Idempotency,
+    new ApplicantSealer(cipher),
+    new FormTokens(cipher, env),
+    env,
+  );
+}
+
+let messages = 0;
+const scope = () => ({ messageId: `m${++messages}` });
+
+async function refusal(work: Promise<unknown>): Promise<ServiceError> {
+  const error = await work.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ServiceError);
+  return error as ServiceError;
+}
+
+/**
+ * The service over collections in memory that behave as FerretDB's do: what it reads, lists and
+ * adds, across two instances on one database.
+ */
+describe('ApplicationsService over collections in memory', () => {
+  let database: MemoryDatabase;
+  let service: ApplicationsService;
+  let ids: Map<string, number>;
+  const apply = (propertyId = 1, applicant = primary, clientId = CLIENT) =>
+    service.create(clientId, { property_id: propertyId, applicant } as ApplicationInput, scope());
+
+  beforeEach(() => {
+    database = new MemoryDatabase();
+    ids = new Map();
+    service = instance(database, ids);
+  });
+
+  describe('get', () => {
+    it('answers with the application as created', async () => {
+      const created = await apply();
+      expect(await service.get(CLIENT, created.id)).toEqual(created);
+    });
+
+    it('refuses another client’s application and an unknown one with the same answer', async () => {
+      const created = await apply();
+      for (const [client, id] of [
+        [OTHER_CLIENT, created.id],
+        [CLIENT, 999],
+      ]) {
+        const error = await refusal(service.get(client, id));
+        expect([error.code, error.message]).toEqual([ErrorCode.NOT_FOUND, `application ${id} cannot be found`]);
+      }
+    });
+  });
+
+  describe('getApplicant', () => {
+    it('answers with the applicant’s record and a form_url whose token only the digest stored names', async () => {
+      const created = await apply();
+      const applicant = await service.getApplicant(CLIENT, created.id, created.applicants[0].id);
+      expect(applicant).toMatchObject({
+        id: created.applicants[0].id,
+        application_id: created.id,
+        type: 'primary',
+        email: 'ada@example.com',
+      });
+      const token = /^https:\/\/apply\.example\.com\/applicants\/([\w-]{43})$/.exec(applicant.form_url!)![1];
+      const stored = database.collection('applications').documents.get(String(created.id))!;
+      const [record] = stored.applicants as Array<Record<string, unknown>>;
+      expect(record.form_token_digest).toBe(formTokenDigest(token));
+      expect(JSON.stringify(stored)).not.toContain(token);
+      expect(JSON.stringify(applicant)).not.toContain('078051120');
+    });
+
+    it('refuses an applicant of another application, and any of another client’s', async () => {
+      const [one, two] = [await apply(), await apply()];
+      const theirs = await refusal(service.getApplicant(CLIENT, one.id, two.applicants[0].id));
+      expect(theirs.message).toBe(`applicant ${two.applicants[0].id} cannot be found`);
+      const foreign = await refusal(service.getApplicant(OTHER_CLIENT, one.id, one.applicants[0].id));
+      expect(foreign.message).toBe(`application ${one.id} cannot be found`);
+    });
+  });
+
+  describe('addApplicant', () => {
+    it('adds a co-applicant that the application then lists, its dob sealed', async () => {
+      const created = await apply();
+      const added = await service.addApplicant(CLIENT, created.id, co('Bea'), scope());
+      expect(added).toMatchObject({ type: 'co_applicant', name: 'Bea Co', application_id: created.id });
+      expect((await service.get(CLIENT, created.id)).applicants.map((a) => [a.id, a.type])).toEqual([
+        [created.applicants[0].id, 'primary'],
+        [added.id, 'co_applicant'],
+      ]);
+      const stored = JSON.stringify(database.collection('applications').documents.get(String(created.id)));
+      expect(stored).not.toContain('1990-01-02');
+      expect(stored).toContain('"version":1');
+    });
+
+    it('adds once for a request done twice', async () => {
+      const created = await apply();
+      const request = scope();
+      const first = await service.addApplicant(CLIENT, created.id, co('Bea'), request);
+      const again = await service.addApplicant(CLIENT, created.id, co('Bea'), request);
+      expect(again).toEqual(first);
+      expect((await service.get(CLIENT, created.id)).applicants).toHaveLength(2);
+    });
+
+    it('loses no addition made at once through two instances', async () => {
+      const created = await apply();
+      const other = instance(database, ids);
+      const added = await Promise.all(
+        Array.from({ length: MAX_APPLICANTS - 1 }, (_, i) =>
+          (i % 2 ? other : service).addApplicant(CLIENT, created.id, co(`C${i}`), scope()),
+        ),
+      );
+      const listed = (await service.get(CLIENT, created.id)).applicants;
+      expect(listed).toHaveLength(MAX_APPLICANTS);
+      expect(new Set(listed.map((a) => a.id))).toEqual(new Set([created.applicants[0].id, ...added.map((a) => a.id)]));
+    });
+
+    it('keeps an addition whose copy into the application was never written', async () => {
+      const created = await apply();
+      const applications = database.collection('applications');
+      const updateOne = jest.spyOn(applications, 'updateOne').mockRejectedValueOnce(new Error('process died'));
+      await expect(service.addApplicant(CLIENT, created.id, co('Lost'), scope())).rejects.toThrow('process died');
+      updateOne.mockRestore();
+
+      expect((await service.get(CLIENT, created.id)).applicants.map((a) => a.name)).toEqual(['Ada Lovelace', 'Lost Co']);
+      await service.addApplicant(CLIENT, created.id, co('Next'), scope());
+      const stored = applications.documents.get(String(created.id))!;
+      expect((stored.applicants as unknown[]).length).toBe(3);
+    });
+
+    it(`refuses an applicant beyond ${MAX_APPLICANTS}, also among additions made at once`, async () => {
+      const created = await apply();
+      const other = instance(database, ids);
+      const answers = await Promise.allSettled(
+        Array.from({ length: MAX_APPLICANTS + 5 }, (_, i) =>
+          (i % 2 ? other : service).addApplicant(CLIENT, created.id, co(`C${i}`), scope()),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_APPLICANTS - 1);
+      const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected').map((a) => a.reason);
+      expect(refused).toHaveLength(6);
+      for (const error of refused) {
+        expect(error).toBeInstanceOf(ServiceError);
+        expect([error.code, error.message]).toEqual([
+          ErrorCode.VALIDATION_FAILED,
+          `applicant cannot be added: an application has at most ${MAX_APPLICANTS} applicants`,
+        ]);
+      }
+      expect((await service.get(CLIENT, created.id)).applicants).toHaveLength(MAX_APPLICANTS);
+    });
+
+    it('refuses another client’s application', async () => {
+      const created = await apply();
+      expect((await refusal(service.addApplicant(OTHER_CLIENT, created.id, co('X'), scope()))).code).toBe(ErrorCode.NOT_FOUND);
+    });
+  });
+
+  describe('list', () => {
+    it('pages through the client’s applications newest first, and through one property’s', async () => {
+      const made = [];
+      for (let i = 0; i < 7; i++) made.push(await apply(i % 2 ? 2 : 3));
+      const theirs = await apply(1, primary, OTHER_CLIENT);
+
+      const pages = [];
+      let before: number | undefined;
+      for (;;) {
+        const page = await service.list(CLIENT, { limit: 3, before });
+        pages.push(page.items.map((a) => a.id));
+        if (!page.next_cursor) break;
+        before = Number(Buffer.from(page.next_cursor, 'base64url').toString().slice(3));
+      }
+      expect(pages).toEqual([[made[6].id, made[5].id, made[4].id], [made[3].id, made[2].id, made[1].id], [made[0].id]]);
+      const ofTwo = await service.list(CLIENT, { propertyId: 2, limit: 25 });
+      expect(ofTwo.items.map((a) => a.id)).toEqual([made[5].id, made[3].id, made[1].id]);
+      expect(ofTwo.next_cursor).toBeNull();
+      expect(await service.list(OTHER_CLIENT, { propertyId: 2, limit: 25 })).toEqual({ items: [], next_cursor: null });
+      expect((await service.list(OTHER_CLIENT, { limit: 25 })).items).toEqual([theirs]);
+    });
+
+    it('skips entries whose application was never stored, and still fills the page', async () => {
+      const first = await apply();
+      const applications = database.collection('applications');
+      jest.spyOn(applications, 'insertOne').mockRejectedValueOnce(new Error('database gone'));
+      await expect(apply()).rejects.toThrow('database gone');
+      const third = await apply();
+
+      const page = await service.list(CLIENT, { limit: 2 });
+      expect(page.items.map((a) => a.id)).toEqual([third.id, first.id]);
+      expect(page.next_cursor).toBeNull();
+    });
+
+    it('starts a cursor from beyond the head at the head', async () => {
+      const only = await apply();
+      expect((await service.list(CLIENT, { limit: 5, before: 1_000_000 })).items.map((a) => a.id)).toEqual([only.id]);
+    });
+  });
+});

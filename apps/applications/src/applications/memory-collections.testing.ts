@@ -1,0 +1,78 @@
+import { Connection } from 'mongoose';
+
+type Stored = Record<string, unknown> & { _id: string };
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A collection in memory with what the applications service relies on from FerretDB: a unique
+ * `_id`, answers on a later turn of the event loop, and reads by `_id` only. Any other filter
+ * fails the spec, since FerretDB would answer it by reading the whole collection.
+ */
+export class MemoryCollection {
+  readonly documents = new Map<string, Stored>();
+  reads = 0;
+  batches = 0;
+
+  async insertOne(document: Stored): Promise<void> {
+    await nextTurn();
+    if (this.documents.has(document._id)) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
+    this.documents.set(document._id, structuredClone(document));
+  }
+
+  /** Stops at the first duplicate, saying how many it inserted before, as an ordered insert does. */
+  async insertMany(documents: Stored[], options: { ordered?: boolean }): Promise<void> {
+    if (options.ordered !== true) throw new Error('only ordered inserts stop at the first duplicate');
+    this.batches++;
+    await nextTurn();
+    for (const [insertedCount, document] of documents.entries()) {
+      if (this.documents.has(document._id)) {
+        throw Object.assign(new Error('E11000 duplicate key'), { code: 11000, insertedCount });
+      }
+      this.documents.set(document._id, structuredClone(document));
+    }
+  }
+
+  async findOne(filter: Record<string, unknown>): Promise<Stored | null> {
+    expectKeyFilter(filter);
+    this.reads++;
+    await nextTurn();
+    const found = this.documents.get(filter._id as string);
+    return found ? structuredClone(found) : null;
+  }
+
+  async updateOne(filter: Record<string, unknown>, update: { $set: Record<string, unknown> }): Promise<void> {
+    expectKeyFilter(filter);
+    // Read, then write a turn later, as FerretDB does: concurrent updates can overwrite each other.
+    const found = this.documents.get(filter._id as string);
+    await nextTurn();
+    if (found) this.documents.set(found._id, structuredClone({ ...found, ...update.$set }));
+  }
+}
+
+function expectKeyFilter(filter: Record<string, unknown>): void {
+  if (Object.keys(filter).join() !== '_id' || typeof filter._id !== 'string') {
+    throw new Error(`a read not by _id alone scans the collection: ${JSON.stringify(filter)}`);
+  }
+}
+
+/** The collections of one database, shared by every "instance" given its connection. */
+export class MemoryDatabase {
+  readonly collections = new Map<string, MemoryCollection>();
+
+  collection(name: string): MemoryCollection {
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new MemoryCollection();
+      this.collections.set(name, collection);
+    }
+    return collection;
+  }
+
+  connection(): Connection {
+    return {
+      collection: (name: string) => this.collection(name),
+      createCollection: async () => undefined,
+    } as unknown as Connection;
+  }
+}

@@ -1,0 +1,68 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { MAX_PAGE_SIZE } from '@app/contracts';
+import { REQUEST_ID } from './api-responses';
+
+const errorBody = (summary: string, message: string, details: unknown = null) => ({
+  summary,
+  value: { error: { message, details } },
+});
+
+export const APPLICATION_404 = {
+  description: 'The application id is not a positive integer, names no application, or another client’s.',
+  examples: { notFound: errorBody('No such application', 'application 7 cannot be found') },
+};
+
+export const APPLICANT_404 = {
+  description:
+    'The application id or the applicant id is not a positive integer, names nothing, is another client’s, or the ' +
+    'applicant is not one of the application’s.',
+  examples: {
+    application: errorBody('No such application', 'application 7 cannot be found'),
+    applicant: errorBody('No such applicant', 'applicant 12 cannot be found'),
+  },
+};
+
+export const APPLICANT_422 = {
+  description:
+    'Invalid input, under the rules of the primary applicant: the message names the first problem and details ' +
+    'lists every one, unknown fields included. Also an application that has its 20 applicants already, and an ' +
+    'Idempotency-Key that is malformed or was used before for a different request.',
+  examples: {
+    invalid: errorBody('Invalid fields', 'applicant.email must be a valid e-mail address', [
+      { field: 'applicant.email', message: 'must be a valid e-mail address' },
+    ]),
+    full: errorBody('Applicants full', 'applicant cannot be added: an application has at most 20 applicants', [
+      { field: 'applicant', message: 'cannot be added: an application has at most 20 applicants' },
+    ]),
+  },
+};
+
+export const LIST_422 = {
+  description: `A limit that is not an integer from 1 to ${MAX_PAGE_SIZE}, a cursor this API did not hand out, a property_id that is not a positive integer, or an unknown query parameter; details names each.`,
+  examples: {
+    limit: errorBody('Bad limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, [
+      { field: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` },
+    ]),
+  },
+};
+
+const ETAG = {
+  ETag: {
+    description: 'The representation’s entity tag: send it in If-None-Match to be answered 304 while it is unchanged.',
+    schema: { type: 'string' },
+  },
+};
+
+/** A GET of one resource: 200 with its ETag, 304 when If-None-Match names the current tag. */
+export function ApiTaggedResource(type: Type<unknown>, description: string): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'Entity tags from earlier reads; when one is current the answer is 304 with no body.',
+    }),
+    ApiResponse({ status: 200, type, description, headers: { ...REQUEST_ID, ...ETAG } }),
+    ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current entity tag.', headers: ETAG }),
+  );
+}

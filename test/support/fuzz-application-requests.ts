@@ -1,0 +1,80 @@
+import fc, { Arbitrary } from 'fast-check';
+import {
+  applicant,
+  authorization,
+  FuzzRequest,
+  headersFor,
+  hostileValue,
+  idSegment,
+  post,
+  query,
+  toJsonText,
+  wrapped,
+} from './fuzz-requests';
+
+/** Generated requests for the application routes besides create (see fuzz-requests.ts for create). */
+
+/** A cursor: one the API handed out, or anything that may stand for one. */
+function cursor(handedOut: string[]): Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...handedOut) },
+    { weight: 1, arbitrary: fc.string().map((text) => Buffer.from(text).toString('base64url')) },
+    { weight: 1, arbitrary: fc.bigInt({ min: -10n, max: 10n ** 20n }).map((n) => Buffer.from(`v1:${n}`).toString('base64url')) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme' }) },
+    { weight: 1, arbitrary: fc.constantFrom('', 'djE6', 'v1:5', '%00', 'null', `${'A'.repeat(5000)}`) },
+  );
+}
+
+const queryValue = (plausible: Arbitrary<string>) =>
+  fc.oneof(
+    { weight: 4, arbitrary: plausible },
+    { weight: 1, arbitrary: hostileValue.map((value) => (typeof value === 'string' ? value : toJsonText(value)).slice(0, 2000)) },
+  );
+
+/** GET /api/v2/applications with any mix of parameters, known and not, repeated or not. */
+export function listApplicationsRequest(propertyIds: number[], cursors: string[]): Arbitrary<FuzzRequest> {
+  const parameter = fc.oneof(
+    { weight: 3, arbitrary: queryValue(fc.constantFrom(...propertyIds).map(String)).map((v) => ['property_id', v]) },
+    { weight: 3, arbitrary: queryValue(fc.integer({ min: -5, max: 150 }).map(String)).map((v) => ['limit', v]) },
+    { weight: 3, arbitrary: cursor(cursors).map((v) => ['cursor', v]) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom('property_id[$gt]', 'client_id', '__proto__', 'limit[]', 'x'), fc.string()),
+    },
+  );
+  return fc.tuple(fc.array(parameter, { maxLength: 4 }), authorization).map(([parameters, auth]) => ({
+    method: 'GET' as const,
+    path: `/api/v2/applications${parameters.length ? '?' : ''}${new URLSearchParams(parameters as [string, string][]).toString()}`,
+    body: null,
+    headers: headersFor(auth, null),
+  }));
+}
+
+/** GET /api/v2/applications/:id */
+export function getApplicationRequest(applicationIds: number[]): Arbitrary<FuzzRequest> {
+  return fc.tuple(idSegment(applicationIds), query, authorization).map(([id, q, auth]) => ({
+    method: 'GET' as const,
+    path: `/api/v2/applications/${id}${q}`,
+    body: null,
+    headers: headersFor(auth, null),
+  }));
+}
+
+/** GET /api/v2/applications/:aid/applicants/:id */
+export function getApplicantRequest(applicationIds: number[], applicantIds: number[]): Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(idSegment(applicationIds), idSegment(applicantIds), query, authorization)
+    .map(([applicationId, id, q, auth]) => ({
+      method: 'GET' as const,
+      path: `/api/v2/applications/${applicationId}/applicants/${id}${q}`,
+      body: null,
+      headers: headersFor(auth, null),
+    }));
+}
+
+/** POST /api/v2/applications/:aid/applicants */
+export function addApplicantRequest(applicationIds: number[]): Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(idSegment(applicationIds), post('/applicants', wrapped('applicant', applicant)))
+    .map(([applicationId, request]) => ({ ...request, path: `/api/v2/applications/${applicationId}${request.path}` }));
+}
