@@ -97,6 +97,7 @@ describe('reading, listing and changing properties and floor plans', () => {
       ['?cursor=not-ours', 'cursor'],
       ['?cursor=', 'cursor'],
       ['?available=yes', 'available'],
+      ['?availble=true', 'availble'],
     ])('refuses %s with a 422 naming %s', async (query, field) => {
       const answer = await list(query);
       expect(answer.status).toBe(422);

@@ -3,6 +3,7 @@ import { UpdatePropertyRequest } from './dto/property.dto';
 import { ErrorCode, ServiceError } from './errors';
 import {
   floorPlanRefFromPath,
+  listPropertiesFromQuery,
   parseAvailableQuery,
   readFloorPlanRef,
   readIfMatch,
@@ -35,6 +36,25 @@ describe('parseAvailableQuery', () => {
         details: [{ field: 'available', message: 'must be true or false' }],
       });
     }
+  });
+});
+
+describe('listPropertiesFromQuery', () => {
+  it('reads the page and the filter', () => {
+    expect(listPropertiesFromQuery(3, {})).toEqual({ client_id: 3, limit: 25 });
+    expect(listPropertiesFromQuery(3, { limit: '5', available: 'false' })).toEqual({ client_id: 3, limit: 5, available: false });
+  });
+
+  it('names every problem, unknown parameters included', () => {
+    expect(refusal(() => listPropertiesFromQuery(3, { limit: '0', available: 'no', colour: 'red' }))).toEqual({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: 'limit must be an integer from 1 to 100',
+      details: [
+        { field: 'limit', message: 'must be an integer from 1 to 100' },
+        { field: 'available', message: 'must be true or false' },
+        { field: 'colour', message: 'is not a known query parameter' },
+      ],
+    });
   });
 });
 

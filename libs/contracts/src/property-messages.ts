@@ -1,6 +1,6 @@
-import { ErrorCode, ServiceError } from './errors';
+import { ErrorCode, FieldProblem, ServiceError } from './errors';
 import { ClientScoped, CreateMessage, isPositiveId, parseIdSegment, PropertyRefMessage, requireClientId } from './messages';
-import { MAX_PAGE_SIZE, PageRequest } from './paging';
+import { MAX_PAGE_SIZE, PageRequest, parsePageQuery } from './paging';
 
 /** PROPERTIES.LIST: a page of the client's properties, newest first, optionally by availability. */
 export interface ListPropertiesMessage extends ClientScoped, PageRequest {
@@ -42,6 +42,35 @@ export function parseAvailableQuery(value: unknown): boolean | undefined {
   if (value === 'true' || value === 'false') return value === 'true';
   const details = [{ field: 'available', message: 'must be true or false' }];
   throw new ServiceError(ErrorCode.VALIDATION_FAILED, 'available must be true or false', details);
+}
+
+const LIST_QUERY_PARAMETERS = new Set(['available', 'limit', 'cursor']);
+
+/**
+ * The list message for a query string: `available`, `limit` and `cursor`. Any other parameter is
+ * refused, as unknown body fields are (and as the applications list does): a misspelt filter must
+ * not pass for an unfiltered list. Every problem is named in `details`.
+ */
+export function listPropertiesFromQuery(clientId: number, query: Record<string, unknown>): ListPropertiesMessage {
+  const problems: FieldProblem[] = [];
+  const collect = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ServiceError) || !error.details) throw error;
+      problems.push(...error.details);
+      return undefined;
+    }
+  };
+  const page = collect(() => parsePageQuery(query));
+  const available = collect(() => parseAvailableQuery(query.available));
+  for (const name of Object.keys(query)) {
+    if (!LIST_QUERY_PARAMETERS.has(name)) problems.push({ field: name, message: 'is not a known query parameter' });
+  }
+  if (problems.length > 0 || !page) {
+    throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${problems[0].field} ${problems[0].message}`, problems);
+  }
+  return { client_id: clientId, ...page, ...(available === undefined ? {} : { available }) };
 }
 
 /** The list message as the service receives it, checked: it may come from more than the gateway. */

@@ -5,11 +5,9 @@ import {
   CreatePropertyMessage,
   CreatePropertyRequest,
   DeletePropertyMessage,
-  ListPropertiesMessage,
   MAX_PAGE_SIZE,
   DEFAULT_PAGE_SIZE,
-  parseAvailableQuery,
-  parsePageQuery,
+  listPropertiesFromQuery,
   propertyRefFromPath,
   PROPERTIES,
   PropertyListResponse,
@@ -103,7 +101,8 @@ export class PropertiesHttpController {
   @ApiSuccess(200, PropertyListResponse, 'A page of properties.')
   @ApiErrorResponses([401, 422, 429, 503], {
     422: {
-      description: 'A `limit`, `cursor` or `available` that is not one this API accepts.',
+      description:
+        'A `limit`, `cursor` or `available` that is not one this API accepts, or an unknown query parameter; details names each.',
       examples: {
         invalid: {
           summary: 'Bad limit',
@@ -118,9 +117,7 @@ export class PropertiesHttpController {
     },
   })
   list(@ClientId() clientId: number, @Query() query: Record<string, unknown>): Promise<PropertyListResponse> {
-    const message: ListPropertiesMessage = { client_id: clientId, ...parsePageQuery(query) };
-    const available = parseAvailableQuery(query.available);
-    return this.backends.properties(PROPERTIES.LIST, available === undefined ? message : { ...message, available });
+    return this.backends.properties(PROPERTIES.LIST, listPropertiesFromQuery(clientId, query));
   }
 
   @Get(':id')
