@@ -10,13 +10,14 @@ export function entityTag(representation: unknown): string {
 }
 
 /**
- * Whether a conditional header (`If-Match` or `If-None-Match`: a list of tags, or `*`) names
- * `tag`. Weak tags (`W/"..."`) compare by their opaque part, as If-None-Match does.
+ * Whether a conditional header (a list of tags, or `*`) names `tag`. `If-None-Match` compares
+ * weakly (`W/"x"` matches `"x"`); `If-Match` strongly (RFC 9110 13.1.1): a weak tag never matches.
  */
-export function tagListMatches(header: string, tag: string): boolean {
+export function tagListMatches(header: string, tag: string, comparison: 'weak' | 'strong' = 'weak'): boolean {
   if (header.trim() === '*') return true;
   return header
     .split(',')
-    .map((candidate) => candidate.trim().replace(/^W\//, ''))
+    .map((candidate) => candidate.trim())
+    .map((candidate) => (comparison === 'weak' ? candidate.replace(/^W\//, '') : candidate))
     .includes(tag);
 }
