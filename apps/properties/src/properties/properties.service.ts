@@ -156,7 +156,8 @@ export class PropertiesService {
 
   /** A 412 unless the If-Match header, when there is one, names this representation. */
   checkIfMatch(ifMatch: string | undefined, representation: unknown): void {
-    if (ifMatch !== undefined && !tagListMatches(ifMatch, entityTag(representation), 'strong')) throw ServiceError.preconditionFailed();
+    if (ifMatch !== undefined && !tagListMatches(ifMatch, entityTag(representation), 'strong'))
+      throw ServiceError.preconditionFailed();
   }
 
   private represent(record: PropertyRecord): PropertyRepresentation {
