@@ -7,7 +7,15 @@ import { driveHttp } from '../bench/measure';
 import { BenchReport as Report, Run } from '../bench/report';
 
 const BENCH = join(__dirname, '..', 'dist', 'bench', 'bench', 'run.js');
-const SCENARIOS = ['create-property', 'get-property', 'create-application', 'mix', 'list-applications', 'get-applicant'];
+const SCENARIOS = [
+  'create-property',
+  'get-property',
+  'create-application',
+  'mix',
+  'list-properties',
+  'list-applications',
+  'get-applicant',
+];
 const REFERENCES = ['nest-rmq-echo', 'amqp-rpc', 'amqp-rpc-quorum', 'db-insert'];
 const STACK_PROCESSES = ['gateway', 'properties', 'applications'];
 const CONNECTIONS = 2;
