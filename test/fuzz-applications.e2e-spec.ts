@@ -5,7 +5,7 @@ import {
   getApplicationRequest,
   listApplicationsRequest,
 } from './support/fuzz-application-requests';
-import { FuzzRequest } from './support/fuzz-requests';
+import { Answer, checkAnswerShape, describeRequest, FuzzRequest } from './support/fuzz-requests';
 import { api, Api } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
 
@@ -13,13 +13,6 @@ const REQUESTS_PER_ENDPOINT = 5000;
 /** Requests in flight at once: enough to keep the stack busy, few enough for 2 shared cores. */
 const CONCURRENCY = 8;
 const TIME_LIMIT_MS = 300_000;
-
-interface Answer {
-  status: number;
-  contentType: string | null;
-  nosniff: string | null;
-  text: string;
-}
 
 /** The wrapper keys of each route's success. */
 const SUCCESS_KEYS: Array<[RegExp, string]> = [
@@ -29,42 +22,10 @@ const SUCCESS_KEYS: Array<[RegExp, string]> = [
   [/^POST \/api\/v2\/applications\/[^/?]+\/applicants/, 'applicant'],
 ];
 
-function describeRequest(request: FuzzRequest): string {
-  const body = request.body === null ? '' : ` body(${request.body.length}): ${request.body.slice(0, 300)}`;
-  return `${request.method} ${request.path.slice(0, 200)} ${JSON.stringify(request.headers)}${body}`;
-}
-
 /** No 5xx; an error in the documented body; a success in the route's wrapper, with no SSN or date of birth. */
 function check(request: FuzzRequest, answer: Answer): void {
-  const fail = (why: string) => {
-    throw new Error(`${why}\n  request: ${describeRequest(request)}\n  answer: ${answer.status} ${answer.text.slice(0, 500)}`);
-  };
-  if (answer.status >= 500) fail('a server error');
-  if (answer.status === 304) fail('a 304 nobody asked for');
-  if (!answer.contentType?.startsWith('application/json')) fail('an answer that is not JSON');
-  if (answer.nosniff !== 'nosniff') fail('an answer without the security headers');
-  let body: any;
-  try {
-    body = JSON.parse(answer.text);
-  } catch {
-    fail('an answer body that does not parse');
-  }
-  if (answer.status >= 400) {
-    const error = body?.error;
-    const wellFormed =
-      Object.keys(body ?? {}).join() === 'error' &&
-      Object.keys(error ?? {}).join() === 'message,details' &&
-      typeof error.message === 'string' &&
-      error.message.length > 0 &&
-      (error.details === null ||
-        (Array.isArray(error.details) &&
-          error.details.every(
-            (d: any) => Object.keys(d).join() === 'field,message' && typeof d.field === 'string' && typeof d.message === 'string',
-          )));
-    if (!wellFormed) fail('an error without the documented body');
-    if (/\bat .+\.(js|ts):\d+/.test(answer.text)) fail('a stack trace in an answer');
-    return;
-  }
+  const { body, fail } = checkAnswerShape(request, answer);
+  if (answer.status >= 400) return;
   const route = `${request.method} ${request.path}`;
   const expected = SUCCESS_KEYS.find(([pattern]) => pattern.test(route))?.[1];
   if (expected === undefined || Object.keys(body ?? {}).join() !== expected) fail(`a success without {${expected}}`);

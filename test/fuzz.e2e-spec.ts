@@ -4,6 +4,9 @@ import {
   createFloorPlanRequest,
   createPropertyRequest,
   deletePropertyRequest,
+  Answer,
+  checkAnswerShape,
+  describeRequest,
   FuzzRequest,
   getPropertyRequest,
   listPropertiesRequest,
@@ -18,13 +21,6 @@ const REQUESTS_PER_ENDPOINT = 5000;
 const CONCURRENCY = 8;
 const TIME_LIMIT_MS = 240_000;
 
-interface Answer {
-  status: number;
-  contentType: string | null;
-  nosniff: string | null;
-  text: string;
-}
-
 /** What the fuzzing did, to compare with what the stack stored afterwards. */
 const tally = {
   sent: new Map<string, number>(),
@@ -33,44 +29,13 @@ const tally = {
   propertiesDeleted: new Set<number>(),
 };
 
-function describeRequest(request: FuzzRequest): string {
-  const body = request.body === null ? '' : ` body(${request.body.length}): ${request.body.slice(0, 300)}`;
-  return `${request.method} ${request.path.slice(0, 200)} ${JSON.stringify(request.headers)}${body}`;
-}
-
 /**
  * Whatever the request, the answer is no 5xx and, if an error, the documented body; a success
  * has the documented wrapper.
  */
 function check(request: FuzzRequest, answer: Answer): void {
-  const fail = (why: string) => {
-    throw new Error(`${why}\n  request: ${describeRequest(request)}\n  answer: ${answer.status} ${answer.text.slice(0, 500)}`);
-  };
-  if (answer.status >= 500) fail('a server error');
-  if (!answer.contentType?.startsWith('application/json')) fail('an answer that is not JSON');
-  if (answer.nosniff !== 'nosniff') fail('an answer without the security headers');
-  let body: any;
-  try {
-    body = JSON.parse(answer.text);
-  } catch {
-    fail('an answer body that does not parse');
-  }
-  if (answer.status >= 400) {
-    const error = body?.error;
-    const wellFormed =
-      Object.keys(body ?? {}).join() === 'error' &&
-      Object.keys(error ?? {}).join() === 'message,details' &&
-      typeof error.message === 'string' &&
-      error.message.length > 0 &&
-      (error.details === null ||
-        (Array.isArray(error.details) &&
-          error.details.every(
-            (d: any) => Object.keys(d).join() === 'field,message' && typeof d.field === 'string' && typeof d.message === 'string',
-          )));
-    if (!wellFormed) fail('an error without the documented body');
-    if (/\bat .+\.(js|ts):\d+/.test(answer.text)) fail('a stack trace in an answer');
-    return;
-  }
+  const { body, fail } = checkAnswerShape(request, answer);
+  if (answer.status >= 400) return;
   if (endpointOf(request).endsWith('(list)')) {
     if (Object.keys(body ?? {}).join() !== 'properties,next_cursor' || !Array.isArray(body.properties)) {
       fail('a list without {"properties": [...], "next_cursor": ...}');
