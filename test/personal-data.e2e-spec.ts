@@ -87,7 +87,10 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
     expect((await apply({ ...first, email: 'not-an-address' })).status).toBe(422);
     expect((await apply({ ...first, id_number: `${first.id_number}0` })).status).toBe(422);
     expect((await apply({ ...second, custom_data: { ssn: second.id_number, born: second.dob, $gt: '' } })).status).toBe(422);
-    expect((await apply(second, { property_id: 987654 })).status).toBe(422);
+    // Keyed, so that its claim keeps a fingerprint of a body holding the values.
+    const unknownProperty = { application: { property_id: 987654, applicant: second } };
+    const keyed = { headers: { 'idempotency-key': randomUUID() } };
+    expect((await send(client.post('/api/v2/applications', unknownProperty, keyed))).status).toBe(422);
     expect(
       (
         await send(
@@ -110,12 +113,18 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
 
   it('are in no raw database document, where id_number and dob are sealed values', async () => {
     let applications = 0;
+    let fingerprints = 0;
     for (const service of ['applications', 'properties'] as const) {
       const db = await stack.database(service);
       try {
         for (const { name } of await db.db!.listCollections().toArray()) {
           const documents = await db.collection(name).find({}).toArray();
           expectNoSecret(JSON.stringify(documents), `collection ${service}.${name}`);
+          if (name === 'idempotency_keys') {
+            fingerprints += documents.length;
+            // An HMAC under FINGERPRINT_KEYS (key id f1), never a bare digest anyone could match against guesses.
+            for (const { fingerprint } of documents) expect(fingerprint).toMatch(/^f1:[0-9a-f]{64}$/);
+          }
           if (service === 'applications' && name === 'applications') {
             applications = documents.length;
             const cipher = new FieldCipher(stack.fieldEncryptionKeys);
@@ -137,6 +146,7 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
       }
     }
     expect(applications).toBe(APPLICANTS.length);
+    expect(fingerprints).toBeGreaterThanOrEqual(1);
   });
 
   it('are in no message on the broker: what a queue or a dead-letter queue holds is sealed', async () => {

@@ -1,16 +1,12 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { keyRingFormat, parseKeyRing, RingKey } from '@app/config';
 import { SealedValue } from '@app/contracts';
 
 const ALGORITHM = 'aes-256-gcm';
-const KEY_BYTES = 32;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-export const FIELD_ENCRYPTION_KEYS_FORMAT =
-  'FIELD_ENCRYPTION_KEYS must be one or more id:base64key entries, comma separated, each key 32 bytes ' +
-  '(e.g. k2025:$(openssl rand -base64 32)); the first encrypts, all decrypt';
+export const FIELD_ENCRYPTION_KEYS_FORMAT = keyRingFormat('FIELD_ENCRYPTION_KEYS');
 
 /** Why a sealed value cannot be opened. Its message never holds a key or a plaintext. */
 export class SealedValueError extends Error {
@@ -20,32 +16,14 @@ export class SealedValueError extends Error {
   }
 }
 
-interface FieldKey {
-  id: string;
-  key: Buffer;
-}
+type FieldKey = RingKey;
 
 /**
  * Reads `id:base64key,id:base64key,...`. Throws an Error naming the variable and the entry at
  * fault, never quoting the key material.
  */
 export function parseFieldEncryptionKeys(text: string | undefined): FieldKey[] {
-  if (!text) throw new Error(`FIELD_ENCRYPTION_KEYS is not set. ${FIELD_ENCRYPTION_KEYS_FORMAT}`);
-  const keys: FieldKey[] = [];
-  text.split(',').forEach((entry, index) => {
-    const separator = entry.indexOf(':');
-    const id = entry.slice(0, separator);
-    const material = entry.slice(separator + 1);
-    const where = `FIELD_ENCRYPTION_KEYS entry ${index + 1}`;
-    if (separator < 0 || !KEY_ID.test(id)) {
-      throw new Error(`${where} must start with a key id of 1 to 32 letters, digits, _ or -, then ":"`);
-    }
-    const key = BASE64.test(material) ? Buffer.from(material, 'base64') : Buffer.alloc(0);
-    if (key.length !== KEY_BYTES) throw new Error(`${where} (key id ${id}) must be ${KEY_BYTES} bytes in base64`);
-    if (keys.some((known) => known.id === id)) throw new Error(`${where}: key id ${id} is given twice`);
-    keys.push({ id, key });
-  });
-  return keys;
+  return parseKeyRing('FIELD_ENCRYPTION_KEYS', text);
 }
 
 /**

@@ -9,7 +9,7 @@ import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
 import { FormTokens, formTokenDigest } from './form-tokens';
-import { MemoryCollection, MemoryDatabase } from './memory-collections.testing';
+import { MemoryCollection, MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { PropertiesClient } from './properties.client';
 
 const KEYS = `k1:${randomBytes(32).toString('base64')}`;

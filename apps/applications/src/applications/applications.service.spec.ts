@@ -47,7 +47,7 @@ describe('ApplicationsService', () => {
     const next: Record<string, number> = { applications: 60, applicants: 80 };
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
     idempotency = { run: jest.fn() };
-    idempotency.run.mockImplementation((_scope, work) => work('message:m-1'));
+    idempotency.run.mockImplementation((_scope, work) => work('message:m-1', false));
     index = { add: jest.fn().mockResolvedValue(undefined) };
     cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
     const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });

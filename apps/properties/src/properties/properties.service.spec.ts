@@ -53,7 +53,7 @@ describe('PropertiesService', () => {
     const next: Record<string, number> = { properties: 41, floor_plans: 90 };
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
     idempotency = { run: jest.fn() };
-    idempotency.run.mockImplementation((_scope, work) => work('key:token-1'));
+    idempotency.run.mockImplementation((_scope, work) => work('key:token-1', false));
     const env = Object.assign(new PropertiesEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com/' });
 
     const module = await Test.createTestingModule({
