@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
-import { IdAllocator, Idempotency } from '@app/persistence';
+import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationIndex } from './application-index';
 import { ApplicationVersions } from './application-versions';
@@ -31,6 +31,15 @@ class MemoryRepository {
     return this.applications.findOne({ _id: String(id) });
   }
 
+  async findByRequestKey(requestKey: string) {
+    const stored = [...this.applications.documents.values()].find((d) => d.request_key === requestKey);
+    return stored ? structuredClone(stored) : null;
+  }
+
+  async remove(id: number) {
+    this.applications.documents.delete(String(id));
+  }
+
   async insertOnce(record: ApplicationRecord) {
     const earlier = [...this.applications.documents.values()].find((d) => d.request_key === record.request_key);
     if (earlier) return structuredClone(earlier);
@@ -43,17 +52,28 @@ class MemoryRepository {
   }
 }
 
+/** The properties service as this one sees it: ids below 100 are live until deleted. */
+class MemoryProperties {
+  readonly deleted = new Set<number>();
+  /** Runs once each lookup has read its answer: a delete landing just after it. */
+  afterLookup = () => undefined as void;
+
+  async lookup(clientId: number, id: number) {
+    const answer = id < 100 && !this.deleted.has(id) ? { id, name: `P${clientId}:${id}` } : null;
+    this.afterLookup();
+    return answer;
+  }
+}
+
 /** One applications service instance on a shared database, with its own memory (as a process has). */
-function instance(database: MemoryDatabase, ids: Map<string, number>) {
+function instance(database: MemoryDatabase, ids: Map<string, number>, properties = new MemoryProperties(), claims?: Idempotency) {
   const connection = database.connection();
   const cipher = new FieldCipher(KEYS);
-  const properties = {
-    lookup: async (clientId: number, id: number) => (id < 100 ? { id, name: `P${clientId}:${id}` } : null),
-  };
   const allocator = { allocate: async (kind: string) => ids.set(kind, (ids.get(kind) ?? 0) + 1).get(kind)! };
-  // Every request runs as if for the first time, keyed by its message id: what the store does with it is under test.
-  const idempotency = {
-    run: (scope: { messageId: string }, work: (key: string) => unknown) => work(`message:${scope.messageId}`),
+  // Unless claims are given, every request runs as if for the first time, keyed by its message id.
+  const idempotency = claims ?? {
+    run: (scope: { messageId: string }, work: (key: string, resumed: boolean) => unknown) =>
+      work(`message:${scope.messageId}`, false),
   };
   return new ApplicationsService(
     new MemoryRepository(database.collection('applications')) as unknown as ApplicationsRepository,
@@ -255,6 +275,38 @@ describe('ApplicationsService over collections in memory', () => {
     it('starts a cursor from beyond the head at the head', async () => {
       const only = await apply();
       expect((await service.list(CLIENT, { limit: 5, before: 1_000_000 })).items.map((a) => a.id)).toEqual([only.id]);
+    });
+  });
+  describe('create, racing a delete of its property', () => {
+    let properties: MemoryProperties;
+
+    beforeEach(() => {
+      properties = new MemoryProperties();
+      service = instance(database, ids, properties, new Idempotency(database.connection(), new BodyFingerprints(KEYS)));
+    });
+
+    it('refuses with the documented 422, keeping nothing, when the delete lands between the lookup and the insert', async () => {
+      properties.afterLookup = () => {
+        properties.deleted.add(1);
+      };
+      const error = await refusal(apply(1));
+      expect([error.code, error.message]).toEqual([ErrorCode.PROPERTY_ID_INVALID, 'property_id is invalid or cannot be found']);
+      expect(database.collection('applications').documents.size).toBe(0);
+    });
+
+    it('answers a retry that takes over an unfinished claim with what the first try stored, the property deleted since', async () => {
+      const keyed = { key: 'retry-me', messageId: 'm-retried' };
+      const input = { property_id: 1, applicant: primary } as ApplicationInput;
+      // The first try stores the application, then its process dies before the outcome is kept.
+      jest.spyOn(database.collection('idempotency_outcomes'), 'insertOne').mockRejectedValueOnce(new Error('process died'));
+      await expect(service.create(CLIENT, input, keyed)).rejects.toThrow('process died');
+      const [stored] = database.collection('applications').documents.values();
+      properties.deleted.add(1);
+
+      const retried = await service.create(CLIENT, input, keyed);
+
+      expect(retried.id).toBe(stored.id);
+      expect(database.collection('applications').documents.size).toBe(1);
     });
   });
 });

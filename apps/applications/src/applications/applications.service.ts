@@ -63,7 +63,9 @@ export class ApplicationsService {
     input: ApplicationInput,
     scope: Omit<CreateScope, 'clientId' | 'body'>,
   ): Promise<ApplicationRepresentation> {
-    return this.idempotency.run({ ...scope, clientId, body: input }, (requestKey) => this.store(clientId, input, requestKey));
+    return this.idempotency.run({ ...scope, clientId, body: input }, (requestKey, resumed) =>
+      this.store(clientId, input, requestKey, resumed),
+    );
   }
 
   /** The client's application; another client's is as unknown as one that never existed. */
@@ -111,7 +113,22 @@ export class ApplicationsService {
     return { items, next_cursor: position >= 1 ? encodeCursor(position + 1) : null };
   }
 
-  private async store(clientId: number, input: ApplicationInput, requestKey: string): Promise<ApplicationRepresentation> {
+  /**
+   * Stores the application unless its property is gone. A try that resumes an unfinished one
+   * first looks for what that one stored: its property may have been deleted since, and what was
+   * stored while the property was live stays the answer. An application is kept only once its
+   * property is seen live after the insert, so none is created after the property's DELETE
+   * answered: a delete that lands between the lookup and the insert is seen by the second look.
+   */
+  private async store(
+    clientId: number,
+    input: ApplicationInput,
+    requestKey: string,
+    resumed: boolean,
+  ): Promise<ApplicationRepresentation> {
+    const earlier = resumed ? await this.repository.findByRequestKey(requestKey) : null;
+    if (earlier) return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
+
     const property = await this.properties.lookup(clientId, input.property_id);
     if (!property) throw ServiceError.propertyIdInvalid();
 
@@ -133,7 +150,25 @@ export class ApplicationsService {
     };
     // Listed before it is stored: readers skip an entry until its application exists.
     await this.index.add(clientId, property.id, id);
-    return toApplicationRepresentation(await this.repository.insertOnce(record), this.publicBaseUrl);
+    const stored = await this.repository.insertOnce(record);
+    // One an earlier try stored (a redelivery) was checked by that try, or is the one it resumes.
+    if (stored.id === id) await this.keepIfPropertyLive(clientId, stored);
+    return toApplicationRepresentation(stored, this.publicBaseUrl);
+  }
+
+  /** Removes the just-stored application and refuses, unless its property is still live. */
+  private async keepIfPropertyLive(clientId: number, stored: ApplicationRecord): Promise<void> {
+    let live: boolean;
+    try {
+      live = (await this.properties.lookup(clientId, stored.property_id)) !== null;
+    } catch (error) {
+      // Not known to be live: the retry starts over, looking the property up first.
+      await this.repository.remove(stored.id);
+      throw error;
+    }
+    if (live) return;
+    await this.repository.remove(stored.id);
+    throw ServiceError.propertyIdInvalid();
   }
 
   private async storeApplicant(
