@@ -189,7 +189,7 @@ describe('PropertiesService', () => {
       const [current, state] = repository.commit.mock.calls[0];
       expect(current).toBe(stored);
       expect(state.deleted_at!.getTime()).toBeGreaterThanOrEqual(before);
-      expect(state.updated_at).toBe(state.deleted_at);
+      expect(state.updated_at).toBe(stored.updated_at);
       expect(property).toMatchObject({ id: 3, name: 'Maple Court' });
     });
 
