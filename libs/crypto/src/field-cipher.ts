@@ -27,10 +27,18 @@ export function parseFieldEncryptionKeys(text: string | undefined): FieldKey[] {
 }
 
 /**
+ * The format of a sealed value whose associated data names its owner besides its field (`v`);
+ * values without `v` were sealed for their field alone.
+ */
+export const OWNER_BOUND = 2;
+
+/**
  * Encrypts single field values with AES-256-GCM: a fresh random nonce per value, the key id
  * stored beside it, and `context` (the field's name) bound in as associated data, so that a
- * sealed SSN cannot be passed off as a date of birth. The first key encrypts; every key decrypts,
- * so a new key can be put first while values sealed under the old ones stay readable.
+ * sealed SSN cannot be passed off as a date of birth; with an `owner` (who and what the value
+ * belongs to) bound in as well, so that it cannot be moved to another record or tenant either.
+ * The first key encrypts; every key decrypts, so a new key can be put first while values sealed
+ * under the old ones stay readable.
  */
 export class FieldCipher {
   private readonly keys: ReadonlyMap<string, Buffer>;
@@ -47,12 +55,13 @@ export class FieldCipher {
     return this.current.id;
   }
 
-  seal(plaintext: string, context: string): SealedValue {
+  seal(plaintext: string, context: string, owner?: string): SealedValue {
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv(ALGORITHM, this.current.key, nonce, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(context, 'utf8'));
+    cipher.setAAD(associatedData(context, owner));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return {
+      ...(owner === undefined ? {} : { v: OWNER_BOUND }),
       key_id: this.current.id,
       nonce: nonce.toString('base64'),
       ciphertext: ciphertext.toString('base64'),
@@ -60,9 +69,15 @@ export class FieldCipher {
     };
   }
 
-  /** The plaintext of a value sealed for `context`; throws SealedValueError otherwise. */
-  open(sealed: unknown, context: string): string {
+  /**
+   * The plaintext of a value sealed for `context` (and `owner`, when it was sealed for one);
+   * throws SealedValueError otherwise. Whether a value sealed without an owner is acceptable is
+   * the caller's to decide (isOwnerBound).
+   */
+  open(sealed: unknown, context: string, owner?: string): string {
     if (!isSealedValue(sealed)) throw new SealedValueError('not a sealed value');
+    if (sealed.v !== undefined && sealed.v !== OWNER_BOUND) throw new SealedValueError('sealed in an unknown format');
+    if (sealed.v === OWNER_BOUND && owner === undefined) throw new SealedValueError('sealed for an owner, opened for none');
     const key = this.keys.get(sealed.key_id);
     if (!key) throw new SealedValueError(`sealed with unknown key id ${JSON.stringify(sealed.key_id.slice(0, 32))}`);
     const nonce = Buffer.from(sealed.nonce, 'base64');
@@ -70,7 +85,7 @@ export class FieldCipher {
     if (nonce.length !== NONCE_BYTES || tag.length !== TAG_BYTES) throw new SealedValueError('malformed sealed value');
     try {
       const decipher = createDecipheriv(ALGORITHM, key, nonce, { authTagLength: TAG_BYTES });
-      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAAD(associatedData(context, sealed.v === OWNER_BOUND ? owner : undefined));
       decipher.setAuthTag(tag);
       const plaintext = Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]);
       return plaintext.toString('utf8');
@@ -78,6 +93,15 @@ export class FieldCipher {
       throw new SealedValueError('sealed value failed authentication');
     }
   }
+}
+
+/** Whether the value was sealed for an owner, not only for its field. */
+export function isOwnerBound(sealed: unknown): boolean {
+  return isSealedValue(sealed) && sealed.v === OWNER_BOUND;
+}
+
+function associatedData(context: string, owner: string | undefined): Buffer {
+  return Buffer.from(owner === undefined ? context : `${context}\n${owner}`, 'utf8');
 }
 
 export function isSealedValue(value: unknown): value is SealedValue {

@@ -142,7 +142,7 @@ export class ApplicationsService {
       assigned_user_id: input.assigned_user_id ?? null,
       user_specified_rent: input.user_specified_rent ?? null,
       desired_move_in: input.desired_move_in ?? null,
-      applicants: [this.newApplicant(applicantId, 'primary', input.applicant, now)],
+      applicants: [this.newApplicant(clientId, applicantId, 'primary', input.applicant, now)],
       version: 0,
       created_at: now,
       updated_at: now,
@@ -187,7 +187,7 @@ export class ApplicationsService {
 
       applicantId ??= await this.ids.allocate('applicants');
       const now = new Date();
-      const applicant = { ...this.newApplicant(applicantId, 'co_applicant', input, now), request_key: requestKey };
+      const applicant = { ...this.newApplicant(clientId, applicantId, 'co_applicant', input, now), request_key: requestKey };
       const version = (application.version ?? 0) + 1;
       if (await this.versions.claim(application.id, version, applicant)) {
         const changed = { ...application, applicants: [...application.applicants, applicant], version, updated_at: now };
@@ -198,15 +198,16 @@ export class ApplicationsService {
     throw ServiceError.unavailable(`application ${applicationId} is being changed by many requests at once; retry later`);
   }
 
-  private newApplicant(id: number, type: ApplicantType, input: ApplicantInput, now: Date): ApplicantRecord {
+  private newApplicant(clientId: number, id: number, type: ApplicantType, input: ApplicantInput, now: Date): ApplicantRecord {
+    const owner = { clientId, applicantId: id };
     return {
       id,
       type,
       first_name: input.first_name,
       last_name: input.last_name,
       email: input.email,
-      dob: input.dob ? this.sealer.sealField('dob', input.dob) : null,
-      id_number: input.id_number ? this.sealer.sealField('id_number', input.id_number) : null,
+      dob: input.dob ? this.sealer.sealField('dob', input.dob, owner) : null,
+      id_number: input.id_number ? this.sealer.sealField('id_number', input.id_number, owner) : null,
       phone: input.phone ?? null,
       custom_data: input.custom_data ? JSON.stringify(input.custom_data) : null,
       reference_id: input.reference_id ?? null,
