@@ -152,7 +152,9 @@ describe('reading applications and applicants, and adding co-applicants', () => 
         const applicant = stored!.applicants[0];
         expect(JSON.stringify(stored)).not.toContain(token);
         expect(applicant.form_token_digest).toBe(createHash('sha256').update(token).digest('base64url'));
-        expect(new FieldCipher(stack.fieldEncryptionKeys).open(applicant.form_token, 'applicant.form_token')).toBe(token);
+        // Sealed for this client's applicant, as its id_number and dob are.
+        const owner = `client:${stored!.client_id} applicant:${applicant.id}`;
+        expect(new FieldCipher(stack.fieldEncryptionKeys).open(applicant.form_token, 'applicant.form_token', owner)).toBe(token);
       } finally {
         await db.close();
       }

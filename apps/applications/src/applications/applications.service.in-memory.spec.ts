@@ -5,7 +5,7 @@ import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationIndex } from './application-index';
 import { ApplicationVersions } from './application-versions';
-import { ApplicationRecord } from './application.schema';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
 import { FormTokens, formTokenDigest } from './form-tokens';
@@ -151,6 +151,15 @@ describe('ApplicationsService over collections in memory', () => {
       expect(record.form_token_digest).toBe(formTokenDigest(token));
       expect(JSON.stringify(stored)).not.toContain(token);
       expect(JSON.stringify(applicant)).not.toContain('078051120');
+    });
+
+    it('seals each form token for its applicant: one copied into another applicant’s record does not open there', async () => {
+      const [one, two] = [await apply(), await apply()];
+      const documents = database.collection('applications').documents;
+      const copied = (documents.get(String(one.id))!.applicants as ApplicantRecord[])[0].form_token;
+      (documents.get(String(two.id))!.applicants as ApplicantRecord[])[0].form_token = copied;
+      await expect(service.getApplicant(CLIENT, two.id, two.applicants[0].id)).rejects.toThrow('failed authentication');
+      expect((await service.getApplicant(CLIENT, one.id, one.applicants[0].id)).form_url).toMatch(/^https:\/\/apply/);
     });
 
     it('refuses an applicant of another application, and any of another client’s', async () => {

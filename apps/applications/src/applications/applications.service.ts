@@ -212,7 +212,7 @@ export class ApplicationsService {
       custom_data: input.custom_data ? JSON.stringify(input.custom_data) : null,
       reference_id: input.reference_id ?? null,
       redirect_url: input.redirect_url ?? null,
-      ...this.formTokens.issue(),
+      ...this.formTokens.issue(clientId, id),
       form_status: 'not_started',
       form_started_at: null,
       form_completed_at: null,
@@ -222,7 +222,12 @@ export class ApplicationsService {
   }
 
   private applicantRepresentation(application: ApplicationRecord, applicant: ApplicantRecord): ApplicantRepresentation {
-    return toApplicantRepresentation(application, applicant, this.publicBaseUrl, this.formTokens.formUrl(applicant));
+    return toApplicantRepresentation(
+      application,
+      applicant,
+      this.publicBaseUrl,
+      this.formTokens.formUrl(application.client_id, applicant),
+    );
   }
 
   private async owned(clientId: number, id: number): Promise<ApplicationRecord> {
