@@ -303,6 +303,17 @@ describe('ApplicationsService over collections in memory', () => {
       expect(database.collection('applications').documents.size).toBe(0);
     });
 
+    it('keeps nothing when the second look at the property fails, so that the retry starts over', async () => {
+      let lookups = 0;
+      properties.afterLookup = () => {
+        if (++lookups === 2) throw new Error('properties service unreachable');
+      };
+      await expect(apply(1)).rejects.toThrow('properties service unreachable');
+      expect(database.collection('applications').documents.size).toBe(0);
+      const retried = await apply(1);
+      expect(database.collection('applications').documents.get(String(retried.id))).toBeDefined();
+    });
+
     it('answers a retry that takes over an unfinished claim with what the first try stored, the property deleted since', async () => {
       const keyed = { key: 'retry-me', messageId: 'm-retried' };
       const input = { property_id: 1, applicant: primary } as ApplicationInput;
