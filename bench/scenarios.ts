@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Target } from './target';
 
@@ -99,6 +100,16 @@ export function scenarios({ propertyIds, applicantPath }: Fixtures): Scenario[] 
       name: 'create-application',
       description: 'POST /api/v2/applications with a full applicant',
       requests: () => [createApplication()],
+    },
+    {
+      name: 'create-application-keyed',
+      description: 'POST /api/v2/applications with a full applicant and a fresh Idempotency-Key each',
+      requests: () => [
+        {
+          ...createApplication(),
+          setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }),
+        },
+      ],
     },
     { name: 'mix', description: '1 create property : 10 get property : 5 create application', requests: mix },
     {

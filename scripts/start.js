@@ -12,7 +12,7 @@
 //      ready, prints the URLs and the development keys.
 //
 // Ctrl-C (SIGINT) or SIGTERM stops the apps, then the FerretDB it started, and exits once all of
-// them have. API_KEYS and FIELD_ENCRYPTION_KEYS default to public development keys, and
+// them have. API_KEYS, FIELD_ENCRYPTION_KEYS and FINGERPRINT_KEYS default to public development keys, and
 // PUBLIC_BASE_URL to the gateway on PORT (default 3000).
 'use strict';
 
@@ -32,6 +32,8 @@ const DEV_API_KEYS = [
 // Development only, and public on purpose: it encrypts nothing of value. Real deployments set
 // FIELD_ENCRYPTION_KEYS to keys of their own (see the README).
 const DEV_FIELD_ENCRYPTION_KEYS = 'dev-local-only:REVWRUxPUE1FTlQgS0VZIC0gTk9UIEEgU0VDUkVUISE=';
+// The same for the idempotency fingerprints' FINGERPRINT_KEYS.
+const DEV_FINGERPRINT_KEYS = 'dev-local-only:REVWIEZJTkdFUlBSSU5UIEtFWSBOT1QgQSBTRUNSRVQ=';
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_PORT = '3000';
 const DEFAULT_APPLY_BASE_URL = 'http://localhost:3003';
@@ -250,6 +252,7 @@ function appEnvironment(mongodbUri) {
   if (mongodbUri) env.MONGODB_URI = mongodbUri;
   env.API_KEYS ||= DEV_API_KEYS.map(({ key, clientId }) => `${key}:${clientId}`).join(',');
   env.FIELD_ENCRYPTION_KEYS ||= DEV_FIELD_ENCRYPTION_KEYS;
+  env.FINGERPRINT_KEYS ||= DEV_FINGERPRINT_KEYS;
   if (APPS.includes('form')) env.APPLY_BASE_URL ||= DEFAULT_APPLY_BASE_URL;
   // The apps write into pipes here, which would make them log JSON; the person at this terminal
   // should get what they would get running an app there.

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { FieldCipher } from '@app/crypto';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
 
@@ -152,7 +152,9 @@ describe('reading applications and applicants, and adding co-applicants', () => 
         const applicant = stored!.applicants[0];
         expect(JSON.stringify(stored)).not.toContain(token);
         expect(applicant.form_token_digest).toBe(createHash('sha256').update(token).digest('base64url'));
-        expect(new FieldCipher(stack.fieldEncryptionKeys).open(applicant.form_token, 'applicant.form_token')).toBe(token);
+        // Sealed for this client's applicant, as its id_number and dob are.
+        const owner = `client:${stored!.client_id} applicant:${applicant.id}`;
+        expect(new FieldCipher(stack.fieldEncryptionKeys).open(applicant.form_token, 'applicant.form_token', owner)).toBe(token);
       } finally {
         await db.close();
       }
@@ -254,9 +256,10 @@ describe('reading applications and applicants, and adding co-applicants', () => 
       const db = await stack.database('applications');
       try {
         const stored = await db.collection('applications').findOne({ id: created.id });
-        const cipher = new FieldCipher(stack.fieldEncryptionKeys);
-        expect(cipher.open(stored!.applicants[1].id_number, 'applicant.id_number')).toBe('219099999');
-        expect(cipher.open(stored!.applicants[1].dob, 'applicant.dob')).toBe('1982-06-23');
+        const sealer = new ApplicantSealer(new FieldCipher(stack.fieldEncryptionKeys));
+        const owner = { clientId: stored!.client_id, applicantId: stored!.applicants[1].id };
+        expect(sealer.openField('id_number', stored!.applicants[1].id_number, owner)).toBe('219099999');
+        expect(sealer.openField('dob', stored!.applicants[1].dob, owner)).toBe('1982-06-23');
       } finally {
         await db.close();
       }

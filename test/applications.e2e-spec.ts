@@ -1,4 +1,4 @@
-import { FieldCipher } from '@app/crypto';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
 
@@ -138,9 +138,10 @@ describe('applications over HTTP, RabbitMQ and the database', () => {
       });
       const [storedApplicant] = stored!.applicants;
       expect(JSON.parse(storedApplicant.custom_data)).toEqual({ a: 1 });
-      const cipher = new FieldCipher(stack.fieldEncryptionKeys);
-      expect(cipher.open(storedApplicant.id_number, 'applicant.id_number')).toBe('987654321');
-      expect(cipher.open(storedApplicant.dob, 'applicant.dob')).toBe('1990-02-28');
+      const sealer = new ApplicantSealer(new FieldCipher(stack.fieldEncryptionKeys));
+      const owner = { clientId: stored!.client_id, applicantId: storedApplicant.id };
+      expect(sealer.openField('id_number', storedApplicant.id_number, owner)).toBe('987654321');
+      expect(sealer.openField('dob', storedApplicant.dob, owner)).toBe('1990-02-28');
       expect(JSON.stringify(stored)).not.toMatch(/987-?65-?4321|1990-02-28/);
     } finally {
       await db.close();

@@ -11,6 +11,7 @@ const SCENARIOS = [
   'create-property',
   'get-property',
   'create-application',
+  'create-application-keyed',
   'mix',
   'list-properties',
   'list-applications',

@@ -5,7 +5,13 @@ import { AppName, distMain, testFieldKey } from '../tools/stack';
 /** Starts one app with `env` and resolves with its exit code and everything it printed. */
 async function runToExit(app: AppName, env: Record<string, string>) {
   const child = spawn(process.execPath, [distMain(app)], {
-    env: { ...process.env, NO_COLOR: '1', FIELD_ENCRYPTION_KEYS: testFieldKey('t1'), ...env },
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      FIELD_ENCRYPTION_KEYS: testFieldKey('t1'),
+      FINGERPRINT_KEYS: testFieldKey('f1'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -32,6 +38,8 @@ describe('configuration is validated at boot', () => {
     ['gateway', { FIELD_ENCRYPTION_KEYS: '' }, 'FIELD_ENCRYPTION_KEYS is not set'],
     ['applications', { FIELD_ENCRYPTION_KEYS: '' }, 'FIELD_ENCRYPTION_KEYS is not set'],
     ['applications', { FIELD_ENCRYPTION_KEYS: 'k1:c2hvcnQ=' }, 'FIELD_ENCRYPTION_KEYS entry 1 (key id k1) must be 32 bytes'],
+    ['properties', { FINGERPRINT_KEYS: '' }, 'FINGERPRINT_KEYS is not set'],
+    ['applications', { FINGERPRINT_KEYS: 'f1:c2hvcnQ=' }, 'FINGERPRINT_KEYS entry 1 (key id f1) must be 32 bytes'],
   ])('%s stops with a message naming the variable when %j', async (app, env, variable) => {
     const { code, output } = await runToExit(app, env);
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { Idempotency } from '@app/persistence';
+import { BodyFingerprints, Idempotency } from '@app/persistence';
 import { api, Api, expectErrorBody } from './support/http';
-import { KEYS, Stack } from '../tools/stack';
+import { KEYS, Stack, testFieldKey } from '../tools/stack';
 
 describe('Idempotency-Key over HTTP', () => {
   let stack: Stack;
@@ -127,13 +127,14 @@ describe('Idempotency-Key over HTTP', () => {
 describe('the idempotency store in the database', () => {
   let connection: mongoose.Connection;
   let store: Idempotency;
+  const fingerprints = new BodyFingerprints(testFieldKey('f1'));
   const claims = () => connection.collection('idempotency_keys');
 
   beforeAll(async () => {
     connection = await mongoose
       .createConnection(process.env.MONGODB_URI!, { dbName: `t${randomUUID().slice(0, 8)}_idempotency` })
       .asPromise();
-    store = new Idempotency(connection);
+    store = new Idempotency(connection, fingerprints);
   });
 
   afterAll(async () => {
@@ -180,7 +181,7 @@ describe('the idempotency store in the database', () => {
     await claims().insertOne({
       _id: `1:${other}` as never,
       token: 'abandoned-token',
-      fingerprint: (await import('@app/persistence')).fingerprintOf({ a: 1 }),
+      fingerprint: fingerprints.of({ a: 1 }),
       state: 'pending',
       message_id: 'a-message-that-died',
       outcome: null,

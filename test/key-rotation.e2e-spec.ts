@@ -1,4 +1,4 @@
-import { FieldCipher } from '@app/crypto';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { api, Api } from './support/http';
 import { Stack, testFieldKey } from '../tools/stack';
 
@@ -31,7 +31,11 @@ describe('field encryption key rotation', () => {
     try {
       const document = await db.collection('applications').findOne({ id });
       const [applicant] = document!.applicants;
-      return { id_number: applicant.id_number, dob: applicant.dob };
+      return {
+        id_number: applicant.id_number,
+        dob: applicant.dob,
+        owner: { clientId: document!.client_id, applicantId: applicant.id },
+      };
     } finally {
       await db.close();
     }
@@ -65,13 +69,17 @@ describe('field encryption key rotation', () => {
       [newId, newId],
     ]);
 
-    const ring = new FieldCipher(rotated());
-    expect(values.map((v) => [ring.open(v.id_number, 'applicant.id_number'), ring.open(v.dob, 'applicant.dob')])).toEqual([
-      ['111223333', '1970-01-02'],
-      ['222334444', '1971-02-03'],
-      ['333445555', '1972-03-04'],
-    ]);
+    const ring = new ApplicantSealer(new FieldCipher(rotated()));
+    expect(values.map((v) => [ring.openField('id_number', v.id_number, v.owner), ring.openField('dob', v.dob, v.owner)])).toEqual(
+      [
+        ['111223333', '1970-01-02'],
+        ['222334444', '1971-02-03'],
+        ['333445555', '1972-03-04'],
+      ],
+    );
     // The old value is readable only while its key stays in the ring.
-    expect(() => new FieldCipher(newKey).open(values[0].id_number, 'applicant.id_number')).toThrow('unknown key id');
+    expect(() =>
+      new ApplicantSealer(new FieldCipher(newKey)).openField('id_number', values[0].id_number, values[0].owner),
+    ).toThrow('unknown key id');
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fingerprintOf } from '@app/persistence';
+import { BodyFingerprints } from '@app/persistence';
 import { Answer, api, Api } from './support/http';
 import { PublishedApi } from './support/openapi';
 import { KEYS, Stack } from '../tools/stack';
@@ -252,7 +252,7 @@ describe('the published OpenAPI document', () => {
       await db.collection('idempotency_keys').insertOne({
         _id: `1:${key}` as never,
         token: randomUUID(),
-        fingerprint: fingerprintOf({ property_id: live.id, floor_plan: { name: 'Busy' } }),
+        fingerprint: new BodyFingerprints(stack.fingerprintKeys).of({ property_id: live.id, floor_plan: { name: 'Busy' } }),
         state: 'pending',
         message_id: 'another request',
         outcome: null,
@@ -344,7 +344,7 @@ describe('the published OpenAPI document', () => {
         await db.collection('idempotency_keys').insertOne({
           _id: `1:${key}` as never,
           token: randomUUID(),
-          fingerprint: fingerprintOf(body),
+          fingerprint: new BodyFingerprints(stack.fingerprintKeys).of(body),
           state: 'pending',
           message_id: 'another request',
           outcome: null,

@@ -1,7 +1,7 @@
 import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { randomUUID } from 'node:crypto';
-import { APPLICATIONS } from '@app/contracts';
-import { FieldCipher } from '@app/crypto';
+import { APPLICATIONS, CreateApplicationRequest } from '@app/contracts';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { api, Answer, Api } from './support/http';
 import { KEYS, Stack, testFieldKey } from '../tools/stack';
 
@@ -87,7 +87,10 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
     expect((await apply({ ...first, email: 'not-an-address' })).status).toBe(422);
     expect((await apply({ ...first, id_number: `${first.id_number}0` })).status).toBe(422);
     expect((await apply({ ...second, custom_data: { ssn: second.id_number, born: second.dob, $gt: '' } })).status).toBe(422);
-    expect((await apply(second, { property_id: 987654 })).status).toBe(422);
+    // Keyed, so that its claim keeps a fingerprint of a body holding the values.
+    const unknownProperty = { application: { property_id: 987654, applicant: second } };
+    const keyed = { headers: { 'idempotency-key': randomUUID() } };
+    expect((await send(client.post('/api/v2/applications', unknownProperty, keyed))).status).toBe(422);
     expect(
       (
         await send(
@@ -110,21 +113,29 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
 
   it('are in no raw database document, where id_number and dob are sealed values', async () => {
     let applications = 0;
+    let fingerprints = 0;
     for (const service of ['applications', 'properties'] as const) {
       const db = await stack.database(service);
       try {
         for (const { name } of await db.db!.listCollections().toArray()) {
           const documents = await db.collection(name).find({}).toArray();
           expectNoSecret(JSON.stringify(documents), `collection ${service}.${name}`);
+          if (name === 'idempotency_keys') {
+            fingerprints += documents.length;
+            // An HMAC under FINGERPRINT_KEYS (key id f1), never a bare digest anyone could match against guesses.
+            for (const { fingerprint } of documents) expect(fingerprint).toMatch(/^f1:[0-9a-f]{64}$/);
+          }
           if (service === 'applications' && name === 'applications') {
             applications = documents.length;
-            const cipher = new FieldCipher(stack.fieldEncryptionKeys);
+            const sealer = new ApplicantSealer(new FieldCipher(stack.fieldEncryptionKeys));
             const opened = documents
               .sort((a, b) => a.id - b.id)
-              .flatMap(({ applicants }) => applicants)
-              .map((applicant) => ({
-                id_number: cipher.open(applicant.id_number, 'applicant.id_number'),
-                dob: cipher.open(applicant.dob, 'applicant.dob'),
+              .flatMap(({ client_id: clientId, applicants }) =>
+                applicants.map((applicant: any) => ({ owner: { clientId, applicantId: applicant.id }, applicant })),
+              )
+              .map(({ owner, applicant }) => ({
+                id_number: sealer.openField('id_number', applicant.id_number, owner),
+                dob: sealer.openField('dob', applicant.dob, owner),
               }));
             const [first, ...rest] = APPLICANTS;
             expect(opened).toEqual(
@@ -137,7 +148,11 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
       }
     }
     expect(applications).toBe(APPLICANTS.length);
+    expect(fingerprints).toBeGreaterThanOrEqual(1);
   });
+
+  /** The create-application message the gateway sent in the broker test, never worked on. */
+  let captured: ConsumeMessage | undefined;
 
   it('are in no message on the broker: what a queue or a dead-letter queue holds is sealed', async () => {
     await stack.stopApp('applications');
@@ -173,6 +188,7 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
         expect((await pending).status).toBe(503);
 
         const text = message.content.toString();
+        if (pattern === APPLICATIONS.CREATE) captured = message;
         expectNoSecret(text, `the ${pattern} message`);
         const body = JSON.parse(text);
         expect(body.pattern).toBe(pattern);
@@ -187,9 +203,8 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
     await stack.startApp('applications');
   });
 
-  it('are not logged when a message sealed under an unknown key is refused', async () => {
-    const stranger = new FieldCipher(testFieldKey('stranger'));
-    const [applicant] = APPLICANTS;
+  /** Sends a create-application message as a gateway would and resolves with the answer. */
+  async function sendCreate(data: unknown, correlationId: string): Promise<any> {
     const connection = await connect(process.env.AMQP_URL!);
     try {
       const channel = await connection.createChannel();
@@ -197,32 +212,37 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
       const reply = new Promise<any>((resolve) =>
         channel.consume(replyTo, (message) => message && resolve(JSON.parse(message.content.toString())), { noAck: true }),
       );
-      const { id_number, dob: _dob, ...rest } = applicant;
-      const data = {
-        client_id: 1,
-        request: { application: { property_id: propertyId, applicant: rest } },
-        sealed_applicant: {
-          id_number: stranger.seal(id_number.replace(/-/g, ''), 'applicant.id_number'),
-          dob: stranger.seal(clearForms(applicant)[2], 'applicant.dob'),
-        },
-      };
-      const id = randomUUID();
-      channel.sendToQueue(
-        `${stack.namespace}applications`,
-        Buffer.from(JSON.stringify({ pattern: APPLICATIONS.CREATE, data, id })),
-        {
-          replyTo,
-          correlationId: id,
-        },
-      );
-      expect((await reply).err).toMatchObject({ code: 'INTERNAL' });
+      const body = JSON.stringify({ pattern: APPLICATIONS.CREATE, data, id: correlationId });
+      channel.sendToQueue(`${stack.namespace}applications`, Buffer.from(body), { replyTo, correlationId });
+      const answer = await reply;
       await channel.close();
+      return answer;
     } finally {
       await connection.close();
     }
+  }
+
+  it('are not logged when a message sealed under an unknown key is refused', async () => {
+    const stranger = new ApplicantSealer(new FieldCipher(testFieldKey('stranger')));
+    const [applicant] = APPLICANTS;
+    const id = randomUUID();
+    const request = { application: { property_id: propertyId, applicant } } as unknown as CreateApplicationRequest;
+    const data = { client_id: 1, ...stranger.seal(request, { clientId: 1, messageId: id }) };
+    expect((await sendCreate(data, id)).err).toMatchObject({ code: 'INTERNAL' });
     // Log lines are JSON: the quotes around the key id arrive escaped.
     const refusal = stack.logLines().find((line) => line.includes('sealed id_number cannot be opened'));
     expect(refusal).toContain('sealed with unknown key id \\"stranger\\"');
+  });
+
+  it('open only in the message the gateway sealed them for, and for its client', async () => {
+    const { data, id } = JSON.parse(captured!.content.toString());
+    // Copied into another message, or into a message of another client: refused.
+    expect((await sendCreate(data, randomUUID())).err).toMatchObject({ code: 'INTERNAL' });
+    expect((await sendCreate({ ...data, client_id: 2 }, id)).err).toMatchObject({ code: 'INTERNAL' });
+    // As sent, under its own id, it is worked on.
+    const answer = await sendCreate(data, id);
+    expect(answer.err).toBeUndefined();
+    expect(answer.response.application.property_id).toBe(propertyId);
   });
 
   it('are in no line any process wrote', async () => {

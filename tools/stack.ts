@@ -85,6 +85,8 @@ export class Stack {
   readonly publicBaseUrl = 'http://api.example.test';
   /** A key generated for this stack alone; tests use it to read what the services sealed. */
   readonly fieldEncryptionKeys = testFieldKey('t1');
+  /** FINGERPRINT_KEYS of both services: the same entry form, a key of its own. */
+  readonly fingerprintKeys = testFieldKey('f1');
   url = '';
   env: Record<string, string> = {};
   nodeArgs: string[] = [];
@@ -101,6 +103,7 @@ export class Stack {
       PUBLIC_BASE_URL: stack.publicBaseUrl,
       API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
       FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
+      FINGERPRINT_KEYS: stack.fingerprintKeys,
       // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
@@ -306,7 +309,7 @@ export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Pr
   clearTimeout(timer);
 }
 
-/** A FIELD_ENCRYPTION_KEYS entry with a fresh random key. */
+/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS) entry with a fresh random key. */
 export function testFieldKey(id: string): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
 }

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { CommonEnvironment, environmentValidator, ServiceEnvironment } from './environment';
 import { refusalOf } from './environment.testing';
 
 const validateCommon = environmentValidator(CommonEnvironment);
-const validateService = environmentValidator(ServiceEnvironment);
+const FINGERPRINT_KEYS = `f1:${randomBytes(32).toString('base64')}`;
+/** A service's environment with a valid FINGERPRINT_KEYS, which has no default. */
+const validateService = (raw: Record<string, unknown>) => environmentValidator(ServiceEnvironment)({ FINGERPRINT_KEYS, ...raw });
 
 /** The message of what `validate` throws, or a failure when it throws nothing. */
 const refusal = (validate: (raw: Record<string, unknown>) => unknown, raw: Record<string, unknown>): string =>
@@ -21,7 +24,15 @@ describe('environmentValidator', () => {
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       HTTP_PORT: 0,
+      FINGERPRINT_KEYS,
     });
+  });
+
+  it('refuses a service without FINGERPRINT_KEYS, naming it and quoting no key', () => {
+    expect(refusal(environmentValidator(ServiceEnvironment), {})).toContain('FINGERPRINT_KEYS is not set');
+    const short = refusal(validateService, { FINGERPRINT_KEYS: 'f1:c2hvcnQ=' });
+    expect(short).toContain('FINGERPRINT_KEYS entry 1 (key id f1) must be 32 bytes');
+    expect(short).not.toContain('c2hvcnQ');
   });
 
   it('treats an empty variable as unset', () => {

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsIn, IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+import { isKeyRing } from './key-ring';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -89,6 +90,15 @@ export class ServiceEnvironment extends CommonEnvironment {
    */
   @isPort('HTTP_PORT', { allowZero: true })
   HTTP_PORT: number = 0;
+
+  /**
+   * `id:base64key` entries: the secret of the idempotency fingerprints (an HMAC of each keyed
+   * request's body, which holds personal data). The first makes new fingerprints; a claim made
+   * under a later one still matches, so a new key can be put first and the old one dropped once
+   * claims made under it have expired (24 hours).
+   */
+  @isKeyRing('FINGERPRINT_KEYS')
+  FINGERPRINT_KEYS: string;
 }
 
 /** A TCP port number, validated. */

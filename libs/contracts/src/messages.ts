@@ -95,6 +95,12 @@ export function readPropertyRef(message: PropertyRefMessage): { clientId: number
  * messages, in dead-letter queues and in the database.
  */
 export interface SealedValue {
+  /**
+   * 2: the associated data names the owner besides the field (the client and applicant at rest,
+   * the client and message id in transit), so the value opens for that owner only. Absent on
+   * values stored before that, which name the field alone.
+   */
+  v?: number;
   key_id: string;
   nonce: string;
   ciphertext: string;

@@ -1,16 +1,12 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { keyRingFormat, parseKeyRing, RingKey } from '@app/config';
 import { SealedValue } from '@app/contracts';
 
 const ALGORITHM = 'aes-256-gcm';
-const KEY_BYTES = 32;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-export const FIELD_ENCRYPTION_KEYS_FORMAT =
-  'FIELD_ENCRYPTION_KEYS must be one or more id:base64key entries, comma separated, each key 32 bytes ' +
-  '(e.g. k2025:$(openssl rand -base64 32)); the first encrypts, all decrypt';
+export const FIELD_ENCRYPTION_KEYS_FORMAT = keyRingFormat('FIELD_ENCRYPTION_KEYS');
 
 /** Why a sealed value cannot be opened. Its message never holds a key or a plaintext. */
 export class SealedValueError extends Error {
@@ -20,39 +16,29 @@ export class SealedValueError extends Error {
   }
 }
 
-interface FieldKey {
-  id: string;
-  key: Buffer;
-}
+type FieldKey = RingKey;
 
 /**
  * Reads `id:base64key,id:base64key,...`. Throws an Error naming the variable and the entry at
  * fault, never quoting the key material.
  */
 export function parseFieldEncryptionKeys(text: string | undefined): FieldKey[] {
-  if (!text) throw new Error(`FIELD_ENCRYPTION_KEYS is not set. ${FIELD_ENCRYPTION_KEYS_FORMAT}`);
-  const keys: FieldKey[] = [];
-  text.split(',').forEach((entry, index) => {
-    const separator = entry.indexOf(':');
-    const id = entry.slice(0, separator);
-    const material = entry.slice(separator + 1);
-    const where = `FIELD_ENCRYPTION_KEYS entry ${index + 1}`;
-    if (separator < 0 || !KEY_ID.test(id)) {
-      throw new Error(`${where} must start with a key id of 1 to 32 letters, digits, _ or -, then ":"`);
-    }
-    const key = BASE64.test(material) ? Buffer.from(material, 'base64') : Buffer.alloc(0);
-    if (key.length !== KEY_BYTES) throw new Error(`${where} (key id ${id}) must be ${KEY_BYTES} bytes in base64`);
-    if (keys.some((known) => known.id === id)) throw new Error(`${where}: key id ${id} is given twice`);
-    keys.push({ id, key });
-  });
-  return keys;
+  return parseKeyRing('FIELD_ENCRYPTION_KEYS', text);
 }
+
+/**
+ * The format of a sealed value whose associated data names its owner besides its field (`v`);
+ * values without `v` were sealed for their field alone.
+ */
+export const OWNER_BOUND = 2;
 
 /**
  * Encrypts single field values with AES-256-GCM: a fresh random nonce per value, the key id
  * stored beside it, and `context` (the field's name) bound in as associated data, so that a
- * sealed SSN cannot be passed off as a date of birth. The first key encrypts; every key decrypts,
- * so a new key can be put first while values sealed under the old ones stay readable.
+ * sealed SSN cannot be passed off as a date of birth; with an `owner` (who and what the value
+ * belongs to) bound in as well, so that it cannot be moved to another record or tenant either.
+ * The first key encrypts; every key decrypts, so a new key can be put first while values sealed
+ * under the old ones stay readable.
  */
 export class FieldCipher {
   private readonly keys: ReadonlyMap<string, Buffer>;
@@ -69,12 +55,13 @@ export class FieldCipher {
     return this.current.id;
   }
 
-  seal(plaintext: string, context: string): SealedValue {
+  seal(plaintext: string, context: string, owner?: string): SealedValue {
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv(ALGORITHM, this.current.key, nonce, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(context, 'utf8'));
+    cipher.setAAD(associatedData(context, owner));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return {
+      ...(owner === undefined ? {} : { v: OWNER_BOUND }),
       key_id: this.current.id,
       nonce: nonce.toString('base64'),
       ciphertext: ciphertext.toString('base64'),
@@ -82,9 +69,15 @@ export class FieldCipher {
     };
   }
 
-  /** The plaintext of a value sealed for `context`; throws SealedValueError otherwise. */
-  open(sealed: unknown, context: string): string {
+  /**
+   * The plaintext of a value sealed for `context` (and `owner`, when it was sealed for one);
+   * throws SealedValueError otherwise. Whether a value sealed without an owner is acceptable is
+   * the caller's to decide (isOwnerBound).
+   */
+  open(sealed: unknown, context: string, owner?: string): string {
     if (!isSealedValue(sealed)) throw new SealedValueError('not a sealed value');
+    if (sealed.v !== undefined && sealed.v !== OWNER_BOUND) throw new SealedValueError('sealed in an unknown format');
+    if (sealed.v === OWNER_BOUND && owner === undefined) throw new SealedValueError('sealed for an owner, opened for none');
     const key = this.keys.get(sealed.key_id);
     if (!key) throw new SealedValueError(`sealed with unknown key id ${JSON.stringify(sealed.key_id.slice(0, 32))}`);
     const nonce = Buffer.from(sealed.nonce, 'base64');
@@ -92,7 +85,7 @@ export class FieldCipher {
     if (nonce.length !== NONCE_BYTES || tag.length !== TAG_BYTES) throw new SealedValueError('malformed sealed value');
     try {
       const decipher = createDecipheriv(ALGORITHM, key, nonce, { authTagLength: TAG_BYTES });
-      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAAD(associatedData(context, sealed.v === OWNER_BOUND ? owner : undefined));
       decipher.setAuthTag(tag);
       const plaintext = Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]);
       return plaintext.toString('utf8');
@@ -100,6 +93,15 @@ export class FieldCipher {
       throw new SealedValueError('sealed value failed authentication');
     }
   }
+}
+
+/** Whether the value was sealed for an owner, not only for its field. */
+export function isOwnerBound(sealed: unknown): boolean {
+  return isSealedValue(sealed) && sealed.v === OWNER_BOUND;
+}
+
+function associatedData(context: string, owner: string | undefined): Buffer {
+  return Buffer.from(owner === undefined ? context : `${context}\n${owner}`, 'utf8');
 }
 
 export function isSealedValue(value: unknown): value is SealedValue {

@@ -1,4 +1,5 @@
 import { RmqOptions, Transport } from '@nestjs/microservices';
+import { MessageSerializer } from './message-bound';
 
 /**
  * The broker settings both ends of a queue share. @nestjs/microservices defaults to auto-ack,
@@ -69,6 +70,7 @@ export function rmqClientOptions(settings: BrokerSettings): RmqOptions {
       queueOptions: queueOptions(settings.queue),
       persistent: true,
       socketOptions: SOCKET_OPTIONS,
+      serializer: new MessageSerializer(),
     },
   };
 }

@@ -4,7 +4,7 @@ import { Connection } from 'mongoose';
 import { ServiceEnvironment } from '@app/config';
 import { queueName } from '@app/contracts';
 import { IdAllocator } from './id-allocator';
-import { Idempotency } from './idempotency';
+import { BodyFingerprints, Idempotency } from './idempotency';
 
 /**
  * A service's own database on MONGODB_URI, named after the service with the NAMESPACE prefix.
@@ -31,7 +31,11 @@ export class DatabaseModule {
       ],
       providers: [
         { provide: IdAllocator, inject: [getConnectionToken()], useFactory: (c: Connection) => new IdAllocator(c) },
-        { provide: Idempotency, inject: [getConnectionToken()], useFactory: (c: Connection) => new Idempotency(c) },
+        {
+          provide: Idempotency,
+          inject: [getConnectionToken(), ServiceEnvironment],
+          useFactory: (c: Connection, env: ServiceEnvironment) => new Idempotency(c, new BodyFingerprints(env.FINGERPRINT_KEYS)),
+        },
       ],
       exports: [IdAllocator, Idempotency],
     };

@@ -54,6 +54,19 @@ export abstract class RecordRepository<T extends StoredRecord> implements OnModu
     return insertOnce(this.model.collection, { _id: documentKey(record.id), ...record });
   }
 
+  /**
+   * The record the request named by `requestKey` stored, or null. FerretDB reads and decodes every
+   * record for it (a filter other than `_id`), so it is only for the rare try that resumes another.
+   */
+  findByRequestKey(requestKey: string): Promise<Keyed<T> | null> {
+    return this.documents.findOne({ request_key: requestKey } as mongo.Filter<Keyed<T>>) as Promise<Keyed<T> | null>;
+  }
+
+  /** Removes the record with this public id, as a refused request does with what it stored. */
+  async remove(id: number): Promise<void> {
+    await this.documents.deleteOne({ _id: documentKey(id) } as mongo.Filter<Keyed<T>>);
+  }
+
   /** The record with this public id, whoever owns it and whatever its state, or null. */
   findByKey(id: number): Promise<Keyed<T> | null> {
     return this.documents.findOne({ _id: documentKey(id) } as mongo.Filter<Keyed<T>>) as Promise<Keyed<T> | null>;

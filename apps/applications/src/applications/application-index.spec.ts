@@ -1,5 +1,5 @@
 import { ApplicationIndex } from './application-index';
-import { MemoryDatabase } from './memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
 
 describe('ApplicationIndex', () => {
   it('gives each list its own dense run of positions: the client’s and each property’s', async () => {

@@ -17,7 +17,7 @@ import {
   readListApplications,
   requireClientId,
 } from '@app/contracts';
-import { messageIdOf } from '@app/messaging';
+import { Delivered, messageIdOf } from '@app/messaging';
 import { ApplicationsService } from './applications.service';
 import { OpenSealedApplicantPipe, OpenSealedCoApplicantPipe } from './open-sealed-applicant.pipe';
 
@@ -28,7 +28,7 @@ export class ApplicationsMessageController {
   @MessagePattern(APPLICATIONS.CREATE)
   async create(
     @Payload('client_id') clientId: unknown,
-    @Payload(OpenSealedApplicantPipe, new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
+    @Delivered(OpenSealedApplicantPipe, new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<ApplicationResponse> {
@@ -59,7 +59,7 @@ export class ApplicationsMessageController {
   async addApplicant(
     @Payload('client_id') clientId: unknown,
     @Payload('application_id') applicationId: unknown,
-    @Payload(OpenSealedCoApplicantPipe, new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
+    @Delivered(OpenSealedCoApplicantPipe, new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<ApplicantResponse> {

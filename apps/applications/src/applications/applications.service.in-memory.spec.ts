@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
-import { IdAllocator, Idempotency } from '@app/persistence';
+import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationIndex } from './application-index';
 import { ApplicationVersions } from './application-versions';
-import { ApplicationRecord } from './application.schema';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
 import { FormTokens, formTokenDigest } from './form-tokens';
-import { MemoryCollection, MemoryDatabase } from './memory-collections.testing';
+import { MemoryCollection, MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { PropertiesClient } from './properties.client';
 
 const KEYS = `k1:${randomBytes(32).toString('base64')}`;
@@ -31,6 +31,15 @@ class MemoryRepository {
     return this.applications.findOne({ _id: String(id) });
   }
 
+  async findByRequestKey(requestKey: string) {
+    const stored = [...this.applications.documents.values()].find((d) => d.request_key === requestKey);
+    return stored ? structuredClone(stored) : null;
+  }
+
+  async remove(id: number) {
+    this.applications.documents.delete(String(id));
+  }
+
   async insertOnce(record: ApplicationRecord) {
     const earlier = [...this.applications.documents.values()].find((d) => d.request_key === record.request_key);
     if (earlier) return structuredClone(earlier);
@@ -43,17 +52,28 @@ class MemoryRepository {
   }
 }
 
+/** The properties service as this one sees it: ids below 100 are live until deleted. */
+class MemoryProperties {
+  readonly deleted = new Set<number>();
+  /** Runs once each lookup has read its answer: a delete landing just after it. */
+  afterLookup = () => undefined as void;
+
+  async lookup(clientId: number, id: number) {
+    const answer = id < 100 && !this.deleted.has(id) ? { id, name: `P${clientId}:${id}` } : null;
+    this.afterLookup();
+    return answer;
+  }
+}
+
 /** One applications service instance on a shared database, with its own memory (as a process has). */
-function instance(database: MemoryDatabase, ids: Map<string, number>) {
+function instance(database: MemoryDatabase, ids: Map<string, number>, properties = new MemoryProperties(), claims?: Idempotency) {
   const connection = database.connection();
   const cipher = new FieldCipher(KEYS);
-  const properties = {
-    lookup: async (clientId: number, id: number) => (id < 100 ? { id, name: `P${clientId}:${id}` } : null),
-  };
   const allocator = { allocate: async (kind: string) => ids.set(kind, (ids.get(kind) ?? 0) + 1).get(kind)! };
-  // Every request runs as if for the first time, keyed by its message id: what the store does with it is under test.
-  const idempotency = {
-    run: (scope: { messageId: string }, work: (key: string) => unknown) => work(`message:${scope.messageId}`),
+  // Unless claims are given, every request runs as if for the first time, keyed by its message id.
+  const idempotency = claims ?? {
+    run: (scope: { messageId: string }, work: (key: string, resumed: boolean) => unknown) =>
+      work(`message:${scope.messageId}`, false),
   };
   return new ApplicationsService(
     new MemoryRepository(database.collection('applications')) as unknown as ApplicationsRepository,
@@ -131,6 +151,15 @@ describe('ApplicationsService over collections in memory', () => {
       expect(record.form_token_digest).toBe(formTokenDigest(token));
       expect(JSON.stringify(stored)).not.toContain(token);
       expect(JSON.stringify(applicant)).not.toContain('078051120');
+    });
+
+    it('seals each form token for its applicant: one copied into another applicant’s record does not open there', async () => {
+      const [one, two] = [await apply(), await apply()];
+      const documents = database.collection('applications').documents;
+      const copied = (documents.get(String(one.id))!.applicants as ApplicantRecord[])[0].form_token;
+      (documents.get(String(two.id))!.applicants as ApplicantRecord[])[0].form_token = copied;
+      await expect(service.getApplicant(CLIENT, two.id, two.applicants[0].id)).rejects.toThrow('failed authentication');
+      expect((await service.getApplicant(CLIENT, one.id, one.applicants[0].id)).form_url).toMatch(/^https:\/\/apply/);
     });
 
     it('refuses an applicant of another application, and any of another client’s', async () => {
@@ -255,6 +284,49 @@ describe('ApplicationsService over collections in memory', () => {
     it('starts a cursor from beyond the head at the head', async () => {
       const only = await apply();
       expect((await service.list(CLIENT, { limit: 5, before: 1_000_000 })).items.map((a) => a.id)).toEqual([only.id]);
+    });
+  });
+  describe('create, racing a delete of its property', () => {
+    let properties: MemoryProperties;
+
+    beforeEach(() => {
+      properties = new MemoryProperties();
+      service = instance(database, ids, properties, new Idempotency(database.connection(), new BodyFingerprints(KEYS)));
+    });
+
+    it('refuses with the documented 422, keeping nothing, when the delete lands between the lookup and the insert', async () => {
+      properties.afterLookup = () => {
+        properties.deleted.add(1);
+      };
+      const error = await refusal(apply(1));
+      expect([error.code, error.message]).toEqual([ErrorCode.PROPERTY_ID_INVALID, 'property_id is invalid or cannot be found']);
+      expect(database.collection('applications').documents.size).toBe(0);
+    });
+
+    it('keeps nothing when the second look at the property fails, so that the retry starts over', async () => {
+      let lookups = 0;
+      properties.afterLookup = () => {
+        if (++lookups === 2) throw new Error('properties service unreachable');
+      };
+      await expect(apply(1)).rejects.toThrow('properties service unreachable');
+      expect(database.collection('applications').documents.size).toBe(0);
+      const retried = await apply(1);
+      expect(database.collection('applications').documents.get(String(retried.id))).toBeDefined();
+    });
+
+    it('answers a retry that takes over an unfinished claim with what the first try stored, the property deleted since', async () => {
+      const keyed = { key: 'retry-me', messageId: 'm-retried' };
+      const input = { property_id: 1, applicant: primary } as ApplicationInput;
+      // The first try stores the application, then its process dies before the outcome is kept.
+      jest.spyOn(database.collection('idempotency_outcomes'), 'insertOne').mockRejectedValueOnce(new Error('process died'));
+      await expect(service.create(CLIENT, input, keyed)).rejects.toThrow('process died');
+      const [stored] = database.collection('applications').documents.values();
+      properties.deleted.add(1);
+
+      const retried = await service.create(CLIENT, input, keyed);
+
+      expect(retried.id).toBe(stored.id);
+      expect(database.collection('applications').documents.size).toBe(1);
     });
   });
 });

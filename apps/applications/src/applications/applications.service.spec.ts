@@ -47,7 +47,7 @@ describe('ApplicationsService', () => {
     const next: Record<string, number> = { applications: 60, applicants: 80 };
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
     idempotency = { run: jest.fn() };
-    idempotency.run.mockImplementation((_scope, work) => work('message:m-1'));
+    idempotency.run.mockImplementation((_scope, work) => work('message:m-1', false));
     index = { add: jest.fn().mockResolvedValue(undefined) };
     cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
     const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
@@ -139,14 +139,20 @@ describe('ApplicationsService', () => {
       expect(order).toEqual(['listed', 'stored']);
     });
 
-    it('stores the id number and date of birth sealed, each bound to its field', async () => {
+    it('stores the id number and date of birth sealed, each bound to its field, the client and the applicant', async () => {
       await service.create(CLIENT, applicationInput({}, { id_number: SSN, dob: DOB }), { messageId: 'm-1' });
 
       const [applicant] = repository.insertOnce.mock.calls[0][0].applicants;
       expect(JSON.stringify(applicant)).not.toContain(SSN);
       expect(JSON.stringify(applicant)).not.toContain(DOB);
-      expect(cipher.open(applicant.id_number, 'applicant.id_number')).toBe(SSN);
-      expect(cipher.open(applicant.dob, 'applicant.dob')).toBe(DOB);
+      const sealer = new ApplicantSealer(cipher);
+      const owner = { clientId: CLIENT, applicantId: applicant.id };
+      expect(sealer.openField('id_number', applicant.id_number, owner)).toBe(SSN);
+      expect(sealer.openField('dob', applicant.dob, owner)).toBe(DOB);
+      expect(() => sealer.openField('dob', applicant.dob, { ...owner, applicantId: applicant.id + 1 })).toThrow(
+        'failed authentication',
+      );
+      expect(() => sealer.openField('dob', applicant.dob, { ...owner, clientId: CLIENT + 1 })).toThrow('failed authentication');
     });
 
     it('keeps the other values given, custom_data as its JSON text', async () => {

@@ -63,7 +63,9 @@ export class ApplicationsService {
     input: ApplicationInput,
     scope: Omit<CreateScope, 'clientId' | 'body'>,
   ): Promise<ApplicationRepresentation> {
-    return this.idempotency.run({ ...scope, clientId, body: input }, (requestKey) => this.store(clientId, input, requestKey));
+    return this.idempotency.run({ ...scope, clientId, body: input }, (requestKey, resumed) =>
+      this.store(clientId, input, requestKey, resumed),
+    );
   }
 
   /** The client's application; another client's is as unknown as one that never existed. */
@@ -111,7 +113,22 @@ export class ApplicationsService {
     return { items, next_cursor: position >= 1 ? encodeCursor(position + 1) : null };
   }
 
-  private async store(clientId: number, input: ApplicationInput, requestKey: string): Promise<ApplicationRepresentation> {
+  /**
+   * Stores the application unless its property is gone. A try that resumes an unfinished one
+   * first looks for what that one stored: its property may have been deleted since, and what was
+   * stored while the property was live stays the answer. An application is kept only once its
+   * property is seen live after the insert, so none is created after the property's DELETE
+   * answered: a delete that lands between the lookup and the insert is seen by the second look.
+   */
+  private async store(
+    clientId: number,
+    input: ApplicationInput,
+    requestKey: string,
+    resumed: boolean,
+  ): Promise<ApplicationRepresentation> {
+    const earlier = resumed ? await this.repository.findByRequestKey(requestKey) : null;
+    if (earlier) return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
+
     const property = await this.properties.lookup(clientId, input.property_id);
     if (!property) throw ServiceError.propertyIdInvalid();
 
@@ -125,7 +142,7 @@ export class ApplicationsService {
       assigned_user_id: input.assigned_user_id ?? null,
       user_specified_rent: input.user_specified_rent ?? null,
       desired_move_in: input.desired_move_in ?? null,
-      applicants: [this.newApplicant(applicantId, 'primary', input.applicant, now)],
+      applicants: [this.newApplicant(clientId, applicantId, 'primary', input.applicant, now)],
       version: 0,
       created_at: now,
       updated_at: now,
@@ -133,7 +150,25 @@ export class ApplicationsService {
     };
     // Listed before it is stored: readers skip an entry until its application exists.
     await this.index.add(clientId, property.id, id);
-    return toApplicationRepresentation(await this.repository.insertOnce(record), this.publicBaseUrl);
+    const stored = await this.repository.insertOnce(record);
+    // One an earlier try stored (a redelivery) was checked by that try, or is the one it resumes.
+    if (stored.id === id) await this.keepIfPropertyLive(clientId, stored);
+    return toApplicationRepresentation(stored, this.publicBaseUrl);
+  }
+
+  /** Removes the just-stored application and refuses, unless its property is still live. */
+  private async keepIfPropertyLive(clientId: number, stored: ApplicationRecord): Promise<void> {
+    let live: boolean;
+    try {
+      live = (await this.properties.lookup(clientId, stored.property_id)) !== null;
+    } catch (error) {
+      // Not known to be live: the retry starts over, looking the property up first.
+      await this.repository.remove(stored.id);
+      throw error;
+    }
+    if (live) return;
+    await this.repository.remove(stored.id);
+    throw ServiceError.propertyIdInvalid();
   }
 
   private async storeApplicant(
@@ -152,7 +187,7 @@ export class ApplicationsService {
 
       applicantId ??= await this.ids.allocate('applicants');
       const now = new Date();
-      const applicant = { ...this.newApplicant(applicantId, 'co_applicant', input, now), request_key: requestKey };
+      const applicant = { ...this.newApplicant(clientId, applicantId, 'co_applicant', input, now), request_key: requestKey };
       const version = (application.version ?? 0) + 1;
       if (await this.versions.claim(application.id, version, applicant)) {
         const changed = { ...application, applicants: [...application.applicants, applicant], version, updated_at: now };
@@ -163,20 +198,21 @@ export class ApplicationsService {
     throw ServiceError.unavailable(`application ${applicationId} is being changed by many requests at once; retry later`);
   }
 
-  private newApplicant(id: number, type: ApplicantType, input: ApplicantInput, now: Date): ApplicantRecord {
+  private newApplicant(clientId: number, id: number, type: ApplicantType, input: ApplicantInput, now: Date): ApplicantRecord {
+    const owner = { clientId, applicantId: id };
     return {
       id,
       type,
       first_name: input.first_name,
       last_name: input.last_name,
       email: input.email,
-      dob: input.dob ? this.sealer.sealField('dob', input.dob) : null,
-      id_number: input.id_number ? this.sealer.sealField('id_number', input.id_number) : null,
+      dob: input.dob ? this.sealer.sealField('dob', input.dob, owner) : null,
+      id_number: input.id_number ? this.sealer.sealField('id_number', input.id_number, owner) : null,
       phone: input.phone ?? null,
       custom_data: input.custom_data ? JSON.stringify(input.custom_data) : null,
       reference_id: input.reference_id ?? null,
       redirect_url: input.redirect_url ?? null,
-      ...this.formTokens.issue(),
+      ...this.formTokens.issue(clientId, id),
       form_status: 'not_started',
       form_started_at: null,
       form_completed_at: null,
@@ -186,7 +222,12 @@ export class ApplicationsService {
   }
 
   private applicantRepresentation(application: ApplicationRecord, applicant: ApplicantRecord): ApplicantRepresentation {
-    return toApplicantRepresentation(application, applicant, this.publicBaseUrl, this.formTokens.formUrl(applicant));
+    return toApplicantRepresentation(
+      application,
+      applicant,
+      this.publicBaseUrl,
+      this.formTokens.formUrl(application.client_id, applicant),
+    );
   }
 
   private async owned(clientId: number, id: number): Promise<ApplicationRecord> {

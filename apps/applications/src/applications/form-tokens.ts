@@ -32,14 +32,27 @@ export class FormTokens {
     this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
   }
 
-  issue(): IssuedFormToken {
+  /** A new token for the client's applicant, sealed for them: copied to another applicant, it does not open. */
+  issue(clientId: number, applicantId: number): IssuedFormToken {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    return { form_token: this.cipher.seal(token, CONTEXT), form_token_digest: formTokenDigest(token) };
+    return {
+      form_token: this.cipher.seal(token, CONTEXT, tokenOwner(clientId, applicantId)),
+      form_token_digest: formTokenDigest(token),
+    };
   }
 
-  /** The applicant's form_url, or null for one stored before form links existed. */
-  formUrl(applicant: ApplicantRecord): string | null {
+  /**
+   * The form_url of the client's applicant, or null for one stored before form links existed.
+   * A token stored before owners were bound in opens for its field alone.
+   */
+  formUrl(clientId: number, applicant: ApplicantRecord): string | null {
     if (!applicant.form_token) return null;
-    return `${this.applyBaseUrl}/applicants/${this.cipher.open(applicant.form_token, CONTEXT)}`;
+    const token = this.cipher.open(applicant.form_token, CONTEXT, tokenOwner(clientId, applicant.id));
+    return `${this.applyBaseUrl}/applicants/${token}`;
   }
+}
+
+/** The owner a form token is sealed for, as applicant values are (ApplicantSealer). */
+export function tokenOwner(clientId: number, applicantId: number): string {
+  return `client:${clientId} applicant:${applicantId}`;
 }

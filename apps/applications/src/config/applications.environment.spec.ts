@@ -5,8 +5,9 @@ import { ApplicationsEnvironment } from './applications.environment';
 
 const validateRaw = environmentValidator(ApplicationsEnvironment);
 const FIELD_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
-/** The environment with a valid FIELD_ENCRYPTION_KEYS, which has no default. */
-const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, ...raw });
+const FINGERPRINT_KEYS = `f1:${randomBytes(32).toString('base64')}`;
+/** The environment with a valid FIELD_ENCRYPTION_KEYS and FINGERPRINT_KEYS, which have no default. */
+const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, ...raw });
 
 const refusal = refusalOf(validate);
 
@@ -26,6 +27,7 @@ describe('ApplicationsEnvironment', () => {
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
       APPLY_BASE_URL: 'http://localhost:3003',
       FIELD_ENCRYPTION_KEYS,
+      FINGERPRINT_KEYS,
     });
   });
 

@@ -9,6 +9,7 @@ import {
   ServiceError,
 } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { BoundToMessage } from '@app/messaging';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
@@ -53,11 +54,14 @@ describe('ApplicationsHttpController', () => {
   });
 
   describe('create', () => {
-    const sent = () => backends.applications.mock.calls[0][1] as CreateApplicationMessage;
+    /** The message as sent under the id `messageId`, which the broker client draws as it sends. */
+    const sent = (messageId = 'm-1') =>
+      (backends.applications.mock.calls[0][1] as BoundToMessage).build(messageId) as CreateApplicationMessage;
 
     it('sends the request to the applications service and answers with its answer', async () => {
       await expect(controller.create(CLIENT, request(), 'order-1')).resolves.toBe(ANSWER);
-      expect(backends.applications).toHaveBeenCalledWith(APPLICATIONS.CREATE, {
+      expect(backends.applications).toHaveBeenCalledWith(APPLICATIONS.CREATE, expect.any(BoundToMessage));
+      expect(sent()).toEqual({
         client_id: CLIENT,
         request: request(),
         sealed_applicant: {},
@@ -66,15 +70,20 @@ describe('ApplicationsHttpController', () => {
       expect(backends.properties).not.toHaveBeenCalled();
     });
 
-    it('sends the id number and date of birth only sealed, each bound to its field', async () => {
+    it('sends the id number and date of birth only sealed, each bound to its field, the client and the message', async () => {
       await controller.create(CLIENT, request({ id_number: SSN, dob: DOB }), undefined);
 
-      const message = sent();
+      const message = JSON.parse(JSON.stringify(sent('m-1')));
       expect(JSON.stringify(message)).not.toContain(SSN);
       expect(JSON.stringify(message)).not.toContain(DOB);
       expect(message.request).toEqual(request());
-      expect(cipher.open(message.sealed_applicant.id_number, 'applicant.id_number')).toBe(SSN);
-      expect(cipher.open(message.sealed_applicant.dob, 'applicant.dob')).toBe(DOB);
+      const service = new ApplicantSealer(cipher);
+      expect((service.open(message, 'm-1') as CreateApplicationRequest).application.applicant).toMatchObject({
+        id_number: SSN,
+        dob: DOB,
+      });
+      expect(() => service.open(message, 'm-2')).toThrow(ServiceError);
+      expect(() => service.open({ ...message, client_id: CLIENT + 1 }, 'm-1')).toThrow(ServiceError);
       expect(message.idempotency_key).toBeUndefined();
     });
 

@@ -17,6 +17,7 @@ import {
   MAX_PAGE_SIZE,
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
+import { BoundToMessage } from '@app/messaging';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
@@ -55,12 +56,12 @@ export class ApplicationsHttpController {
     @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
     @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<ApplicationResponse> {
-    // The applicant's id_number and dob leave this process only sealed.
-    const message: CreateApplicationMessage = {
+    // The applicant's id_number and dob leave this process only sealed, for this client and message.
+    const message = new BoundToMessage((messageId): CreateApplicationMessage => ({
       client_id: clientId,
-      ...this.sealer.seal(request),
+      ...this.sealer.seal(request, { clientId, messageId }),
       idempotency_key: idempotencyKey,
-    };
+    }));
     return this.backends.applications(APPLICATIONS.CREATE, message);
   }
 
@@ -134,12 +135,12 @@ export class ApplicationsHttpController {
   ): Promise<ApplicantResponse> {
     const { id } = applicationRefFromPath(clientId, applicationId);
     // As on create: the co-applicant's id_number and dob leave this process only sealed.
-    const message: AddApplicantMessage = {
+    const message = new BoundToMessage((messageId): AddApplicantMessage => ({
       client_id: clientId,
       application_id: id,
-      ...this.sealer.sealCoApplicant(request),
+      ...this.sealer.sealCoApplicant(request, { clientId, messageId }),
       idempotency_key: idempotencyKey,
-    };
+    }));
     return this.backends.applications(APPLICATIONS.ADD_APPLICANT, message);
   }
 }

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { environmentValidator } from '@app/config';
 import { refusalOf } from '@app/config/environment.testing';
 import { PropertiesEnvironment } from './properties.environment';
 
-const validate = environmentValidator(PropertiesEnvironment);
+const FINGERPRINT_KEYS = `f1:${randomBytes(32).toString('base64')}`;
+/** The environment with a valid FINGERPRINT_KEYS, which has no default. */
+const validate = (raw: Record<string, unknown>) => environmentValidator(PropertiesEnvironment)({ FINGERPRINT_KEYS, ...raw });
 
 const refusal = refusalOf(validate);
 
@@ -22,6 +25,7 @@ describe('PropertiesEnvironment', () => {
       DEFAULT_FORM_PRESET_ID: 1,
       DEFAULT_BACKGROUND_CONFIG_ID: 1,
       CLIENT_DEFAULTS: '',
+      FINGERPRINT_KEYS,
     });
   });
 

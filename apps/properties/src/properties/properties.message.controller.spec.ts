@@ -118,15 +118,16 @@ describe('PropertiesMessageController', () => {
   describe('delete', () => {
     it('answers with the representation the deleted property had', async () => {
       service.delete.mockResolvedValue(REPRESENTATION);
-      const delivery = await messages.send(PROPERTIES.DELETE, { client_id: 7, id: 3 });
+      const delivery = await messages.send(PROPERTIES.DELETE, { client_id: 7, id: 3 }, 'm-7');
       expect(delivery).toEqual({ outcome: 'ack', answer: { property: REPRESENTATION } });
-      expect(service.delete).toHaveBeenCalledWith(7, 3, undefined);
+      // The message id names the request, so that a redelivery after a lost answer is known again.
+      expect(service.delete).toHaveBeenCalledWith(7, 3, undefined, 'message:m-7');
     });
 
     it('passes an If-Match on to the service', async () => {
       service.delete.mockResolvedValue(REPRESENTATION);
       await messages.send(PROPERTIES.DELETE, { client_id: 7, id: 3, if_match: '"abc"' });
-      expect(service.delete).toHaveBeenCalledWith(7, 3, '"abc"');
+      expect(service.delete).toHaveBeenCalledWith(7, 3, '"abc"', expect.stringMatching(/^message:/));
     });
 
     it('answers PROPERTY_NOT_FOUND when there was nothing live to delete', async () => {

@@ -58,9 +58,10 @@ export class PropertiesMessageController {
   }
 
   @MessagePattern(PROPERTIES.DELETE)
-  async delete(@Payload() message: DeletePropertyMessage): Promise<PropertyResponse> {
+  async delete(@Payload() message: DeletePropertyMessage, @Ctx() context: RmqContext): Promise<PropertyResponse> {
     const { clientId, id } = readPropertyRef(message);
-    return { property: await this.properties.delete(clientId, id, readIfMatch(message)) };
+    const requestKey = `message:${messageIdOf(context.getMessage())}`;
+    return { property: await this.properties.delete(clientId, id, readIfMatch(message), requestKey) };
   }
 
   @MessagePattern(PROPERTIES.LOOKUP)

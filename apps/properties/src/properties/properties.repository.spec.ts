@@ -1,5 +1,12 @@
 import { Model } from 'mongoose';
+import { ErrorCode } from '@app/contracts';
+import { IdAllocator, Idempotency } from '@app/persistence';
+import { PropertiesEnvironment } from '../config/properties.environment';
+import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
+import { PropertiesService } from './properties.service';
+import { PropertyList } from './property-list';
+import { toPropertyRepresentation } from './property.mapper';
 import { PropertyRecord, stateOf } from './property.schema';
 
 const AT = new Date('2026-01-02T03:04:05.678Z');
@@ -125,5 +132,28 @@ describe('PropertiesRepository versions', () => {
     expect([...live.keys()].sort()).toEqual([42, 43]);
     expect([live.get(43)!.city, live.get(43)!.version]).toEqual(['New', 1]);
     expect(await repository.findLiveMany(7, [])).toEqual(new Map());
+  });
+});
+
+describe('PropertiesService.delete over the repository', () => {
+  const env = Object.assign(new PropertiesEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
+  const serviceOn = (repository: PropertiesRepository) =>
+    new PropertiesService(repository, {} as IdAllocator, {} as Idempotency, {} as ClientDefaults, {} as PropertyList, env);
+
+  it('answers the redelivery of a delete whose process stopped after claiming it with 200 and the property, not 404', async () => {
+    const { properties, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property() });
+    const service = serviceOn(repository);
+    // The deletion is claimed, then the process stops before the document is updated and the answer sent.
+    jest.spyOn(properties, 'updateOne').mockRejectedValueOnce(new Error('process stopped'));
+    await expect(service.delete(7, 42, undefined, 'message:m-1')).rejects.toThrow('process stopped');
+
+    const redelivered = await service.delete(7, 42, undefined, 'message:m-1');
+
+    expect(redelivered).toEqual(toPropertyRepresentation(property(), 'https://rentals.example.com'));
+    expect(await repository.findLive(7, 42)).toBeNull();
+    // Another request to delete it, or another client's, finds nothing.
+    await expect(service.delete(7, 42, undefined, 'message:m-2')).rejects.toMatchObject({ code: ErrorCode.PROPERTY_NOT_FOUND });
+    await expect(service.delete(8, 42, undefined, 'message:m-1')).rejects.toMatchObject({ code: ErrorCode.PROPERTY_NOT_FOUND });
   });
 });

@@ -11,6 +11,8 @@ interface PropertyVersion {
   property_id: number;
   version: number;
   state: PropertyState;
+  /** The request that made the change, when one asked to be known again on its retry. */
+  request_key?: string;
 }
 
 /** Bounds the walk along changes the property document does not show yet. */
@@ -92,12 +94,25 @@ export class PropertiesRepository extends RecordRepository<PropertyRecord> {
    * Claims the version after `current`'s with `state`; false when another change claimed it
    * first, and the caller should read the property again.
    */
-  async commit(current: PropertyRecord, state: PropertyState): Promise<boolean> {
+  async commit(current: PropertyRecord, state: PropertyState, requestKey?: string): Promise<boolean> {
     const version = current.version + 1;
-    const claim = { _id: versionKey(current.id, version), property_id: current.id, version, state };
+    const claim: PropertyVersion = { _id: versionKey(current.id, version), property_id: current.id, version, state };
+    if (requestKey !== undefined) claim.request_key = requestKey;
     if (!(await claimed(this.versions.insertOne(claim)))) return false;
     await this.refresh(current.id, version, state);
     return true;
+  }
+
+  /**
+   * The client's property as deleted by the request named `requestKey` (its last change, as a
+   * deleted property changes no more), or null: for a delete whose answer was lost to find out
+   * on its retry that it was done.
+   */
+  async deletedBy(clientId: number, id: number, requestKey: string): Promise<PropertyRecord | null> {
+    const record = await this.findCurrent(id);
+    if (!record || record.client_id !== clientId || !record.deleted_at) return null;
+    const change = await this.versions.findOne({ _id: versionKey(id, record.version) });
+    return change?.request_key === requestKey ? record : null;
   }
 
   /**

@@ -53,7 +53,7 @@ describe('PropertiesService', () => {
     const next: Record<string, number> = { properties: 41, floor_plans: 90 };
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
     idempotency = { run: jest.fn() };
-    idempotency.run.mockImplementation((_scope, work) => work('key:token-1'));
+    idempotency.run.mockImplementation((_scope, work) => work('key:token-1', false));
     const env = Object.assign(new PropertiesEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com/' });
 
     const module = await Test.createTestingModule({
@@ -189,7 +189,7 @@ describe('PropertiesService', () => {
       const [current, state] = repository.commit.mock.calls[0];
       expect(current).toBe(stored);
       expect(state.deleted_at!.getTime()).toBeGreaterThanOrEqual(before);
-      expect(state.updated_at).toBe(state.deleted_at);
+      expect(state.updated_at).toBe(stored.updated_at);
       expect(property).toMatchObject({ id: 3, name: 'Maple Court' });
     });
 

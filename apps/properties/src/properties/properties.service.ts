@@ -4,6 +4,7 @@ import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import {
   encodeCursor,
   entityTag,
+  ErrorCode,
   Page,
   PageRequest,
   PROPERTY_DEFAULTS,
@@ -127,15 +128,31 @@ export class PropertiesService {
     });
   }
 
-  /** Of deletes racing each other exactly one answers with the property; the rest find none. */
-  delete(clientId: number, id: number, ifMatch?: string): Promise<PropertyRepresentation> {
-    return this.change(clientId, id, (current) => {
-      const representation = this.represent(current);
-      this.checkIfMatch(ifMatch, representation);
-      const at = new Date();
-      const state = { ...stateOf(current), updated_at: at, deleted_at: at };
-      return { state, answer: () => representation };
-    });
+  /**
+   * Of deletes racing each other exactly one answers with the property; the rest find none. The
+   * one whose answer was lost (its process stopped after the deletion was claimed) answers the
+   * same on its redelivery, `requestKey` naming it: the property as it was, still undeleted.
+   * A deletion leaves `updated_at` as it was, so that this answer is the first one exactly.
+   */
+  async delete(clientId: number, id: number, ifMatch?: string, requestKey?: string): Promise<PropertyRepresentation> {
+    try {
+      return await this.change(
+        clientId,
+        id,
+        (current) => {
+          const representation = this.represent(current);
+          this.checkIfMatch(ifMatch, representation);
+          return { state: { ...stateOf(current), deleted_at: new Date() }, answer: () => representation };
+        },
+        requestKey,
+      );
+    } catch (error) {
+      if (requestKey === undefined || !(error instanceof ServiceError) || error.code !== ErrorCode.PROPERTY_NOT_FOUND)
+        throw error;
+      const deleted = await this.repository.deletedBy(clientId, id, requestKey);
+      if (!deleted) throw error;
+      return this.represent({ ...deleted, deleted_at: null });
+    }
   }
 
   /**
@@ -143,13 +160,14 @@ export class PropertiesService {
    * another change claimed that version first, reads the property again and decides again, so
    * no change is lost and none is made from a stale read.
    */
-  async change<T>(clientId: number, id: number, decide: Decision<T>): Promise<T> {
+  async change<T>(clientId: number, id: number, decide: Decision<T>, requestKey?: string): Promise<T> {
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       const current = await this.repository.findLive(clientId, id);
       if (!current) throw ServiceError.propertyNotFound(id);
       const { state, answer } = decide(current);
       if (state === null) return answer(current);
-      if (await this.repository.commit(current, state)) return answer({ ...current, ...state, version: current.version + 1 });
+      if (await this.repository.commit(current, state, requestKey))
+        return answer({ ...current, ...state, version: current.version + 1 });
     }
     throw ServiceError.unavailable(`property ${id} is being changed by many requests at once; retry`);
   }

@@ -12,6 +12,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 export class MemoryCollection {
   readonly documents = new Map<string, Stored>();
   reads = 0;
+  updates = 0;
   batches = 0;
 
   async insertOne(document: Stored): Promise<void> {
@@ -43,10 +44,18 @@ export class MemoryCollection {
 
   async updateOne(filter: Record<string, unknown>, update: { $set: Record<string, unknown> }): Promise<void> {
     expectKeyFilter(filter);
+    this.updates++;
     // Read, then write a turn later, as FerretDB does: concurrent updates can overwrite each other.
     const found = this.documents.get(filter._id as string);
     await nextTurn();
     if (found) this.documents.set(found._id, structuredClone({ ...found, ...update.$set }));
+  }
+
+  /** For rare paths only: `_id` and equal values of other fields, which FerretDB checks row by row. */
+  async deleteOne(filter: Record<string, unknown>): Promise<void> {
+    await nextTurn();
+    const found = this.documents.get(filter._id as string);
+    if (found && Object.entries(filter).every(([field, value]) => found[field] === value)) this.documents.delete(found._id);
   }
 }
 
