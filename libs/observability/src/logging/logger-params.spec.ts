@@ -89,7 +89,7 @@ describe('loggerParams', () => {
     ]);
   });
 
-  it('redacts credentials and personal data from whatever a request logs, at any depth', async () => {
+  it('redacts credentials and personal data from what a request logs in its headers and body', async () => {
     const http = await serve('info', (req, res) => {
       (req as IncomingMessage & { log: { info(o: object, m: string): void } }).log.info(
         { headers: req.headers, body: { application: { applicant: { id_number: '123456789', dob: '1985-12-10' } } } },
