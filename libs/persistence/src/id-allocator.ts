@@ -1,99 +1,87 @@
 import { Connection } from 'mongoose';
 import { isDuplicateKey } from './mongo-errors';
 
+/** Ids an instance claims at once, per kind. An instance that stops leaves the rest of its block unused. */
+export const ID_BLOCK_SIZE = 32;
 const MAX_ATTEMPTS = 50;
-const MAX_BATCH = 100;
+/** Lost races in a row after which the highest claim is read rather than the next block tried. */
+const RACES_BEFORE_READING = 3;
 
 interface IdClaim {
   _id: number;
 }
 
-interface Waiter {
-  resolve(id: number): void;
-  reject(error: unknown): void;
+interface Block {
+  next: number;
+  last: number;
 }
 
 /**
  * Hands out the public integer ids: positive, increasing, never reused, unique across every
- * instance of a service. Each id is claimed by inserting `{_id: n}` into a collection per kind;
- * the `_id` index makes a claim atomic on MongoDB and on FerretDB alike (whose `$inc` is not:
- * 200 concurrent increments of one counter there returned 27 distinct values). Claims from one
- * process go one batch at a time, so instances contend only with each other; the loser of a race
- * reads the highest claim and moves past it.
+ * instance of a service. An instance claims a block of ID_BLOCK_SIZE ids of a kind with one
+ * insert of `{_id: <the block's last id>}` into the kind's claim collection, and hands them out
+ * from memory in the order it is asked. Blocks are aligned (block k holds k*SIZE+1 to
+ * (k+1)*SIZE), so two blocks are either the same, which the `_id` index refuses to claim twice,
+ * or apart: instances never contend for an id, only for a block, about once per SIZE creates.
+ * The index makes a claim atomic on MongoDB and on FerretDB alike (whose `$inc` is not: 200
+ * concurrent increments of one counter there returned 27 distinct values).
  *
- * The callers that arrive while a claim is under way are served together by the next one: one
- * ordered insert of as many consecutive ids, handed out in the order the callers came. An id is
- * skipped only once it is claimed, so another instance can never take a lower one later.
+ * Each instance's ids increase; ids from two instances interleave by block. An instance reads the
+ * highest claim once per kind, when it first needs one (single-id claims left by earlier versions
+ * count too), and after that tries the next block, reading again only after several lost races.
+ * All instances of a service must run this allocator: a version that claims single ids would not
+ * see the ids inside a block.
  */
 export class IdAllocator {
-  private readonly nextCandidate = new Map<string, number>();
-  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly blocks = new Map<string, Block>();
+  private readonly nextBlock = new Map<string, number>();
+  private readonly claiming = new Map<string, Promise<void>>();
 
   constructor(private readonly connection: Connection) {}
 
-  allocate(kind: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.waiting.get(kind);
-      if (waiters) {
-        waiters.push({ resolve, reject });
-        return;
+  async allocate(kind: string): Promise<number> {
+    for (;;) {
+      const block = this.blocks.get(kind);
+      if (block && block.next <= block.last) return block.next++;
+      // Callers that find the block spent wait for one claim, and resume in the order they came.
+      let claim = this.claiming.get(kind);
+      if (!claim) {
+        claim = this.claimBlock(kind).finally(() => this.claiming.delete(kind));
+        this.claiming.set(kind, claim);
       }
-      this.waiting.set(kind, [{ resolve, reject }]);
-      void this.serve(kind);
-    });
-  }
-
-  /** Claims ids for the callers waiting on `kind` until none is left. */
-  private async serve(kind: string): Promise<void> {
-    const waiters = this.waiting.get(kind)!;
-    while (waiters.length > 0) {
-      const batch = waiters.splice(0, MAX_BATCH);
-      try {
-        const ids = await this.claim(kind, batch.length);
-        batch.forEach((waiter, i) => waiter.resolve(ids[i]));
-      } catch (error) {
-        batch.forEach((waiter) => waiter.reject(error));
-      }
+      await claim;
     }
-    this.waiting.delete(kind);
   }
 
-  /** Claims `count` ids, in increasing order. */
-  private async claim(kind: string, count: number): Promise<number[]> {
+  private async claimBlock(kind: string): Promise<void> {
     const claims = this.connection.collection<IdClaim>(`${kind}_ids`);
-    const ids: number[] = [];
-    let candidate = this.nextCandidate.get(kind) ?? (await this.highest(kind)) + 1;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS && ids.length < count; attempt++) {
-      const wanted = Array.from({ length: count - ids.length }, (_, i) => candidate + i);
+    let block = this.nextBlock.get(kind) ?? (await this.blockAfterHighest(kind));
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const last = (block + 1) * ID_BLOCK_SIZE;
       try {
-        await claims.insertMany(
-          wanted.map((_id) => ({ _id })),
-          { ordered: true },
-        );
-        ids.push(...wanted);
-        candidate += wanted.length;
+        await claims.insertOne({ _id: last });
+        this.blocks.set(kind, { next: last - ID_BLOCK_SIZE + 1, last });
+        this.nextBlock.set(kind, block + 1);
+        return;
       } catch (error: unknown) {
-        // An ordered insert stops at its first failure; what it inserted before is ours.
-        const inserted = (error as { insertedCount?: number }).insertedCount ?? 0;
-        ids.push(...wanted.slice(0, inserted));
-        candidate += inserted;
-        this.nextCandidate.set(kind, candidate);
+        // Unless another instance has it, the block may be ours after all (an answer lost on the
+        // way): it is skipped either way, since it may be claimed, so no id in it is ever given twice.
+        this.nextBlock.set(kind, block + 1);
         if (!isDuplicateKey(error)) throw error;
-        candidate = Math.max(candidate + 1, (await this.highest(kind)) + 1);
+        block = attempt % RACES_BEFORE_READING === 0 ? Math.max(block + 1, await this.blockAfterHighest(kind)) : block + 1;
       }
-      this.nextCandidate.set(kind, candidate);
     }
-    if (ids.length < count) throw new Error(`no ${kind} id could be claimed after ${MAX_ATTEMPTS} attempts`);
-    return ids;
+    throw new Error(`no block of ${kind} ids could be claimed after ${MAX_ATTEMPTS} attempts`);
   }
 
-  private async highest(kind: string): Promise<number> {
+  /** The first block wholly above every id claimed so far. */
+  private async blockAfterHighest(kind: string): Promise<number> {
     const claims = this.connection.collection<IdClaim>(`${kind}_ids`);
     const [top] = await claims
       .find({}, { projection: { _id: 1 } })
       .sort({ _id: -1 })
       .limit(1)
       .toArray();
-    return top?._id ?? 0;
+    return Math.ceil((top?._id ?? 0) / ID_BLOCK_SIZE);
   }
 }
