@@ -108,6 +108,21 @@ describe('loggerParams', () => {
     expect(JSON.stringify(http.lines)).not.toMatch(/the-key|other-key|123456789|1985-12-10/);
   });
 
+  it('logs a request or a response as its method, path and status, never its headers or query', async () => {
+    const http = await serve('info', (req, res) => {
+      const log = (req as IncomingMessage & { log: { info(o: object, m: string): void } }).log;
+      log.info({ req, res }, 'with the request');
+      res.end();
+    });
+    await http.get('/x?api_key=in-query', { authorization: 'Bearer the-key' });
+    await http.close();
+
+    const line = http.lines.find((l) => l.msg === 'with the request') as any;
+    expect(line.req).toEqual({ method: 'GET', path: '/x' });
+    expect(Object.keys(line.res)).toEqual(['status_code']);
+    expect(JSON.stringify(http.lines)).not.toMatch(/the-key|in-query/);
+  });
+
   it('logs probes and scrapes at debug, and failures at error', async () => {
     const http = await serve('debug', (req, res) => res.writeHead(req.url === '/boom' ? 500 : 200).end());
     for (const path of ['/health/live', '/health/ready', '/metrics', '/healthy', '/boom']) await http.get(path);

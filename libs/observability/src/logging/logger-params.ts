@@ -17,6 +17,13 @@ function pathOf(url: string | undefined): string {
 
 type HttpOptions = Options<IncomingMessage, ServerResponse>;
 
+/**
+ * A request or response wherever one is logged (pino-http binds the request to a logger for
+ * every request): what it is, never its headers or query string, which may hold credentials.
+ */
+const requestFields = (request: { method?: string; url?: string }) => ({ method: request.method, path: pathOf(request.url) });
+const responseFields = (response: { statusCode?: number }) => ({ status_code: response.statusCode });
+
 const httpRequestLine: Pick<
   HttpOptions,
   'customLogLevel' | 'customSuccessMessage' | 'customErrorMessage' | 'customSuccessObject' | 'customErrorObject'
@@ -81,7 +88,7 @@ export function loggerParams(app: string, level: LogLevel, format: LineFormat = 
     formatters: { level: (label) => ({ level: label }) },
     // Applied to every line, bindings included, before it is serialized, whichever the format.
     redact: { paths: [...REDACT_PATHS], censor: REDACTED },
-    serializers: { err: redactedError(stdSerializers.err) },
+    serializers: { err: redactedError(stdSerializers.err), req: requestFields, res: responseFields },
     // Lines logged while serving a request carry its id, and nothing else of it.
     quietReqLogger: true,
     quietResLogger: true,

@@ -118,7 +118,7 @@ describe('REDACT_PATHS', () => {
       logger.child({ dob: '1985-12-10' }).info(
         {
           idNumber: '123456789',
-          req: { headers: { authorization: 'Bearer k', 'x-api-key': 'k2', accept: 'application/json' } },
+          headers: { authorization: 'Bearer k', 'x-api-key': 'k2', accept: 'application/json' },
           body: { application: { property_id: 7, applicant: { first_name: 'Ada', id_number: '123456789', email: 'a@b.c' } } },
           data: { client_id: 1, request: { application: { applicant: { dob: '1985-12-10', phone: '5550101234' } } } },
         },
@@ -129,7 +129,7 @@ describe('REDACT_PATHS', () => {
     expect(line).toMatchObject({
       dob: REDACTED,
       idNumber: REDACTED,
-      req: { headers: { authorization: REDACTED, 'x-api-key': REDACTED, accept: 'application/json' } },
+      headers: { authorization: REDACTED, 'x-api-key': REDACTED, accept: 'application/json' },
       body: { application: { property_id: 7, applicant: { first_name: REDACTED, id_number: REDACTED, email: REDACTED } } },
       data: { client_id: 1, request: { application: { applicant: { dob: REDACTED, phone: REDACTED } } } },
     });

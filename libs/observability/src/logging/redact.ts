@@ -57,7 +57,9 @@ function copy(value: unknown, seen: WeakSet<object>): unknown {
 
 /**
  * The objects our log lines carry, under which a sensitive field is redacted by pino's `redact`:
- * the line itself, request headers and bodies, and a message's request. pino compiles each path
+ * the line itself, headers and bodies, and a message's request. Not `req` and `res`: their
+ * serializers keep no headers (loggerParams), and a path under them would redact the request
+ * pino-http binds to a child logger for every request, whether or not a line is written. pino compiles each path
  * into a plain property access, which costs about nothing per line; a wildcard path (`*.dob`) is
  * walked on every line instead and cost 35 us a line for one level, so there is none. A field
  * logged anywhere else is not redacted by path: log other objects under one of these, or as an
@@ -66,8 +68,6 @@ function copy(value: unknown, seen: WeakSet<object>): unknown {
 const CONTAINERS = [
   '',
   'headers',
-  'req.headers',
-  'res.headers',
   'body',
   'body.application',
   'body.application.applicant',
