@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
+import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { freePort, terminate, untilReady } from '../tools/stack';
 import { driveHttp, driveLoop, Measurement } from './measure';
@@ -67,54 +68,46 @@ export async function startReferences(only: string[] | null): Promise<References
 }
 
 /** A plain NestJS 11 gateway (Express) forwarding the body over RMQ, default options, to an echo service. */
-async function nestEcho(): Promise<Reference> {
-  const { port, processes, stop } = await nestPair('nest-echo', {});
-  return {
-    name: NEST_ECHO,
-    description:
-      'plain NestJS 11: Express controller send()s the body over the RMQ transport (default options) to a service that returns it',
-    processes,
-    drive: (connections, durationS) =>
-      driveHttp({
-        url: `http://127.0.0.1:${port}`,
-        connections,
-        durationS,
-        requests: [{ ...jsonPost(PROPERTY_BODY), path: '/echo' }],
-      }),
-    stop,
-  };
-}
+const nestEcho = () =>
+  nestReference(
+    NEST_ECHO,
+    'plain NestJS 11: Express controller send()s the body over the RMQ transport (default options) to a service that returns it',
+    'nest-echo',
+    {},
+    [{ ...jsonPost(PROPERTY_BODY), path: '/echo' }],
+  );
 
 /**
  * Get property built the plain NestJS way with the stack's guarantees: Express, ClientProxy.send,
  * a durable quorum queue, persistent messages, ack after a mongoose findById on the same server.
  */
-async function nestGetProperty(dbName: string): Promise<Reference> {
-  const { port, processes, stop } = await nestPair('nest-property', { REFERENCE_DB: dbName });
+function nestGetProperty(dbName: string): Promise<Reference> {
   let next = 0;
-  return {
-    name: NEST_GET_PROPERTY,
-    description:
-      'plain NestJS 11 get property: Express, ClientProxy.send, durable quorum queue, persistent messages, manual ack after a mongoose findById',
-    processes,
-    drive: (connections, durationS) =>
-      driveHttp({
-        url: `http://127.0.0.1:${port}`,
-        connections,
-        durationS,
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (request) => ({ ...request, path: `/properties/${(next++ % REFERENCE_PROPERTIES) + 1}` }),
-          },
-        ],
-      }),
-    stop,
-  };
+  return nestReference(
+    NEST_GET_PROPERTY,
+    'plain NestJS 11 get property: Express, ClientProxy.send, durable quorum queue, persistent messages, manual ack after a mongoose findById',
+    'nest-property',
+    { REFERENCE_DB: dbName },
+    [
+      {
+        method: 'GET',
+        setupRequest: (request) => ({ ...request, path: `/properties/${(next++ % REFERENCE_PROPERTIES) + 1}` }),
+      },
+    ],
+  );
 }
 
-/** Starts bench/reference/<prefix>-service and <prefix>-gateway on a queue of their own. */
-async function nestPair(prefix: string, extraEnv: Record<string, string>) {
+/**
+ * Starts bench/reference/<prefix>-service and <prefix>-gateway on a queue of their own, and
+ * drives the gateway over HTTP with `requests`.
+ */
+async function nestReference(
+  name: string,
+  description: string,
+  prefix: string,
+  extraEnv: Record<string, string>,
+  requests: autocannon.Request[],
+): Promise<Reference> {
   const queue = `${namespace()}${prefix}`;
   const port = await freePort();
   const env = { ...extraEnv, REFERENCE_QUEUE: queue, PORT: String(port) };
@@ -130,7 +123,14 @@ async function nestPair(prefix: string, extraEnv: Record<string, string>) {
     await stop();
     throw error;
   }
-  return { port, processes: started.map(({ name, child }) => ({ name, pid: child.pid! })), stop };
+  return {
+    name,
+    description,
+    processes: started.map(({ name: process, child }) => ({ name: process, pid: child.pid! })),
+    drive: (connections, durationS) =>
+      driveHttp({ url: `http://127.0.0.1:${port}`, connections, durationS, requests: requests.map((r) => ({ ...r })) }),
+    stop,
+  };
 }
 
 /**
