@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { claimed, isDuplicateKey } from '@app/persistence';
+import { ClaimBatches, claimed, isDuplicateKey } from '@app/persistence';
 
 /** Position `seq` in a client's list: the property created seq-th. */
 interface ListEntry {
@@ -18,15 +18,8 @@ interface ListHead {
 }
 
 const MAX_CLAIM_ATTEMPTS = 50;
-const MAX_BATCH = 100;
 /** Lost races in a row after which the highest position is read again rather than the next one tried. */
 const RACES_BEFORE_READING = 3;
-
-interface Waiter {
-  propertyId: number;
-  resolve(seq: number): void;
-  reject(error: unknown): void;
-}
 
 /**
  * Each client's properties in the order they were created, as positions 1, 2, 3, ... with no
@@ -60,41 +53,17 @@ export class PropertyList {
     return this.connection.collection<ListEntry | ListHead>('property_list');
   }
 
-  private readonly waiting = new Map<number, Waiter[]>();
   /** Per client, the position after this process's last claim: where its next claim starts. */
   private readonly next = new Map<number, number>();
+  // What a failed claim did is unknown: the next one starts from the highest again.
+  private readonly batches = new ClaimBatches<number, number>(
+    (clientId, propertyIds) => this.claim(clientId, propertyIds),
+    (clientId) => this.next.delete(clientId),
+  );
 
   /** Gives the property the client's next position. Call before storing the property. */
   append(clientId: number, propertyId: number): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.waiting.get(clientId);
-      if (waiters) {
-        waiters.push({ propertyId, resolve, reject });
-        return;
-      }
-      this.waiting.set(clientId, [{ propertyId, resolve, reject }]);
-      void this.serve(clientId);
-    });
-  }
-
-  /** Claims positions for the appends waiting on `clientId` until none is left. */
-  private async serve(clientId: number): Promise<void> {
-    const waiters = this.waiting.get(clientId)!;
-    while (waiters.length > 0) {
-      const batch = waiters.splice(0, MAX_BATCH);
-      try {
-        const positions = await this.claim(
-          clientId,
-          batch.map((waiter) => waiter.propertyId),
-        );
-        batch.forEach((waiter, i) => waiter.resolve(positions[i]));
-      } catch (error) {
-        // What the failed claim did is unknown: the next one starts from the highest again.
-        this.next.delete(clientId);
-        batch.forEach((waiter) => waiter.reject(error));
-      }
-    }
-    this.waiting.delete(clientId);
+    return this.batches.take(clientId, propertyId);
   }
 
   /** Consecutive free positions for `propertyIds`, in order, and the head hint moved up to them. */
