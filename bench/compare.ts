@@ -5,9 +5,11 @@
  * the median of the reports given for it: `before1.json,before2.json after1.json,after2.json`.
  */
 import { readFileSync } from 'node:fs';
-import { BenchReport } from './report';
+import { BenchReport, STACK_NODE_PROCESSES } from './report';
 
 type Metric = 'rps' | 'p50' | 'p99';
+/** CPU ms per request of every watched process, or of the stack's Node processes alone. */
+type Cpu = 'cpu' | 'nodeCpu';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -20,7 +22,7 @@ function main(): void {
     .slice(2)
     .map((arg) => arg.split(',').map((file) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport));
   if (columns.length < 2) throw new Error('usage: compare.js before.json[,before2.json] after.json[,after2.json]');
-  const value = (reports: BenchReport[], name: string, connections: number, metric: Metric | 'cpu') => {
+  const value = (reports: BenchReport[], name: string, connections: number, metric: Metric | Cpu) => {
     const values = reports
       .map((report) =>
         [...report.references, ...report.scenarios]
@@ -28,21 +30,33 @@ function main(): void {
           ?.runs.find((run) => run.connections === connections),
       )
       .filter((run) => run !== undefined)
-      .map((run) =>
-        metric === 'cpu' ? Object.values(run.cpuMsPerRequest).reduce<number>((sum, ms) => sum + (ms ?? 0), 0) : run[metric],
-      );
+      .map((run) => {
+        if (metric === 'rps' || metric === 'p50' || metric === 'p99') return run[metric];
+        const processes = Object.entries(run.cpuMsPerRequest).filter(
+          ([name]) => metric === 'cpu' || STACK_NODE_PROCESSES.includes(name),
+        );
+        return processes.reduce<number>((sum, [, ms]) => sum + (ms ?? 0), 0);
+      });
     return values.length > 0 ? Math.round(median(values) * 100) / 100 : null;
   };
   const first = columns[0][0];
   const rows: string[][] = [];
   for (const { name, runs } of [...first.references, ...first.scenarios]) {
     for (const { connections } of runs) {
-      const cells = (metric: Metric | 'cpu') =>
+      const cells = (metric: Metric | Cpu) =>
         columns.map((reports) => String(value(reports, name, connections, metric) ?? '-')).join(' -> ');
-      rows.push([name, String(connections), cells('rps'), cells('p50'), cells('p99'), cells('cpu')]);
+      rows.push([name, String(connections), cells('rps'), cells('p50'), cells('p99'), cells('cpu'), cells('nodeCpu')]);
     }
   }
-  const header = ['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req (all watched processes)'];
+  const header = [
+    'scenario',
+    'conns',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU ms/req (all watched processes)',
+    'stack Node CPU ms/req',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
   const loads = columns.map((reports) =>

@@ -16,6 +16,8 @@ export interface BenchOptions {
   only: string[] | null;
   /** Options for node on each stack process's command line (heap limits, say). */
   nodeArgs: string[];
+  /** Count the services' database commands (DB_COMMAND_METRICS) and report them per request. */
+  dbCommands: boolean;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -31,6 +33,9 @@ export const USAGE = `npm run bench -- [options]
   --only <list>         run only these scenarios and references, comma separated
   --node-args "<args>"  options for node when starting each stack process, e.g.
                         "--max-old-space-size=96"
+  --db-commands         start the services with DB_COMMAND_METRICS=true and report the
+                        database commands each scenario sends per request (the counting
+                        costs the services some CPU: leave it off when comparing CPU)
 
 Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
 BENCH_URL to measure a running gateway instead of starting one, with BENCH_API_KEY (its key)
@@ -48,6 +53,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     profileDir: null,
     only: null,
     nodeArgs: [],
+    dbCommands: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -82,6 +88,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--node-args':
         options.nodeArgs = value().split(/\s+/).filter(Boolean);
+        break;
+      case '--db-commands':
+        options.dbCommands = true;
         break;
       case '--help':
         throw new Error(USAGE);

@@ -1,5 +1,5 @@
 import { Measurement } from './measure';
-import { NEST_ECHO } from './references';
+import { NEST_ECHO, NEST_GET_PROPERTY, QUORUM_READ } from './references';
 
 export interface Run extends Measurement {
   /** Highest RSS of each process during the measured run, in MB. */
@@ -9,6 +9,11 @@ export interface Run extends Measurement {
    * other work on the machine than req/s and latency, so it shows what a change saved.
    */
   cpuMsPerRequest: Record<string, number | null>;
+  /**
+   * Database commands the services sent per request, by command name, with their total as `all`
+   * (`--db-commands`); null when not counted.
+   */
+  dbCommandsPerRequest: Record<string, number> | null;
 }
 
 /** A scenario's numbers divided by a reference's at the same concurrency. */
@@ -83,26 +88,113 @@ export function ratios(run: Measurement, reference: Measurement | undefined): Ra
   return { rps: divide(run.rps, reference.rps), p50: divide(run.p50, reference.p50), p99: divide(run.p99, reference.p99) };
 }
 
-/** The issue's targets, as ratios to the plain NestJS echo measured in the same run. */
-const RATIO_TARGETS: Array<{ scenario: string; connections: number; metric: keyof Ratios; at: 'least' | 'most'; limit: number }> =
-  [
-    { scenario: 'get-property', connections: 32, metric: 'rps', at: 'least', limit: 2.0 },
-    { scenario: 'get-property', connections: 32, metric: 'p99', at: 'most', limit: 0.5 },
-    { scenario: 'create-application', connections: 32, metric: 'rps', at: 'least', limit: 1.0 },
-    { scenario: 'get-property', connections: 1, metric: 'p50', at: 'most', limit: 0.5 },
-    { scenario: 'create-application', connections: 1, metric: 'p50', at: 'most', limit: 1.0 },
-  ];
+/** The stack's own Node processes, whose CPU per request the targets compare with the echo's. */
+export const STACK_NODE_PROCESSES = ['gateway', 'properties', 'applications'];
+const ECHO_NODE_PROCESSES = ['nest-echo-gateway', 'nest-echo-service'];
+
+interface RatioTarget {
+  scenario: string;
+  connections: number;
+  at: 'least' | 'most';
+  limit: number;
+  label: string;
+  /** The scenario's number divided by the reference's; null when either was not measured. */
+  actual(run: ScenarioRun, reference: (name: string) => Run | undefined): number | null;
+}
+
+const ratioTo =
+  (reference: string, metric: keyof Ratios) =>
+  (run: ScenarioRun): number | null =>
+    run.ratios[reference]?.[metric] ?? null;
+
+/** CPU ms per request summed over `names`; null unless every one was measured. */
+function cpuOf(run: Run | undefined, names: string[]): number | null {
+  const values = names.map((name) => run?.cpuMsPerRequest[name]);
+  return values.every((v): v is number => typeof v === 'number') ? values.reduce((a, b) => a + b, 0) : null;
+}
+
+const nodeCpuToEcho = (run: ScenarioRun, reference: (name: string) => Run | undefined): number | null => {
+  const ours = cpuOf(run, STACK_NODE_PROCESSES);
+  const echo = cpuOf(reference(NEST_ECHO), ECHO_NODE_PROCESSES);
+  return ours === null || echo === null ? null : divide(ours, echo);
+};
+
+/** The issue's targets, against the references measured in the same run. */
+const RATIO_TARGETS: RatioTarget[] = [
+  {
+    scenario: 'get-property',
+    connections: 32,
+    at: 'least',
+    limit: 1.5,
+    label: `rps, to the plain NestJS get property's (${NEST_GET_PROPERTY})`,
+    actual: ratioTo(NEST_GET_PROPERTY, 'rps'),
+  },
+  {
+    scenario: 'get-property',
+    connections: 32,
+    at: 'most',
+    limit: 0.7,
+    label: `p99, to the plain NestJS get property's (${NEST_GET_PROPERTY})`,
+    actual: ratioTo(NEST_GET_PROPERTY, 'p99'),
+  },
+  {
+    scenario: 'get-property',
+    connections: 32,
+    at: 'most',
+    limit: 2.0,
+    label: `Node CPU per request, to the plain echo's (${NEST_ECHO})`,
+    actual: nodeCpuToEcho,
+  },
+  {
+    scenario: 'create-application',
+    connections: 32,
+    at: 'most',
+    limit: 4.0,
+    label: `Node CPU per request, to the plain echo's (${NEST_ECHO})`,
+    actual: nodeCpuToEcho,
+  },
+  {
+    scenario: 'create-application',
+    connections: 1,
+    at: 'most',
+    limit: 3.0,
+    label: `p50, to the floor's (${QUORUM_READ})`,
+    actual: ratioTo(QUORUM_READ, 'p50'),
+  },
+  {
+    scenario: 'get-property',
+    connections: 1,
+    at: 'most',
+    limit: 1.5,
+    label: `p50, to the floor's (${QUORUM_READ})`,
+    actual: ratioTo(QUORUM_READ, 'p50'),
+  },
+];
+
+/** At most this many database commands per application created (counted with `--db-commands`). */
+export const DB_COMMANDS_PER_CREATE = 3;
 
 export function checkTargets(
   scenarios: Result<ScenarioRun>[],
+  references: Result[],
   peakRssMb: Record<string, number | null>,
   soak: SoakResult | null,
 ): TargetCheck[] {
-  const checks: TargetCheck[] = RATIO_TARGETS.map(({ scenario, connections, metric, at, limit }) => {
+  const checks: TargetCheck[] = RATIO_TARGETS.map(({ scenario, connections, at, limit, label, actual: measure }) => {
     const run = scenarios.find((s) => s.name === scenario)?.runs.find((r) => r.connections === connections);
-    const actual = run?.ratios[NEST_ECHO]?.[metric] ?? null;
+    const reference = (name: string) => references.find((r) => r.name === name)?.runs.find((r) => r.connections === connections);
+    const actual = run ? measure(run, reference) : null;
     const met = actual === null ? null : at === 'least' ? actual >= limit : actual <= limit;
-    return { target: `${scenario} x${connections}: ${metric} at ${at} ${limit}x the nest echo's`, actual, limit, met };
+    return { target: `${scenario} x${connections}: ${label} at ${at} ${limit}x`, actual, limit, met };
+  });
+  const creates = scenarios.find((s) => s.name === 'create-application')?.runs ?? [];
+  const counted = creates.map((r) => r.dbCommandsPerRequest?.all).filter((n): n is number => n !== undefined);
+  const commands = counted.length > 0 ? Math.max(...counted) : null;
+  checks.push({
+    target: `create-application: at most ${DB_COMMANDS_PER_CREATE} database commands per request (--db-commands)`,
+    actual: commands,
+    limit: DB_COMMANDS_PER_CREATE,
+    met: commands === null ? null : commands <= DB_COMMANDS_PER_CREATE,
   });
   const peaks = Object.values(peakRssMb).filter((mb): mb is number => mb !== null);
   const highest = peaks.length > 0 ? Math.max(...peaks) : null;
@@ -173,6 +265,16 @@ export function renderTables(report: BenchReport): string {
       ]),
     ),
   );
+  const counted = report.scenarios.filter(({ runs }) => runs.some((run) => run.dbCommandsPerRequest !== null));
+  const commandNames = [
+    ...new Set(counted.flatMap(({ runs }) => runs.flatMap((run) => Object.keys(run.dbCommandsPerRequest ?? {})))),
+  ];
+  const commands = table(
+    ['scenario', 'conns', ...commandNames],
+    counted.flatMap(({ name, runs }) =>
+      runs.map((run) => [name, run.connections, ...commandNames.map((c) => run.dbCommandsPerRequest?.[c] ?? '')]),
+    ),
+  );
   const targets = table(
     ['target', 'actual', 'met'],
     report.targets.map((t) => [t.target, t.actual ?? '-', t.met === null ? 'not measured' : t.met ? 'yes' : 'NO']),
@@ -182,8 +284,9 @@ export function renderTables(report: BenchReport): string {
     `Each process of the stack: peak RSS during the run, and CPU time per request:\n${perProcess(report.scenarios)}`,
     `Each process of the references:\n${perProcess(report.references)}`,
     `Ratios to the references at the same concurrency (req/s: higher is better; p50, p99: lower is better):\n${compared}`,
-    `Targets:\n${targets}`,
   ];
+  if (counted.length > 0) parts.push(`Database commands the services sent per request, by name (all: their total):\n${commands}`);
+  parts.push(`Targets:\n${targets}`);
   if (report.soak) {
     const soak = report.soak;
     parts.push(

@@ -7,9 +7,10 @@ import { mkdirSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { resolve } from 'node:path';
 import { driveHttp, Measurement } from './measure';
+import { commandsSent, perRequest } from './db-commands';
 import { BenchOptions, parseOptions } from './options';
 import { renderProfiles, summarizeProfiles } from './profile';
-import { Reference, startReferences } from './references';
+import { Reference, References, startReferences } from './references';
 import { BenchReport, checkTargets, highest, ratios, renderTables, Result, Run, ScenarioRun, SoakResult } from './report';
 import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
@@ -31,7 +32,8 @@ async function main(): Promise<void> {
   const profileDir = options.profileDir && resolve(options.profileDir);
 
   progress(process.env.BENCH_URL ? `using ${process.env.BENCH_URL}` : 'starting the stack');
-  const target = await startTarget(profileDir, options.nodeArgs);
+  const target = await startTarget(profileDir, options.nodeArgs, options.dbCommands);
+  let started: References | null = null;
   const references: Reference[] = [];
   let report: BenchReport;
   try {
@@ -49,7 +51,8 @@ async function main(): Promise<void> {
       );
     } else {
       progress('starting the references');
-      references.push(...(await startReferences(options.only)));
+      started = await startReferences(options.only);
+      references.push(...started.list);
       referenceResults.push(...references.map(({ name, description }) => ({ name, description, runs: [] as Run[] })));
       // Concurrency by concurrency, references first, so that what is compared ran close in time.
       for (const connections of options.connections) {
@@ -59,7 +62,15 @@ async function main(): Promise<void> {
         }
         for (const [i, scenario] of all.entries()) {
           const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
-          const run = await measured(scenario.name, connections, [...target.processes, ...alsoWatched()], drive, options);
+          const counted = options.dbCommands ? target.metricsUrls : [];
+          const run = await measured(
+            scenario.name,
+            connections,
+            [...target.processes, ...alsoWatched()],
+            drive,
+            options,
+            counted,
+          );
           const sameConcurrency = (r: Result) => r.runs.find((run) => run.connections === connections);
           const against = Object.fromEntries(referenceResults.map((r) => [r.name, ratios(run, sameConcurrency(r))]));
           scenarioResults[i].runs.push({ ...run, ratios: against });
@@ -91,12 +102,12 @@ async function main(): Promise<void> {
       references: referenceResults,
       scenarios: scenarioResults,
       peakRssMb,
-      targets: checkTargets(scenarioResults, peakRssMb, soak),
+      targets: checkTargets(scenarioResults, referenceResults, peakRssMb, soak),
       soak,
     };
   } finally {
     progress('stopping');
-    await Promise.all(references.map((r) => r.stop()));
+    await started?.stop();
     await target.stop();
   }
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
@@ -126,12 +137,21 @@ async function measured(
   processes: Watched[],
   drive: (durationS: number) => Promise<Measurement>,
   options: BenchOptions,
+  metricsUrls: string[] = [],
 ): Promise<Run> {
   if (options.warmupS > 0) await drive(options.warmupS);
+  const commandsBefore = metricsUrls.length > 0 ? await commandsSent(metricsUrls) : null;
   const rss = sampleRss(processes);
   const cpu = measureCpu(processes);
   const measurement = await drive(options.durationS);
-  const run = { ...measurement, peakRssMb: rss.stop(), cpuMsPerRequest: cpu.stop(measurement.requests) };
+  const run: Run = {
+    ...measurement,
+    peakRssMb: rss.stop(),
+    cpuMsPerRequest: cpu.stop(measurement.requests),
+    dbCommandsPerRequest: null,
+  };
+  if (commandsBefore)
+    run.dbCommandsPerRequest = perRequest(commandsBefore, await commandsSent(metricsUrls), measurement.requests);
   progress(
     `${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
   );

@@ -8,6 +8,8 @@ export interface Target {
   apiKey: string;
   /** The processes whose memory is reported. */
   processes: Watched[];
+  /** The services' /metrics, where their database commands are counted (empty when unknown). */
+  metricsUrls: string[];
   description: string;
   stop(): Promise<void>;
 }
@@ -15,7 +17,7 @@ export interface Target {
 /** The client account of the bench's own key. */
 const BENCH_CLIENT_ID = 7001;
 
-export async function startTarget(profileDir: string | null, nodeArgs: string[]): Promise<Target> {
+export async function startTarget(profileDir: string | null, nodeArgs: string[], dbCommands = false): Promise<Target> {
   const url = process.env.BENCH_URL;
   if (url) return runningTarget(url);
   const apiKey = `bench-${randomBytes(16).toString('hex')}`;
@@ -24,6 +26,7 @@ export async function startTarget(profileDir: string | null, nodeArgs: string[])
     // Per-key rate limits (where the gateway has them) must never throttle the bench.
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
+    DB_COMMAND_METRICS: String(dbCommands),
   };
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const stack = await Stack.start({ env, nodeArgs: [...nodeArgs, ...profiling] });
@@ -31,6 +34,7 @@ export async function startTarget(profileDir: string | null, nodeArgs: string[])
     url: stack.url,
     apiKey,
     processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
+    metricsUrls: stack.processes.filter(({ app }) => app !== 'gateway').map(({ httpUrl }) => `${httpUrl}/metrics`),
     description:
       `the built gateway, properties and applications started by the bench (NAMESPACE ${stack.namespace})` +
       (nodeArgs.length > 0 ? `, node ${nodeArgs.join(' ')}` : ''),
@@ -42,7 +46,14 @@ function runningTarget(url: string): Target {
   const apiKey = process.env.BENCH_API_KEY;
   if (!apiKey) throw new Error('BENCH_URL needs BENCH_API_KEY: an API key of that gateway that no rate limit throttles');
   const processes = namedPids(process.env.BENCH_PIDS);
-  return { url: url.replace(/\/+$/, ''), apiKey, processes, description: `the running gateway at ${url}`, stop: async () => {} };
+  return {
+    url: url.replace(/\/+$/, ''),
+    apiKey,
+    processes,
+    metricsUrls: [],
+    description: `the running gateway at ${url}`,
+    stop: async () => {},
+  };
 }
 
 /** `name=pid,...` as processes to watch. */

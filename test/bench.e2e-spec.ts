@@ -17,7 +17,15 @@ const SCENARIOS = [
   'list-applications',
   'get-applicant',
 ];
-const REFERENCES = ['nest-rmq-echo', 'amqp-rpc', 'amqp-rpc-quorum', 'db-insert'];
+const REFERENCES = [
+  'nest-rmq-echo',
+  'amqp-rpc',
+  'amqp-rpc-quorum',
+  'db-insert',
+  'nest-get-property',
+  'db-find-by-id',
+  'amqp-quorum-read',
+];
 const STACK_PROCESSES = ['gateway', 'properties', 'applications'];
 const CONNECTIONS = 2;
 
@@ -28,7 +36,7 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
     if (!existsSync(BENCH)) throw new Error(`${BENCH} is missing: run \`npm run build\` first`);
     const child = spawn(
       process.execPath,
-      [BENCH, '--duration', '1', '--warmup', '0.3', '--connections', String(CONNECTIONS), '--json'],
+      [BENCH, '--duration', '1', '--warmup', '0.3', '--connections', String(CONNECTIONS), '--json', '--db-commands'],
       { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -81,12 +89,31 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
     }
   });
 
+  it('counts the database commands the services send per request, by name', () => {
+    const perRequest = (name: string) => report.scenarios.find((s) => s.name === name)!.runs[0].dbCommandsPerRequest!;
+    for (const { runs } of report.scenarios) {
+      const { all, ...byName } = runs[0].dbCommandsPerRequest!;
+      expect(all).toBeGreaterThan(0);
+      expect(all).toBeCloseTo(
+        Object.values(byName).reduce((a, b) => a + b, 0),
+        0,
+      );
+    }
+    // A get reads and inserts nothing; a create inserts.
+    expect(perRequest('get-property').find).toBeGreaterThanOrEqual(1);
+    expect(perRequest('get-property')).not.toHaveProperty('insert');
+    expect(perRequest('create-application').insert).toBeGreaterThanOrEqual(1);
+    for (const reference of report.references) expect(reference.runs[0].dbCommandsPerRequest).toBeNull();
+  });
+
   it('checks the targets it can at this concurrency and says which it could not', () => {
     const rss = report.targets.find((t) => t.target.includes('RSS'));
     expect(rss).toMatchObject({ limit: 200, met: expect.any(Boolean) });
+    const commands = report.targets.find((t) => t.target.includes('database commands'));
+    expect(commands).toMatchObject({ limit: 3, actual: expect.any(Number), met: expect.any(Boolean) });
     // The ratio targets are about 1 and 32 connections, which this run did not measure.
-    const ratioTargets = report.targets.filter((t) => t !== rss);
-    expect(ratioTargets).toHaveLength(5);
+    const ratioTargets = report.targets.filter((t) => t !== rss && t !== commands);
+    expect(ratioTargets).toHaveLength(6);
     for (const target of ratioTargets) expect(target).toMatchObject({ actual: null, met: null });
   });
 });

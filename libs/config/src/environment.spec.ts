@@ -25,6 +25,7 @@ describe('environmentValidator', () => {
       RMQ_PREFETCH: 32,
       HTTP_PORT: 0,
       FINGERPRINT_KEYS,
+      DB_COMMAND_METRICS: 'false',
     });
   });
 

@@ -99,6 +99,14 @@ export class ServiceEnvironment extends CommonEnvironment {
    */
   @isKeyRing('FINGERPRINT_KEYS')
   FINGERPRINT_KEYS: string;
+
+  /**
+   * Count the database commands the service sends, by name, in `db_commands_total` (the bench
+   * reports them per request). Off by default: the driver's command monitoring costs an event
+   * per command.
+   */
+  @IsIn(['true', 'false'], { message: 'DB_COMMAND_METRICS must be true or false' })
+  DB_COMMAND_METRICS: 'true' | 'false' = 'false';
 }
 
 /** A TCP port number, validated. */

@@ -3,13 +3,20 @@ import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { ServiceEnvironment } from '@app/config';
 import { queueName } from '@app/contracts';
+import { countDbCommand } from '@app/observability';
 import { IdAllocator } from './id-allocator';
 import { BodyFingerprints, Idempotency } from './idempotency';
+
+/** Counts every command the driver sends on `connection` (its command monitoring must be on). */
+function countCommands(connection: Connection): void {
+  connection.getClient().on('commandStarted', (event) => countDbCommand(event.commandName));
+}
 
 /**
  * A service's own database on MONGODB_URI, named after the service with the NAMESPACE prefix.
  * Indexes are created by the repositories (RecordRepository), not by mongoose. Also provides
- * the id allocator and idempotency claims, which live in the same database.
+ * the id allocator and idempotency claims, which live in the same database. With
+ * DB_COMMAND_METRICS=true the commands sent are counted in `db_commands_total`.
  */
 @Module({})
 export class DatabaseModule {
@@ -20,13 +27,18 @@ export class DatabaseModule {
       imports: [
         MongooseModule.forRootAsync({
           inject: [ServiceEnvironment],
-          useFactory: (env: ServiceEnvironment) => ({
-            uri: env.MONGODB_URI,
-            dbName: queueName(env.NAMESPACE, service),
-            autoIndex: false,
-            autoCreate: false,
-            serverSelectionTimeoutMS: 5000,
-          }),
+          useFactory: (env: ServiceEnvironment) => {
+            const counting = env.DB_COMMAND_METRICS === 'true';
+            return {
+              uri: env.MONGODB_URI,
+              dbName: queueName(env.NAMESPACE, service),
+              autoIndex: false,
+              autoCreate: false,
+              serverSelectionTimeoutMS: 5000,
+              monitorCommands: counting,
+              onConnectionCreate: counting ? countCommands : undefined,
+            };
+          },
         }),
       ],
       providers: [

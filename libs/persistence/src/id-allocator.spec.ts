@@ -112,6 +112,23 @@ describe('IdAllocator', () => {
     expect(allocated).toEqual([3, 4, 6]);
   });
 
+  it('steps past an id another instance just claimed, reading the highest only when far behind', async () => {
+    const store = new ClaimStore();
+    const ids = new IdAllocator(store.connection());
+    expect(await ids.allocate('properties')).toBe(1);
+    const claimed = store.kinds.get('properties_ids')!;
+
+    // Another instance took the next id: one step past it, no read of the highest.
+    claimed.add(2);
+    expect(await ids.allocate('properties')).toBe(3);
+    expect(store.highestReads).toBe(1);
+
+    // Another instance is far ahead: after a few steps, one read of the highest.
+    for (let id = 4; id <= 20; id++) claimed.add(id);
+    expect(await ids.allocate('properties')).toBe(21);
+    expect(store.highestReads).toBe(2);
+  });
+
   it('passes on an error that is not a lost race, then serves the next caller from the same id', async () => {
     const store = new ClaimStore();
     const connection = store.connection();

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { ignoreExistingCollection, isDuplicateKey } from '@app/persistence';
+import { ClaimBatches, ignoreExistingCollection, isDuplicateKey } from '@app/persistence';
 
 /** Position `n` of a list: the n-th application made in it. */
 interface IndexEntry {
@@ -23,13 +23,6 @@ export interface ApplicationList {
 }
 
 const MAX_ATTEMPTS = 50;
-const MAX_BATCH = 100;
-
-interface Waiter {
-  applicationId: number;
-  resolve(position: number): void;
-  reject(error: unknown): void;
-}
 /** Lists whose head is remembered; past this many the memory starts over (heads are found again). */
 const MAX_REMEMBERED_HEADS = 10_000;
 
@@ -53,7 +46,7 @@ export class ApplicationIndex implements OnModuleInit {
   /** Per list, a position known to be taken: where probing for the head starts. */
   private readonly heads = new Map<string, number>();
   /** Per list, the appends waiting for the one under way to finish. */
-  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly batches = new ClaimBatches<string, number>((name, applicationIds) => this.claim(name, applicationIds));
 
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
@@ -93,35 +86,9 @@ export class ApplicationIndex implements OnModuleInit {
    * only instances race, and the loser moves past the winner.
    */
   private append(name: string, applicationId: number): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.waiting.get(name);
-      if (waiters) {
-        waiters.push({ applicationId, resolve, reject });
-        return;
-      }
-      this.waiting.set(name, [{ applicationId, resolve, reject }]);
-      void this.serve(name);
-    });
+    return this.batches.take(name, applicationId);
   }
 
-  private async serve(name: string): Promise<void> {
-    const waiters = this.waiting.get(name)!;
-    while (waiters.length > 0) {
-      const batch = waiters.splice(0, MAX_BATCH);
-      try {
-        const positions = await this.claim(
-          name,
-          batch.map((waiter) => waiter.applicationId),
-        );
-        batch.forEach((waiter, i) => waiter.resolve(positions[i]));
-      } catch (error) {
-        batch.forEach((waiter) => waiter.reject(error));
-      }
-    }
-    this.waiting.delete(name);
-  }
-
-  /** Claims the next positions of the list for `applicationIds`, in order. */
   private async claim(name: string, applicationIds: number[]): Promise<number[]> {
     const positions: number[] = [];
     let next = (this.heads.get(name) ?? (await this.findHead(name))) + 1;

@@ -22,6 +22,7 @@ describe('PropertiesEnvironment', () => {
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       HTTP_PORT: 3001,
+      DB_COMMAND_METRICS: 'false',
       DEFAULT_FORM_PRESET_ID: 1,
       DEFAULT_BACKGROUND_CONFIG_ID: 1,
       CLIENT_DEFAULTS: '',

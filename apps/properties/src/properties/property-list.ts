@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { claimed } from '@app/persistence';
+import { ClaimBatches, claimed, isDuplicateKey } from '@app/persistence';
 
 /** Position `seq` in a client's list: the property created seq-th. */
 interface ListEntry {
@@ -18,6 +18,8 @@ interface ListHead {
 }
 
 const MAX_CLAIM_ATTEMPTS = 50;
+/** Lost races in a row after which the highest position is read again rather than the next one tried. */
+const RACES_BEFORE_READING = 3;
 
 /**
  * Each client's properties in the order they were created, as positions 1, 2, 3, ... with no
@@ -35,7 +37,13 @@ const MAX_CLAIM_ATTEMPTS = 50;
  *
  * A position is claimed by inserting its document (unique `_id`), trying the next one up when
  * taken; claims start at or below the highest taken, so positions stay gapless, and the highest
- * is found from the head hint by probing upwards.
+ * is found from the head hint by probing upwards. The appends of one client that arrive while
+ * one is under way in this process are claimed together by the next: one ordered insert of
+ * consecutive positions, handed out in the order the callers came (an ordered insert stops at
+ * its first taken position, keeping those before it). The process remembers the position after
+ * its last claim, so it reads the highest only at first, after an error, or after several lost
+ * races; without this, 32 concurrent appends all claimed the same position, one won, and the
+ * rest tried the next: about 16 inserts each.
  */
 @Injectable()
 export class PropertyList {
@@ -45,18 +53,49 @@ export class PropertyList {
     return this.connection.collection<ListEntry | ListHead>('property_list');
   }
 
+  /** Per client, the position after this process's last claim: where its next claim starts. */
+  private readonly next = new Map<number, number>();
+  // What a failed claim did is unknown: the next one starts from the highest again.
+  private readonly batches = new ClaimBatches<number, number>(
+    (clientId, propertyIds) => this.claim(clientId, propertyIds),
+    (clientId) => this.next.delete(clientId),
+  );
+
   /** Gives the property the client's next position. Call before storing the property. */
-  async append(clientId: number, propertyId: number): Promise<number> {
-    let seq = (await this.highest(clientId)) + 1;
-    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++, seq++) {
-      const entry: ListEntry = { _id: entryKey(clientId, seq), client_id: clientId, property_id: propertyId };
-      if (await claimed(this.entries.insertOne(entry))) {
-        // Two first appends may both upsert the head; the loser's hint is the winner's to give.
-        await claimed(this.entries.updateOne({ _id: headKey(clientId) }, { $max: { seq } }, { upsert: true }));
-        return seq;
+  append(clientId: number, propertyId: number): Promise<number> {
+    return this.batches.take(clientId, propertyId);
+  }
+
+  /** Consecutive free positions for `propertyIds`, in order, and the head hint moved up to them. */
+  private async claim(clientId: number, propertyIds: number[]): Promise<number[]> {
+    const positions: number[] = [];
+    let seq = this.next.get(clientId) ?? (await this.highest(clientId)) + 1;
+    for (let attempt = 1; positions.length < propertyIds.length; attempt++) {
+      if (attempt > MAX_CLAIM_ATTEMPTS) throw new Error(`no list position could be claimed for client ${clientId}`);
+      const entries: ListEntry[] = propertyIds
+        .slice(positions.length)
+        .map((propertyId, i) => ({ _id: entryKey(clientId, seq + i), client_id: clientId, property_id: propertyId }));
+      let inserted = entries.length;
+      let lostRace = false;
+      try {
+        await this.entries.insertMany(entries, { ordered: true });
+      } catch (error: unknown) {
+        if (!isDuplicateKey(error)) throw error;
+        inserted = (error as { insertedCount?: number }).insertedCount ?? 0;
+        lostRace = true;
+      }
+      positions.push(...entries.slice(0, inserted).map((_, i) => seq + i));
+      seq += inserted;
+      if (lostRace) {
+        seq = attempt % RACES_BEFORE_READING === 0 ? Math.max(seq + 1, (await this.highest(clientId)) + 1) : seq + 1;
       }
     }
-    throw new Error(`no list position could be claimed for client ${clientId}`);
+    this.next.set(clientId, seq);
+    // Two first appends may both upsert the head; the loser's hint is the winner's to give.
+    await claimed(
+      this.entries.updateOne({ _id: headKey(clientId) }, { $max: { seq: positions[positions.length - 1] } }, { upsert: true }),
+    );
+    return positions;
   }
 
   /** The property ids at positions `from`, `from - 1`, ... (`count` of them, down to 1), in one read. */

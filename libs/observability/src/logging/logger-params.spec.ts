@@ -89,7 +89,7 @@ describe('loggerParams', () => {
     ]);
   });
 
-  it('redacts credentials and personal data from whatever a request logs, at any depth', async () => {
+  it('redacts credentials and personal data from what a request logs in its headers and body', async () => {
     const http = await serve('info', (req, res) => {
       (req as IncomingMessage & { log: { info(o: object, m: string): void } }).log.info(
         { headers: req.headers, body: { application: { applicant: { id_number: '123456789', dob: '1985-12-10' } } } },
@@ -106,6 +106,21 @@ describe('loggerParams', () => {
     expect(inside.headers['x-api-key']).toBe(REDACTED);
     expect(inside.body.application.applicant).toEqual({ id_number: REDACTED, dob: REDACTED });
     expect(JSON.stringify(http.lines)).not.toMatch(/the-key|other-key|123456789|1985-12-10/);
+  });
+
+  it('logs a request or a response as its method, path and status, never its headers or query', async () => {
+    const http = await serve('info', (req, res) => {
+      const log = (req as IncomingMessage & { log: { info(o: object, m: string): void } }).log;
+      log.info({ req, res }, 'with the request');
+      res.end();
+    });
+    await http.get('/x?api_key=in-query', { authorization: 'Bearer the-key' });
+    await http.close();
+
+    const line = http.lines.find((l) => l.msg === 'with the request') as any;
+    expect(line.req).toEqual({ method: 'GET', path: '/x' });
+    expect(Object.keys(line.res)).toEqual(['status_code']);
+    expect(JSON.stringify(http.lines)).not.toMatch(/the-key|in-query/);
   });
 
   it('logs probes and scrapes at debug, and failures at error', async () => {

@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import { Params } from 'nestjs-pino';
 import { Options } from 'pino-http';
 import { LogFormat, LogLevel } from '@app/config';
-import { DestinationStream, stdTimeFunctions } from 'pino';
+import { DestinationStream, stdSerializers, stdTimeFunctions } from 'pino';
 import pretty from 'pino-pretty';
-import { redactLogLine } from './redact';
+import { REDACT_PATHS, REDACTED, redactedError } from './redact';
 
 /** Polled by probes and scrapers every few seconds: worth a line at debug only. */
 const OPERATIONS_PATH = /^\/(health(\/|$)|metrics$)/;
@@ -16,6 +16,13 @@ function pathOf(url: string | undefined): string {
 }
 
 type HttpOptions = Options<IncomingMessage, ServerResponse>;
+
+/**
+ * A request or response wherever one is logged (pino-http binds the request to a logger for
+ * every request): what it is, never its headers or query string, which may hold credentials.
+ */
+const requestFields = (request: { method?: string; url?: string }) => ({ method: request.method, path: pathOf(request.url) });
+const responseFields = (response: { statusCode?: number }) => ({ status_code: response.statusCode });
 
 const httpRequestLine: Pick<
   HttpOptions,
@@ -69,7 +76,7 @@ export function prettyLines(destination: number | NodeJS.WritableStream = 1): De
 
 /**
  * How every app logs: one JSON object a line on stdout, with the app's name, an ISO time and the
- * level by name; sensitive fields redacted from the finished line (see redact.ts); one line per
+ * level by name; sensitive fields redacted by path, and errors at any depth (see redact.ts); one line per
  * HTTP request with its method, path, status and duration, and its request id, which the HTTP
  * server has set (REQUEST_ID_OPTIONS). In the `pretty` format the same lines are printed readably.
  */
@@ -79,8 +86,9 @@ export function loggerParams(app: string, level: LogLevel, format: LineFormat = 
     base: { service: app, hostname: hostname(), pid: process.pid },
     timestamp: stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    // Applied to every line before it reaches the stream, whichever the format.
-    hooks: { streamWrite: redactLogLine },
+    // Applied to every line, bindings included, before it is serialized, whichever the format.
+    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+    serializers: { err: redactedError(stdSerializers.err), req: requestFields, res: responseFields },
     // Lines logged while serving a request carry its id, and nothing else of it.
     quietReqLogger: true,
     quietResLogger: true,

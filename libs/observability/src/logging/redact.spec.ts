@@ -1,4 +1,6 @@
-import { isSensitiveField, REDACTED, redactDeep, redactLogLine, SENSITIVE_FIELDS } from './redact';
+import { Writable } from 'node:stream';
+import pino, { stdSerializers } from 'pino';
+import { isSensitiveField, REDACT_PATHS, REDACTED, redactDeep, redactedError, SENSITIVE_FIELDS, spellings } from './redact';
 
 describe('isSensitiveField', () => {
   it.each([...SENSITIVE_FIELDS, 'Authorization', 'idNumber', 'ID-Number', 'DOB', 'x-api-key', 'apiKey', 'API_KEYS'])(
@@ -81,13 +83,78 @@ describe('redactDeep', () => {
   });
 });
 
-describe('redactLogLine', () => {
-  it('redacts a serialized line and ends it with a newline', () => {
-    const line = `${JSON.stringify({ level: 'info', err: { config: { API_KEYS: 'a:1' } }, msg: 'x' })}\n`;
-    expect(redactLogLine(line)).toBe(`${JSON.stringify({ level: 'info', err: { config: { API_KEYS: REDACTED } }, msg: 'x' })}\n`);
+describe('spellings', () => {
+  it('covers snake, camel, kebab, upper, header and Pascal case', () => {
+    expect(spellings('id_number')).toEqual(['id_number', 'idNumber', 'id-number', 'ID_NUMBER', 'Id-Number', 'IdNumber']);
+    expect(spellings('dob')).toEqual(['dob', 'DOB', 'Dob']);
+  });
+});
+
+/** What a pino logger with these paths and the error serializer writes. */
+function logged(write: (logger: pino.Logger) => void): Record<string, any> {
+  let line = '';
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      line += chunk.toString();
+      done();
+    },
+  });
+  write(
+    pino(
+      { redact: { paths: [...REDACT_PATHS], censor: REDACTED }, serializers: { err: redactedError(stdSerializers.err) } },
+      sink,
+    ),
+  );
+  return JSON.parse(line);
+}
+
+describe('REDACT_PATHS', () => {
+  it('are plain paths, without wildcards, which pino would walk on every line', () => {
+    expect(REDACT_PATHS.some((path) => path.includes('*'))).toBe(false);
   });
 
-  it('passes text that is not JSON through', () => {
-    expect(redactLogLine('plain text\n')).toBe('plain text\n');
+  it('redact every sensitive field at the top of a line, in bindings, in headers and in an applicant', () => {
+    const line = logged((logger) =>
+      logger.child({ dob: '1985-12-10' }).info(
+        {
+          idNumber: '123456789',
+          headers: { authorization: 'Bearer k', 'x-api-key': 'k2', accept: 'application/json' },
+          body: { application: { property_id: 7, applicant: { first_name: 'Ada', id_number: '123456789', email: 'a@b.c' } } },
+          data: { client_id: 1, request: { application: { applicant: { dob: '1985-12-10', phone: '5550101234' } } } },
+        },
+        'x',
+      ),
+    );
+
+    expect(line).toMatchObject({
+      dob: REDACTED,
+      idNumber: REDACTED,
+      headers: { authorization: REDACTED, 'x-api-key': REDACTED, accept: 'application/json' },
+      body: { application: { property_id: 7, applicant: { first_name: REDACTED, id_number: REDACTED, email: REDACTED } } },
+      data: { client_id: 1, request: { application: { applicant: { dob: REDACTED, phone: REDACTED } } } },
+    });
+  });
+
+  it('leave the logged object untouched', () => {
+    const value = { applicant: { dob: '1985-12-10' } };
+    logged((logger) => logger.info(value, 'x'));
+    expect(value).toEqual({ applicant: { dob: '1985-12-10' } });
+  });
+});
+
+describe('redactedError', () => {
+  it('redacts the fields of a logged error at any depth', () => {
+    const error = Object.assign(new Error('duplicate key'), {
+      keyValue: { deep: { id_number: '123456789' } },
+      config: { API_KEYS: 'a:1' },
+    });
+    const line = logged((logger) => logger.error({ err: error }, 'failed'));
+
+    expect(line.err).toMatchObject({
+      message: 'duplicate key',
+      keyValue: { deep: { id_number: REDACTED } },
+      config: { API_KEYS: REDACTED },
+    });
+    expect(JSON.stringify(line)).not.toMatch(/123456789|a:1/);
   });
 });

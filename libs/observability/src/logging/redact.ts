@@ -56,16 +56,53 @@ function copy(value: unknown, seen: WeakSet<object>): unknown {
 }
 
 /**
- * One serialized log line with its sensitive fields redacted. Applied to the final line, after
- * every serializer and binding, so nothing added on the way escapes it.
+ * The objects our log lines carry, under which a sensitive field is redacted by pino's `redact`:
+ * the line itself, headers and bodies, and a message's request. Not `req` and `res`: their
+ * serializers keep no headers (loggerParams), and a path under them would redact the request
+ * pino-http binds to a child logger for every request, whether or not a line is written. pino compiles each path
+ * into a plain property access, which costs about nothing per line; a wildcard path (`*.dob`) is
+ * walked on every line instead and cost 35 us a line for one level, so there is none. A field
+ * logged anywhere else is not redacted by path: log other objects under one of these, or as an
+ * error, whose serialized form is redacted at any depth (redactedError).
  */
-export function redactLogLine(line: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    // Not JSON, so it was not written by pino; nothing to find by field name.
-    return line;
-  }
-  return `${JSON.stringify(redactDeep(parsed))}\n`;
+const CONTAINERS = [
+  '',
+  'headers',
+  'body',
+  'body.application',
+  'body.application.applicant',
+  'body.applicant',
+  'request',
+  'request.application',
+  'request.application.applicant',
+  'data',
+  'data.request.application.applicant',
+  'applicant',
+  'application.applicant',
+  'config',
+] as const;
+
+/** The spellings a field is met in: `id_number`, `idNumber`, `id-number`, `ID_NUMBER`, `Id-Number`, `IdNumber`. */
+export function spellings(field: string): string[] {
+  const parts = field.split('_');
+  const capitalized = parts.map((part) => part[0].toUpperCase() + part.slice(1));
+  const camel = parts[0] + capitalized.slice(1).join('');
+  return [...new Set([field, camel, parts.join('-'), field.toUpperCase(), capitalized.join('-'), capitalized.join('')])];
+}
+
+/** A key as a step of a pino redact path: `.name`, or `["x-api-key"]` when it is no identifier. */
+const step = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `["${key}"]`);
+
+/** pino `redact` paths: every spelling of every sensitive field under every container. */
+export const REDACT_PATHS: readonly string[] = CONTAINERS.flatMap((container) =>
+  SENSITIVE_FIELDS.flatMap((field) => spellings(field).map((key) => `${container}${step(key)}`.replace(/^\./, ''))),
+);
+
+/**
+ * An error as pino serializes it (its message, stack, type and every own field), with every
+ * sensitive field at any depth redacted. Errors are rare and may carry what a driver or library
+ * put in them (a duplicate key's value, a configuration), so they get the deep walk.
+ */
+export function redactedError(serialize: (error: Error) => Record<string, unknown>) {
+  return (error: Error): Record<string, unknown> => redactDeep(serialize(error));
 }

@@ -39,6 +39,18 @@ const messagesDeadLettered = new Counter({
   registers: [metricsRegistry],
 });
 
+const dbCommands = new Counter({
+  name: 'db_commands_total',
+  help: 'Commands sent to the database, by command name; counted only with DB_COMMAND_METRICS=true',
+  labelNames: ['command'] as const,
+  registers: [metricsRegistry],
+});
+
+/** For the driver's command monitoring: counts one command sent to the database. */
+export function countDbCommand(command: string): void {
+  dbCommands.inc({ command });
+}
+
 /** For the code that dead-letters a message: counts it, by the queue it came from and why. */
 export function countDeadLettered(queue: string, reason: string): void {
   messagesDeadLettered.inc({ queue, reason });
