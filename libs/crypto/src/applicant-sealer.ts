@@ -67,6 +67,16 @@ export class ApplicantSealer {
     return { ...request, applicant: this.openApplicant(applicant, sealed) };
   }
 
+  /** Just the sealed fields, for a request that carries them alone (the form's last step). */
+  sealFields(values: Partial<Record<SealedApplicantField, string>>): SealedApplicantFields {
+    return this.sealApplicant(values).sealed;
+  }
+
+  /** The sealed fields in clear, refused as `open` refuses them. */
+  openFields(sealed: unknown): Partial<Record<SealedApplicantField, unknown>> {
+    return this.openApplicant({}, sealed);
+  }
+
   private sealApplicant(input: object): { applicant: Fields; sealed: SealedApplicantFields } {
     const applicant: Fields = { ...input };
     const sealed: SealedApplicantFields = {};

@@ -2,6 +2,9 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
 import {
   ContractPipe,
+  FormProperty,
+  FormPropertyMessage,
+  isPositiveId,
   CreatePropertyRequest,
   DeletePropertyMessage,
   ListPropertiesMessage,
@@ -61,6 +64,12 @@ export class PropertiesMessageController {
   async delete(@Payload() message: DeletePropertyMessage): Promise<PropertyResponse> {
     const { clientId, id } = readPropertyRef(message);
     return { property: await this.properties.delete(clientId, id, readIfMatch(message)) };
+  }
+
+  @MessagePattern(PROPERTIES.FORM_GET)
+  findForForm(@Payload() message: FormPropertyMessage): Promise<FormProperty | null> {
+    if (!isPositiveId(message?.id)) return Promise.resolve(null);
+    return this.properties.findForForm(message.id);
   }
 
   @MessagePattern(PROPERTIES.LOOKUP)

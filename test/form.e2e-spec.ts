@@ -1,0 +1,226 @@
+import { once } from 'node:events';
+import { createServer, Server } from 'node:http';
+import { Browser, Page } from 'playwright-core';
+import { Stack } from '../tools/stack';
+import { launchBrowser, mainText, submit } from './support/browser';
+import { Api, api } from './support/http';
+
+/**
+ * The online application form in a real browser (Debian's Chromium through playwright-core),
+ * against the whole stack: the form app, the gateway and both services over the real broker
+ * and database. What the form stores is read back through the API.
+ */
+describe('the online application form', () => {
+  let stack: Stack;
+  let client: Api;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000' } });
+    client = api(stack.url);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage();
+  });
+
+  afterEach(async () => {
+    await page.close();
+  });
+
+  async function createProperty(property: Record<string, unknown>): Promise<Record<string, any>> {
+    const created = await client.post('/api/v2/properties', { property });
+    expect(created.status).toBe(201);
+    return created.body.property;
+  }
+
+  /** The application's one primary applicant's record, through the API. */
+  async function primaryApplicant(propertyId: number): Promise<{ application: any; applicant: any }> {
+    const list = await client.get(`/api/v2/applications?property_id=${propertyId}`);
+    expect(list.body.applications).toHaveLength(1);
+    const application = (await client.get(`/api/v2/applications/${list.body.applications[0].id}`)).body.application;
+    const applicant = (await client.get(new URL(application.applicants[0].api_url).pathname)).body.applicant;
+    return { application, applicant };
+  }
+
+  async function fillContact(first: string, last: string, email: string): Promise<void> {
+    await page.getByLabel('First name').fill(first);
+    await page.getByLabel('Last name').fill(last);
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Phone number').fill('(555) 010-1234');
+  }
+
+  /** Step 3 of preset 1 (every property's default), with a valid SSN and date of birth. */
+  async function fillLastStep(signature: string): Promise<void> {
+    await page.getByLabel('Current address').fill('1 Old Road, Springfield');
+    await page.getByRole('group', { name: 'Have you ever been evicted?' }).getByLabel('No').check();
+    await page.getByLabel('Date of birth').fill('1990-04-12');
+    await page.getByLabel('Social security number').fill('123-45-6789');
+    await page.getByLabel('I have read the disclosures above and agree to them').check();
+    await page.getByLabel('Signature: type your full name').fill(signature);
+  }
+
+  it('takes a full application for a multi_family property: a floor plan and the desired unit', async () => {
+    const property = await createProperty({ name: 'Maple Court', kind: 'multi_family' });
+    const added = await client.post(`/api/v2/properties/${property.id}/floor_plans`, {
+      floor_plan: { name: 'Two bedroom', beds: 2, baths: 1.5, rent: 1850 },
+    });
+    expect(added.status).toBe(201);
+
+    await page.goto(property.application_url);
+    expect(await page.title()).toContain('Maple Court');
+    expect(await mainText(page)).toContain('Step 1 of 3');
+    await fillContact('Ada', 'Lovelace', 'ada@example.com');
+    await submit(page, /\/applicants\/[\w-]{43}\/details$/);
+
+    const started = await primaryApplicant(property.id);
+    expect(started.applicant).toMatchObject({ form_status: 'started', first_name: 'Ada', phone: '5550101234' });
+    expect(started.applicant.form_started_at).not.toBeNull();
+    expect(started.applicant.form_url).toBe(page.url().replace(/\/details$/, ''));
+
+    const plans = page.getByLabel('Floor plan');
+    expect(await plans.locator('option').allInnerTexts()).toEqual([
+      'Choose a floor plan',
+      'Maple Court',
+      'Two bedroom, 2 bed, 1.5 bath, $1850/month',
+    ]);
+    await plans.selectOption({ label: 'Two bedroom, 2 bed, 1.5 bath, $1850/month' });
+    await page.getByLabel('Describe the unit you want').fill('Top floor, facing the park');
+    await page.getByLabel('Desired move-in date').fill('2027-03-01');
+    await submit(page, /\/finish$/);
+
+    await fillLastStep('Ada Lovelace');
+    await submit(page, /\/done$/);
+    expect(await mainText(page)).toContain('Your application to Maple Court is complete.');
+
+    const { application, applicant } = await primaryApplicant(property.id);
+    expect(application).toMatchObject({
+      floor_plan_id: added.body.floor_plan.id,
+      desired_unit_description: 'Top floor, facing the park',
+      desired_move_in: '2027-03-01',
+    });
+    expect(applicant).toMatchObject({
+      form_status: 'completed',
+      form_answers: { current_address: '1 Old Road, Springfield', evicted: 'no' },
+    });
+    expect(applicant.form_completed_at).not.toBeNull();
+  });
+
+  it('asks a single_family property for neither a floor plan nor a desired unit', async () => {
+    const property = await createProperty({ name: 'Cedar House', kind: 'single_family' });
+    await page.goto(property.application_url);
+    await fillContact('Grace', 'Hopper', 'grace@example.com');
+    await submit(page, /\/details$/);
+
+    expect(await page.getByLabel('Floor plan').count()).toBe(0);
+    expect(await page.locator('textarea').count()).toBe(0);
+    await page.getByLabel('Desired move-in date').fill('2027-05-15');
+    await submit(page, /\/finish$/);
+    await fillLastStep('Grace Hopper');
+    await submit(page, /\/done$/);
+
+    const { application, applicant } = await primaryApplicant(property.id);
+    expect(application).toMatchObject({ floor_plan_id: null, desired_unit_description: null, desired_move_in: '2027-05-15' });
+    expect(applicant.form_status).toBe('completed');
+  });
+
+  it('asks a generic property for a description of the desired property, and insists on it', async () => {
+    const property = await createProperty({ name: 'Portfolio Homes', kind: 'generic' });
+    await page.goto(property.application_url);
+    await fillContact('Alan', 'Turing', 'alan@example.com');
+    await submit(page, /\/details$/);
+
+    expect(await page.getByLabel('Floor plan').count()).toBe(0);
+    await submit(page, /\/details$/);
+    expect(await page.locator('.error-summary').innerText()).toContain('must describe the property you want');
+    await page.getByLabel('Describe the property you are looking for').fill('Three bedrooms near the station');
+    await submit(page, /\/finish$/);
+    await fillLastStep('Alan Turing');
+    await submit(page, /\/done$/);
+
+    const { application } = await primaryApplicant(property.id);
+    expect(application).toMatchObject({ floor_plan_id: null, desired_unit_description: 'Three bedrooms near the station' });
+  });
+
+  it('shows a 404 page for an unknown or deleted property, and stores nothing', async () => {
+    const property = await createProperty({ name: 'Gone Soon' });
+    expect((await client.delete(`/api/v2/properties/${property.id}`)).status).toBe(200);
+
+    for (const url of [
+      property.application_url,
+      `${stack.formUrl}/properties/999999/apply`,
+      `${stack.formUrl}/properties/x/apply`,
+    ]) {
+      const response = await page.goto(url);
+      expect(response!.status()).toBe(404);
+      expect(await mainText(page)).toContain('There is no application form at this address.');
+      expect(await page.locator('form').count()).toBe(0);
+    }
+    const list = await client.get(`/api/v2/applications?property_id=${property.id}`);
+    expect(list.body.applications).toEqual([]);
+  });
+
+  it('says an unavailable property takes no applications, and shows no form', async () => {
+    const property = await createProperty({ name: 'Full House', available: false });
+    const response = await page.goto(property.application_url);
+    expect(response!.status()).toBe(200);
+    expect(await mainText(page)).toContain('Full House is not taking applications at the moment.');
+    expect(await page.locator('form').count()).toBe(0);
+  });
+
+  it('continues an applicant created through the API at its form_url, then sends it to its redirect_url', async () => {
+    const landing = await landingServer();
+    try {
+      const property = await createProperty({ name: 'Birch Flats', kind: 'single_family' });
+      const created = await client.post('/api/v2/applications', {
+        application: {
+          property_id: property.id,
+          applicant: { first_name: 'Katherine', last_name: 'Johnson', email: 'kj@example.com', redirect_url: landing.url },
+        },
+      });
+      expect(created.status).toBe(201);
+      const applicantPath = new URL(created.body.application.applicants[0].api_url).pathname;
+      const before = (await client.get(applicantPath)).body.applicant;
+      expect(before.form_status).toBe('not_started');
+
+      await page.goto(before.form_url);
+      expect(await page.getByLabel('First name').inputValue()).toBe('Katherine');
+      expect(await page.getByLabel('E-mail address').inputValue()).toBe('kj@example.com');
+      await page.getByLabel('Phone number').fill('555 020 3000');
+      await submit(page, /\/details$/);
+      expect((await client.get(applicantPath)).body.applicant).toMatchObject({ form_status: 'started', phone: '5550203000' });
+
+      await submit(page, /\/finish$/);
+      await fillLastStep('Katherine Johnson');
+      await submit(page, landing.url);
+      expect(await page.locator('body').innerText()).toContain('Welcome back');
+      expect((await client.get(applicantPath)).body.applicant.form_status).toBe('completed');
+    } finally {
+      await landing.close();
+    }
+  });
+});
+
+/** The landlord's own page a redirect_url points to. */
+async function landingServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Thanks</title><p>Welcome back</p>');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/thanks`,
+    close: async () => {
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
