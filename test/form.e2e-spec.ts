@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { Browser, Page } from 'playwright-core';
-import { Stack } from '../tools/stack';
+import { KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { Api, api } from './support/http';
 
@@ -17,7 +17,8 @@ describe('the online application form', () => {
   let page: Page;
 
   beforeAll(async () => {
-    stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000' } });
+    // Client two's properties use form preset 2.
+    stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', CLIENT_DEFAULTS: '2:2:1' } });
     client = api(stack.url);
     browser = await launchBrowser();
   });
@@ -205,6 +206,168 @@ describe('the online application form', () => {
     } finally {
       await landing.close();
     }
+  });
+
+  it('lists at least two form presets, and shows and stores the questions of the property’s preset', async () => {
+    const presets = await client.get('/api/v2/form_presets');
+    expect(presets.status).toBe(200);
+    expect(presets.body.form_presets.length).toBeGreaterThanOrEqual(2);
+    const second = presets.body.form_presets.find((preset: { id: number }) => preset.id === 2);
+    expect(second.questions.map((q: { id: string }) => q.id)).toContain('pets');
+
+    const other = api(stack.url);
+    const created = await other.post(
+      '/api/v2/properties',
+      { property: { name: 'Pet Friendly Lofts', kind: 'single_family' } },
+      { key: KEYS.clientTwo },
+    );
+    const property = created.body.property;
+    expect(property.form_preset_id).toBe(2);
+
+    await page.goto(property.application_url);
+    await fillContact('Mary', 'Jackson', 'mary@example.com');
+    await submit(page, /\/details$/);
+    await submit(page, /\/finish$/);
+    expect(await page.getByText('Have you ever been evicted?').count()).toBe(0);
+    expect(await page.getByText('Pet policy').count()).toBe(1);
+    await page.getByLabel('Current address').fill('9 Elm Street');
+    await page.getByRole('group', { name: 'Do you have pets?' }).getByLabel('Yes').check();
+    await page.getByLabel('If so, which (kind, breed, weight)?').fill('A cat, 4 kg');
+    await page.getByLabel('Date of birth').fill('1985-01-02');
+    await page.getByLabel('Social security number').fill('987654321');
+    await page.getByLabel('I have read the disclosures above and agree to them').check();
+    await page.getByLabel('Signature: type your full name').fill('Mary Jackson');
+    await submit(page, /\/done$/);
+
+    const list = await other.get(`/api/v2/applications?property_id=${property.id}`, { key: KEYS.clientTwo });
+    const summary = list.body.applications[0].applicants[0];
+    const applicant = (await other.get(new URL(summary.api_url).pathname, { key: KEYS.clientTwo })).body.applicant;
+    expect(applicant.form_answers).toEqual({ current_address: '9 Elm Street', pets: 'yes', pet_details: 'A cat, 4 kg' });
+  });
+
+  it('takes a full application with two co-applicants, each completing the form at its own form_url', async () => {
+    const property = await createProperty({ name: 'Willow Terrace', kind: 'single_family' });
+    await page.goto(property.application_url);
+    await fillContact('Dorothy', 'Vaughan', 'dorothy@example.com');
+    await submit(page, /\/details$/);
+    await submit(page, /\/finish$/);
+    await fillLastStep('Dorothy Vaughan');
+    const first = page.getByRole('group', { name: 'Co-applicant 1 (optional)' });
+    await first.getByLabel('First name').fill('Leonard');
+    await first.getByLabel('Last name').fill('Vaughan');
+    await first.getByLabel('E-mail address').fill('leonard@example.com');
+    const second = page.getByRole('group', { name: 'Co-applicant 2 (optional)' });
+    await second.getByLabel('First name').fill('Ann');
+    await second.getByLabel('Last name').fill('Vaughan');
+    await second.getByLabel('E-mail address').fill('ann@example.com');
+    await submit(page, /\/done$/);
+
+    const { application } = await primaryApplicant(property.id);
+    expect(application.applicants.map((a: { name: string; type: string }) => [a.name, a.type])).toEqual([
+      ['Dorothy Vaughan', 'primary'],
+      ['Leonard Vaughan', 'co_applicant'],
+      ['Ann Vaughan', 'co_applicant'],
+    ]);
+    const records = await Promise.all(
+      application.applicants.map(
+        async (a: { api_url: string }) => (await client.get(new URL(a.api_url).pathname)).body.applicant,
+      ),
+    );
+    expect(new Set(records.map((r) => r.form_url)).size).toBe(3);
+    expect(records.map((r) => r.form_status)).toEqual(['completed', 'not_started', 'not_started']);
+
+    for (const [index, coApplicant] of records.slice(1).entries()) {
+      await page.goto(coApplicant.form_url);
+      expect(await page.getByLabel('E-mail address').inputValue()).toBe(coApplicant.email);
+      await page.getByLabel('Phone number').fill(`555010200${index}`);
+      // A co-applicant describes no home and names no one: from step 1 straight to the last step.
+      await submit(page, /\/finish$/);
+      expect(await page.getByRole('group', { name: /Co-applicant/ }).count()).toBe(0);
+      await fillLastStep(coApplicant.name);
+      await submit(page, /\/done$/);
+      expect(await mainText(page)).toContain(`Thank you, ${coApplicant.first_name}.`);
+    }
+    const after = await Promise.all(records.map(async (r) => (await client.get(new URL(r.api_url).pathname)).body.applicant));
+    expect(after.map((r) => r.form_status)).toEqual(['completed', 'completed', 'completed']);
+  });
+
+  describe('an invitation_only property', () => {
+    let property: Record<string, any>;
+
+    beforeAll(async () => {
+      property = await createProperty({
+        name: 'Private Gardens',
+        kind: 'single_family',
+        invitation_only: true,
+        invitation_only_message: 'Ask the concierge for an invitation.',
+      });
+    });
+
+    async function invite(email: string, propertyId = property.id): Promise<Record<string, any>> {
+      const created = await client.post(`/api/v2/properties/${propertyId}/invitations`, { invitation: { email } });
+      expect(created.status).toBe(201);
+      return created.body.invitation;
+    }
+
+    async function applications(): Promise<unknown[]> {
+      return (await client.get(`/api/v2/applications?property_id=${property.id}`)).body.applications;
+    }
+
+    it('shows its message and no form to someone without an invitation', async () => {
+      const response = await page.goto(property.application_url);
+      expect(response!.status()).toBe(403);
+      expect(await mainText(page)).toContain('Ask the concierge for an invitation.');
+      expect(await page.locator('form').count()).toBe(0);
+    });
+
+    it('opens the form with an invitation, once: its link is refused after it was used', async () => {
+      const invitation = await invite('hedy@example.com');
+      expect(Object.keys(invitation)).toEqual(['id', 'property_id', 'email', 'url', 'expires_at']);
+      expect(invitation.url).toMatch(new RegExp(`^${property.application_url}\\?invitation=[\\w-]{43}$`));
+      expect(Date.parse(invitation.expires_at)).toBeGreaterThan(Date.now() + 24 * 3600 * 1000);
+
+      await page.goto(invitation.url);
+      expect(await page.getByLabel('E-mail address').inputValue()).toBe('hedy@example.com');
+      await fillContact('Hedy', 'Lamarr', 'hedy@example.com');
+      await submit(page, /\/details$/);
+      expect(await applications()).toHaveLength(1);
+
+      const again = await page.goto(invitation.url);
+      expect(again!.status()).toBe(403);
+      expect(await page.locator('form').count()).toBe(0);
+      expect(await applications()).toHaveLength(1);
+    });
+
+    it('refuses a tampered token and another property’s invitation, storing nothing', async () => {
+      const before = (await applications()).length;
+      const elsewhere = await createProperty({ name: 'Other Gardens', invitation_only: true });
+      const foreign = await invite('eve@example.com', elsewhere.id);
+      const token = new URL(foreign.url).searchParams.get('invitation')!;
+      const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+      for (const link of [
+        `${property.application_url}?invitation=${token}`,
+        `${property.application_url}?invitation=${tampered}`,
+      ]) {
+        const response = await page.goto(link);
+        expect(response!.status()).toBe(403);
+        expect(await mainText(page)).toContain('Ask the concierge for an invitation.');
+        expect(await page.locator('form').count()).toBe(0);
+      }
+      expect(await applications()).toHaveLength(before);
+    });
+
+    it('keeps only a digest of each invitation token', async () => {
+      const invitation = await invite('ida@example.com');
+      const token = new URL(invitation.url).searchParams.get('invitation')!;
+      const db = await stack.database('properties');
+      try {
+        const stored = await db.collection('invitations').find({}).toArray();
+        expect(stored.length).toBeGreaterThan(0);
+        expect(JSON.stringify(stored)).not.toContain(token);
+      } finally {
+        await db.close();
+      }
+    });
   });
 });
 

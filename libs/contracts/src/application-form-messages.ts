@@ -77,3 +77,14 @@ export interface FormApplicant {
   /** Only in the answer to START: the token of the new applicant's form_url. */
   token?: string;
 }
+
+/** INVITATIONS.CHECK and INVITATIONS.USE: an invitation named by its token's digest, for one property. */
+export interface InvitationTokenMessage {
+  property_id: number;
+  token_digest: string;
+}
+
+/** The answer to INVITATIONS.CHECK for a usable invitation (null otherwise). */
+export interface UsableInvitation {
+  email: string;
+}

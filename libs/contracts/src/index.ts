@@ -17,3 +17,4 @@ export * from './dto/applicant.dto';
 export * from './form-presets';
 export * from './dto/application-form.dto';
 export * from './application-form-messages';
+export * from './dto/invitation.dto';

@@ -13,6 +13,15 @@ export const PROPERTIES = {
   PING: 'properties.ping',
 } as const;
 
+/** Invitations to a property's form; the properties service keeps them. */
+export const INVITATIONS = {
+  CREATE: 'invitations.create',
+  /** Asked by the form: is this token a usable invitation to this property? Its e-mail, or null. */
+  CHECK: 'invitations.check',
+  /** Asked by the form before it starts an application: uses the invitation up, once. */
+  USE: 'invitations.use',
+} as const;
+
 /** Floor plans live inside their property, so the properties service answers these too. */
 export const FLOOR_PLANS = {
   LIST: 'floor_plans.list',

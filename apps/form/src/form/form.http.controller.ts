@@ -18,6 +18,8 @@ import {
   formPreset,
   FormPreset,
   FormProperty,
+  INVITATIONS,
+  InvitationTokenMessage,
   MAX_FORM_CO_APPLICANTS,
   parseIdSegment,
   parseRequest,
@@ -25,6 +27,7 @@ import {
   PROPERTIES,
   PropertyRepresentation,
   ServiceError,
+  UsableInvitation,
 } from '@app/contracts';
 import { ApplicantSealer, FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
@@ -43,6 +46,12 @@ const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by i
 
 /** The pages an applicant goes through, after step 1 at the property's application_url. */
 const STEP_PATHS = { contact: '', details: '/details', finish: '/finish', done: '/done' } as const;
+
+/** An invitation to an invitation_only property, as its link gave it. */
+interface Invitation {
+  token: string;
+  email: string;
+}
 
 /** A refusal shown as a page of its own, with no form. */
 class Refusal {
@@ -93,9 +102,10 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { property } = await this.openProperty(id);
+      const { property, invitation } = await this.openProperty(id, query.invitation);
       const action = `/properties/${property.id}/apply`;
-      return this.contactPage(reply, iframe, property, action, {});
+      const values: FormBody = invitation ? { email: invitation.email, invitation: invitation.token } : {};
+      return this.contactPage(reply, iframe, property, action, values);
     });
   }
 
@@ -108,18 +118,20 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { client_id: clientId, property } = await this.openProperty(id);
+      const body = formBody(request);
+      const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
       const action = `/properties/${property.id}/apply`;
-      const body = this.submitted(request, action);
+      const { nonce } = this.submitted(request, action);
       const contact = this.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
       }
+      if (invitation) await this.useInvitation(property.id, invitation.token);
       const started = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.START, {
         client_id: clientId,
         property_id: property.id,
         request: contact,
-        submission: body.nonce,
+        submission: nonce,
       });
       return this.pages.redirect(reply, this.stepUrl(started.token!, 'details', iframe), iframe);
     });
@@ -287,8 +299,11 @@ export class FormHttpController {
     }
   }
 
-  /** The live property `id` that takes applications; otherwise the page that says why not. */
-  private async openProperty(id: string): Promise<FormProperty> {
+  /**
+   * The live property `id` that takes applications, with the invitation an invitation_only
+   * property requires (`token`, from the link); otherwise the page that says why not.
+   */
+  private async openProperty(id: string, token: unknown): Promise<FormProperty & { invitation: Invitation | null }> {
     const propertyId = parseIdSegment(id);
     if (propertyId === null) throw NOT_FOUND;
     const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: propertyId });
@@ -297,10 +312,24 @@ export class FormHttpController {
     if (!property.available) {
       throw new Refusal(200, property.name, `${property.name} is not taking applications at the moment.`);
     }
-    if (property.invitation_only) {
-      throw new Refusal(403, property.name, property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
+    if (!property.invitation_only) return { ...found, invitation: null };
+    const usable =
+      typeof token === 'string' && FORM_TOKEN.test(token)
+        ? await this.backends.properties<UsableInvitation | null>(INVITATIONS.CHECK, {
+            property_id: property.id,
+            token_digest: formTokenDigest(token),
+          })
+        : null;
+    if (!usable) throw invitationOnly(property);
+    return { ...found, invitation: { token: token as string, email: usable.email } };
+  }
+
+  /** Uses the invitation up before an application is started with it; a used one is refused. */
+  private async useInvitation(propertyId: number, token: string): Promise<void> {
+    const message: InvitationTokenMessage = { property_id: propertyId, token_digest: formTokenDigest(token) };
+    if (!(await this.backends.properties<boolean>(INVITATIONS.USE, message))) {
+      throw new Refusal(403, 'Invitation already used', 'This invitation has already been used to apply, or it has expired.');
     }
-    return found;
   }
 
   /** The applicant a form link names, and its property, which must still exist. */
@@ -451,6 +480,15 @@ export class FormHttpController {
   private frame(title: string, iframe: boolean, step: number, problems: FieldProblem[]): PageFrame {
     return { title, iframe, step, problems };
   }
+}
+
+/** The fields of a POSTed form (none for any other body). */
+function formBody(request: FastifyRequest): FormBody {
+  return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
+}
+
+function invitationOnly(property: PropertyRepresentation): Refusal {
+  return new Refusal(403, property.name, property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
 }
 
 /** The page for what a service answered instead of a result. */
