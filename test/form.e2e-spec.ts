@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { Browser, Page } from 'playwright-core';
-import { KEYS, Stack } from '../tools/stack';
+import { freePort, KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { Api, api } from './support/http';
 
@@ -366,6 +366,159 @@ describe('the online application form', () => {
         expect(JSON.stringify(stored)).not.toContain(token);
       } finally {
         await db.close();
+      }
+    });
+  });
+
+  describe('refuses hostile input with a clear page and stores nothing', () => {
+    /** A page of the form fetched as a script would, with the CSRF token it carries. */
+    async function formPage(url: string): Promise<{ status: number; html: string; csrf: string }> {
+      const response = await fetch(url);
+      const html = await response.text();
+      return { status: response.status, html, csrf: /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? '' };
+    }
+
+    function post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+      return fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
+    }
+
+    const contact = { first_name: 'Mallory', last_name: 'Hacker', email: 'mallory@example.com' };
+
+    async function applicationsTo(propertyId: number): Promise<unknown[]> {
+      return (await client.get(`/api/v2/applications?property_id=${propertyId}`)).body.applications;
+    }
+
+    it('renders a property named <script>alert(1)</script> as text', async () => {
+      const name = '<script>alert(1)</script>';
+      const property = await createProperty({ name, kind: 'multi_family' });
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.goto(property.application_url);
+      expect(await page.locator('.property').innerText()).toBe(name);
+      expect(await page.locator('main script').count()).toBe(0);
+      const html = await (await fetch(property.application_url)).text();
+      expect(html).not.toContain(name);
+      expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      await fillContact('<b>Bold</b>', '"quoted', 'x@example.com');
+      await submit(page, /\/details$/);
+      // The floor plan's name is the property's: an option's text, not markup.
+      expect(await page.getByLabel('Floor plan').locator('option').nth(1).innerText()).toBe(name);
+      expect(dialogs).toEqual([]);
+    });
+
+    it('refuses a forged or missing CSRF token, and one made for another page', async () => {
+      const property = await createProperty({ name: 'Token Court' });
+      const other = await createProperty({ name: 'Other Court' });
+      const { csrf: otherToken } = await formPage(other.application_url);
+      const { csrf } = await formPage(property.application_url);
+      const [issued, nonce] = csrf.split('.');
+      for (const token of [undefined, '', 'forged', `${issued}.${nonce}.${'A'.repeat(43)}`, otherToken]) {
+        const fields: Record<string, string> = token === undefined ? contact : { ...contact, csrf_token: token };
+        const answer = await post(property.application_url, fields);
+        expect(answer.status).toBe(403);
+        expect(await answer.text()).toContain('This page has expired');
+      }
+      expect(await applicationsTo(property.id)).toEqual([]);
+    });
+
+    it('takes each page once: a replayed submission changes nothing', async () => {
+      const property = await createProperty({ name: 'Replay Court' });
+      const { csrf } = await formPage(property.application_url);
+      const first = await post(property.application_url, { ...contact, csrf_token: csrf });
+      expect(first.status).toBe(303);
+      const replayed = await post(property.application_url, { ...contact, csrf_token: csrf });
+      expect(replayed.status).toBe(409);
+      expect(await replayed.text()).toContain('This page was already sent.');
+      expect(await applicationsTo(property.id)).toHaveLength(1);
+    });
+
+    it('refuses a submission with the honeypot filled in', async () => {
+      const property = await createProperty({ name: 'Honey Court' });
+      const { csrf } = await formPage(property.application_url);
+      const answer = await post(property.application_url, { ...contact, csrf_token: csrf, website: 'http://spam.example' });
+      expect(answer.status).toBe(400);
+      expect(await answer.text()).toContain('This form could not be sent.');
+      expect(await applicationsTo(property.id)).toEqual([]);
+    });
+
+    it('refuses a submission to a deleted property, and to an invitation_only one without an invitation', async () => {
+      const deleted = await createProperty({ name: 'Deleted Court' });
+      const closed = await createProperty({ name: 'Closed Court', invitation_only: true });
+      const { csrf } = await formPage(deleted.application_url);
+      expect((await client.delete(`/api/v2/properties/${deleted.id}`)).status).toBe(200);
+      const gone = await post(deleted.application_url, { ...contact, csrf_token: csrf });
+      expect(gone.status).toBe(404);
+      expect(await gone.text()).toContain('There is no application form at this address.');
+
+      const { status, csrf: none } = await formPage(closed.application_url);
+      expect([status, none]).toEqual([403, '']);
+      const token = `${'A'.repeat(43)}`;
+      const refused = await post(closed.application_url, { ...contact, invitation: token, csrf_token: csrf });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain('This property accepts applications by invitation only.');
+      expect(await applicationsTo(closed.id)).toEqual([]);
+    });
+
+    it('shows each problem beside its field and in a summary, and never writes the SSN back', async () => {
+      const property = await createProperty({ name: 'Careful Court', kind: 'single_family' });
+      await page.goto(property.application_url);
+      await page.getByLabel('E-mail address').fill('not an address');
+      await submit(page, property.application_url);
+      const summary = page.locator('.error-summary');
+      expect(await summary.getByRole('link').allInnerTexts()).toEqual([
+        'first name: is required',
+        'last name: is required',
+        'email: must be a valid e-mail address',
+      ]);
+      expect(await page.locator('#field-email-error').innerText()).toContain('must be a valid e-mail address');
+      expect(await page.getByLabel('E-mail address').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('E-mail address').inputValue()).toBe('not an address');
+      expect(await applicationsTo(property.id)).toEqual([]);
+
+      await fillContact('Rosalind', 'Franklin', 'rosalind@example.com');
+      await submit(page, /\/details$/);
+      await submit(page, /\/finish$/);
+      await page.getByLabel('Social security number').fill('219-09-9999');
+      await page.getByLabel('Date of birth').fill('1990-01-01');
+      const response = page.waitForResponse((r) => r.request().method() === 'POST');
+      await submit(page, /\/finish$/);
+      const html = await (await response).text();
+      expect(html).not.toContain('219-09-9999');
+      expect(html).not.toContain('219099999');
+      expect(await page.getByLabel('Social security number').inputValue()).toBe('');
+      expect(await page.getByLabel('Date of birth').inputValue()).toBe('1990-01-01');
+      expect(await page.locator('#field-signature-error').innerText()).toContain('is required');
+      expect(await page.locator('#field-consent-error').innerText()).toContain('must be given to apply');
+      const { applicant } = await primaryApplicant(property.id);
+      expect(applicant.form_status).toBe('started');
+    });
+
+    it('limits the submissions one address makes per minute', async () => {
+      const property = await createProperty({ name: 'Busy Court' });
+      // A second form process of the stack's, with a limit of its own.
+      const port = await freePort();
+      const limited = await stack.startApp('form', { FORM_PORT: String(port), FORM_RATE_LIMIT_PER_MINUTE: '2' });
+      try {
+        const url = `http://127.0.0.1:${port}/properties/${property.id}/apply`;
+        const statuses: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const { csrf } = await formPage(url);
+          const answer = await post(url, { ...contact, csrf_token: csrf });
+          statuses.push(answer.status);
+          if (answer.status === 429) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+        }
+        expect(statuses).toEqual([303, 303, 429]);
+        expect(await applicationsTo(property.id)).toHaveLength(2);
+      } finally {
+        await stack.signal(limited, 'SIGTERM');
       }
     });
   });
