@@ -63,6 +63,11 @@ class Refusal {
   ) {}
 }
 
+/** The applicant belongs on another page than the one asked for. */
+class Redirect {
+  constructor(readonly location: string) {}
+}
+
 const NOT_FOUND = new Refusal(404, 'Page not found', 'There is no application form at this address.');
 
 /**
@@ -185,9 +190,7 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openApplicant(token);
-      const elsewhere = this.misplaced(token, applicant, 'details', iframe);
-      if (elsewhere) return this.pages.redirect(reply, elsewhere, iframe);
+      const { applicant, property } = await this.openStep(token, 'details', iframe);
       return this.detailsPage(reply, iframe, property, token, detailsValues(applicant));
     });
   }
@@ -201,9 +204,7 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property, digest } = await this.openApplicant(token);
-      const elsewhere = this.misplaced(token, applicant, 'details', iframe);
-      if (elsewhere) return this.pages.redirect(reply, elsewhere, iframe);
+      const { property, digest } = await this.openStep(token, 'details', iframe);
       const body = this.submitted(request, `/applicants/${token}/details`);
       const details = this.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
@@ -227,9 +228,7 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openApplicant(token);
-      const elsewhere = this.misplaced(token, applicant, 'finish', iframe);
-      if (elsewhere) return this.pages.redirect(reply, elsewhere, iframe);
+      const { applicant, property } = await this.openStep(token, 'finish', iframe);
       return this.finishPage(reply, iframe, property, applicant, token, answerValues(applicant.form_answers ?? {}));
     });
   }
@@ -243,9 +242,7 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property, digest } = await this.openApplicant(token);
-      const elsewhere = this.misplaced(token, applicant, 'finish', iframe);
-      if (elsewhere) return this.pages.redirect(reply, elsewhere, iframe);
+      const { applicant, property, digest } = await this.openStep(token, 'finish', iframe);
       const body = this.submitted(request, `/applicants/${token}/finish`);
       const preset = formPreset(property.form_preset_id);
       const answers = fieldsWithPrefix(body, 'answers.');
@@ -293,6 +290,7 @@ export class FormHttpController {
     try {
       return await work();
     } catch (error) {
+      if (error instanceof Redirect) return this.pages.redirect(reply, error.location, iframe);
       const refusal = error instanceof Refusal ? error : refusalFor(error);
       if (refusal.retryAfter) reply.header('retry-after', String(refusal.retryAfter));
       return this.pages.send(reply, refusal.status, 'message', { title: refusal.title, message: refusal.message, iframe });
@@ -402,12 +400,18 @@ export class FormHttpController {
     return named;
   }
 
-  /** The page the applicant belongs on instead of `step`, or null when `step` is right. */
-  private misplaced(token: string, applicant: FormApplicant, step: 'details' | 'finish', iframe: boolean): string | null {
-    if (applicant.form_status === 'completed') return this.stepUrl(token, 'done', iframe);
-    if (applicant.form_status === 'not_started') return this.stepUrl(token, 'contact', iframe);
-    if (step === 'details' && applicant.type !== 'primary') return this.stepUrl(token, 'finish', iframe);
-    return null;
+  /** The applicant and property of step 2 or 3; an applicant who belongs on another step is sent there. */
+  private async openStep(
+    token: string,
+    step: 'details' | 'finish',
+    iframe: boolean,
+  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; digest: string }> {
+    const opened = await this.openApplicant(token);
+    const { form_status: status, type } = opened.applicant;
+    if (status === 'completed') throw new Redirect(this.stepUrl(token, 'done', iframe));
+    if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
+    if (step === 'details' && type !== 'primary') throw new Redirect(this.stepUrl(token, 'finish', iframe));
+    return opened;
   }
 
   private stepUrl(token: string, step: keyof typeof STEP_PATHS, iframe: boolean): string {
