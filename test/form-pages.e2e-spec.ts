@@ -80,6 +80,19 @@ describe('the application form’s pages', () => {
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
 
+  it('reports its health and metrics on its own operator port, apart from the pages', async () => {
+    const operations = stack.process('form').httpUrl;
+    expect(operations).not.toBe(stack.formUrl);
+    const ready = await fetch(`${operations}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ok',
+      info: { broker: { status: 'up' }, properties: { status: 'up' }, applications: { status: 'up' } },
+    });
+    expect(await (await fetch(`${operations}/metrics`)).text()).toContain('service="form"');
+    expect((await fetch(`${stack.formUrl}/health/ready`)).status).toBe(404);
+  });
+
   it('works on a 375 px wide screen and has no serious accessibility violation, on every step', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     const property = await createProperty({ name: 'Harbor View Apartments', kind: 'multi_family', city: 'Portland' });
