@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { environmentValidator } from '@app/config';
 import { ApplicationsEnvironment } from './apps/applications/src/config/applications.environment';
+import { FormEnvironment } from './apps/form/src/config/form.environment';
 import { GatewayEnvironment } from './apps/gateway/src/config/gateway.environment';
 import { PropertiesEnvironment } from './apps/properties/src/config/properties.environment';
 
@@ -18,12 +19,13 @@ const APPS: Record<string, { environment: new () => object; port: string }> = {
   gateway: { environment: GatewayEnvironment, port: 'PORT' },
   properties: { environment: PropertiesEnvironment, port: 'HTTP_PORT' },
   applications: { environment: ApplicationsEnvironment, port: 'HTTP_PORT' },
+  form: { environment: FormEnvironment, port: 'HTTP_PORT' },
 };
 const apps = Object.keys(APPS);
 
 describe('docker-compose.yml', () => {
-  it('runs the broker, the database and the three apps', () => {
-    expect(Object.keys(services).sort()).toEqual(['applications', 'gateway', 'mongodb', 'properties', 'rabbitmq']);
+  it('runs the broker, the database and the four apps', () => {
+    expect(Object.keys(services).sort()).toEqual(['applications', 'form', 'gateway', 'mongodb', 'properties', 'rabbitmq']);
   });
 
   it.each(Object.keys(services))('gives %s a healthcheck', (name) => {
@@ -50,6 +52,11 @@ describe('docker-compose.yml', () => {
       },
       properties: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
       applications: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
+      form: {
+        rabbitmq: { condition: 'service_healthy' },
+        properties: { condition: 'service_healthy' },
+        applications: { condition: 'service_healthy' },
+      },
     });
   });
 
@@ -66,14 +73,21 @@ describe('docker-compose.yml', () => {
     const environment = services[app].environment;
     const config = environmentValidator(APPS[app].environment)(environment) as Record<string, unknown>;
     expect(config.AMQP_URL).toBe('amqp://guest:guest@rabbitmq:5672');
-    if (app !== 'gateway') expect(config.MONGODB_URI).toBe('mongodb://mongodb:27017');
+    if (app !== 'gateway' && app !== 'form') expect(config.MONGODB_URI).toBe('mongodb://mongodb:27017');
   });
 
-  it('configures the development keys, one per client, and publishes only the gateway', () => {
+  it('configures the development keys, one per client, and publishes only the gateway and the form', () => {
     const keys = String(services.gateway.environment.API_KEYS).split(',');
     expect(keys).toEqual(['dev-local-key:1', 'dev-local-key-2:2']);
     expect(services.gateway.ports).toEqual(['3000:3000']);
+    expect(services.form.ports).toEqual([`${services.form.environment.FORM_PORT}:3003`]);
     expect(services.properties.ports).toBeUndefined();
+  });
+
+  it('makes every form URL the API returns point at the published form', () => {
+    for (const app of ['properties', 'applications', 'form']) {
+      expect(services[app].environment.APPLY_BASE_URL).toBe('http://localhost:3003');
+    }
   });
 
   it('can run three applications instances, and says how', () => {

@@ -36,7 +36,7 @@ const DEV_FIELD_ENCRYPTION_KEYS = 'dev-local-only:REVWRUxPUE1FTlQgS0VZIC0gTk9UIE
 const DEV_FINGERPRINT_KEYS = 'dev-local-only:REVWIEZJTkdFUlBSSU5UIEtFWSBOT1QgQSBTRUNSRVQ=';
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_PORT = '3000';
-const DEFAULT_APPLY_BASE_URL = 'http://localhost:3003';
+const DEFAULT_FORM_PORT = '3003';
 const DEFAULT_FERRETDB_PORT = 27017;
 const FERRETDB_DIR = path.join(ROOT, '.data', 'ferretdb');
 const FERRETDB_SCRIPT = path.join(ROOT, 'scripts', 'ferretdb.sh');
@@ -253,7 +253,9 @@ function appEnvironment(mongodbUri) {
   env.API_KEYS ||= DEV_API_KEYS.map(({ key, clientId }) => `${key}:${clientId}`).join(',');
   env.FIELD_ENCRYPTION_KEYS ||= DEV_FIELD_ENCRYPTION_KEYS;
   env.FINGERPRINT_KEYS ||= DEV_FINGERPRINT_KEYS;
-  if (APPS.includes('form')) env.APPLY_BASE_URL ||= DEFAULT_APPLY_BASE_URL;
+  // The form's own port, and the base of every form URL the API returns (application_url, form_url).
+  env.FORM_PORT ||= DEFAULT_FORM_PORT;
+  env.APPLY_BASE_URL ||= `http://localhost:${env.FORM_PORT}`;
   // The apps write into pipes here, which would make them log JSON; the person at this terminal
   // should get what they would get running an app there.
   if (process.stdout.isTTY) {
@@ -319,7 +321,7 @@ function printReady(env, startedAt) {
     `  API   ${local}/api/v2`,
     `  docs  ${local}/api/docs`,
   ];
-  if (APPS.includes('form')) lines.push(`  form  ${env.APPLY_BASE_URL}`);
+  lines.push(`  form  ${env.APPLY_BASE_URL}/properties/<id>/apply`);
   if (process.env.API_KEYS) {
     lines.push('  keys  those of API_KEYS');
   } else {

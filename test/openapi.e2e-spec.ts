@@ -285,6 +285,12 @@ describe('the published OpenAPI document', () => {
     const madeApplicantTag = (await client.get(madeApplicant)).headers.get('etag')!;
     const madeCoApplicants = `${applications}/${made.id}/applicants`;
     const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
+    const invitations = '/api/v2/properties/{pid}/invitations';
+    const invitationsOf = (id: number | string) => `${properties}/${id}/invitations`;
+    const invitation = { invitation: { email: 'invited@example.com' } };
+    const invited = (await client.post(properties, { property: { name: 'Invitation only', invitation_only: true } })).body
+      .property;
+    const formPresets = '/api/v2/form_presets';
 
     for (const [method, path, request] of [
       ['GET', '/', () => client.get('/', { key: null })],
@@ -330,6 +336,15 @@ describe('the published OpenAPI document', () => {
       ['POST', coApplicants, () => client.post(madeCoApplicants, undefined, { raw: tooBig })],
       ['POST', coApplicants, () => client.post(madeCoApplicants, undefined, notJson)],
       ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant: { ...applicant, email: 'no' } })],
+      ['POST', invitations, () => client.post(invitationsOf(invited.id), invitation)],
+      ['POST', invitations, () => client.post(invitationsOf(invited.id), undefined, { raw: '{' })],
+      ['POST', invitations, () => client.post(invitationsOf(invited.id), invitation, { key: null })],
+      ['POST', invitations, () => client.post(invitationsOf(999999), invitation)],
+      ['POST', invitations, () => client.post(invitationsOf(invited.id), undefined, { raw: tooBig })],
+      ['POST', invitations, () => client.post(invitationsOf(invited.id), undefined, notJson)],
+      ['POST', invitations, () => client.post(invitationsOf(invited.id), { invitation: { email: 'no' } })],
+      ['GET', formPresets, () => client.get(formPresets)],
+      ['GET', formPresets, () => client.get(formPresets, { key: null })],
       ['GET', '/health/live', () => client.get('/health/live', { key: null })],
       ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
       ['GET', '/metrics', () => client.get('/metrics', { key: null })],
@@ -390,6 +405,8 @@ describe('the published OpenAPI document', () => {
       ['GET', application, () => client.get(`${applications}/1`, throttled)],
       ['GET', applicantPath, () => client.get(`${applications}/1/applicants/1`, throttled)],
       ['POST', coApplicants, () => client.post(`${applications}/1/applicants`, { applicant }, throttled)],
+      ['POST', invitations, () => client.post(invitationsOf(1), invitation, throttled)],
+      ['GET', formPresets, () => client.get(formPresets, throttled)],
     ] as const) {
       let answer = await documented(method, path, request());
       for (let tries = 0; answer.status !== 429 && tries < 5; tries++) answer = await documented(method, path, request());
@@ -415,6 +432,7 @@ describe('the published OpenAPI document', () => {
       ['GET', application, () => client.get(`${applications}/${made.id}`)],
       ['GET', applicantPath, () => client.get(madeApplicant)],
       ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant })],
+      ['POST', invitations, () => client.post(invitationsOf(1), invitation)],
       ['GET', '/health/ready', () => client.get('/health/ready', { key: null })],
     ] as const) {
       expect((await documented(method, path, request())).status).toBe(503);

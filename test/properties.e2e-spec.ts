@@ -53,7 +53,7 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
       zip: '',
       invitation_only: false,
       invitation_only_message: '',
-      application_url: `${stack.publicBaseUrl}/properties/${property.id}/apply`,
+      application_url: `${stack.applyBaseUrl}/properties/${property.id}/apply`,
       form_preset_id: 4,
       background_config_id: 5,
       floor_plans: [

@@ -160,6 +160,7 @@ describe('npm start', () => {
   const namespace = `st${randomBytes(4).toString('hex')}_`;
   let copy: string;
   let port: number;
+  let formPort: number;
   let env: NodeJS.ProcessEnv;
   const launches: Launch[] = [];
   let propertyId: number;
@@ -174,9 +175,11 @@ describe('npm start', () => {
     copy = realpathSync(mkdtempSync(join(tmpdir(), 'npm-start-')));
     copyCheckout(copy);
     port = await freePort();
+    formPort = await freePort();
     env = {
       ...process.env,
       PORT: String(port),
+      FORM_PORT: String(formPort),
       FERRETDB_PORT: String(await freePort()),
       // Each service's health listener on any free port, and queues of its own on the shared broker.
       HTTP_PORT: '0',
@@ -184,7 +187,15 @@ describe('npm start', () => {
       NO_COLOR: '1',
     };
     // What a newcomer has not set.
-    for (const name of ['MONGODB_URI', 'API_KEYS', 'FIELD_ENCRYPTION_KEYS', 'PUBLIC_BASE_URL', 'LOG_FORMAT', 'FORCE_COLOR']) {
+    for (const name of [
+      'MONGODB_URI',
+      'API_KEYS',
+      'FIELD_ENCRYPTION_KEYS',
+      'PUBLIC_BASE_URL',
+      'APPLY_BASE_URL',
+      'LOG_FORMAT',
+      'FORCE_COLOR',
+    ]) {
       delete env[name];
     }
   });
@@ -239,10 +250,9 @@ describe('npm start', () => {
       expect(ready).toContain(`API   http://localhost:${port}/api/v2`);
       expect(ready).toContain(`docs  http://localhost:${port}/api/docs`);
       expect(ready).toContain(`${DEV_KEY} (client 1), ${DEV_KEY_2} (client 2)`);
-      // No form app yet, so no form URL.
-      expect(ready).not.toContain('form');
+      expect(ready).toContain(`form  http://localhost:${formPort}/properties/<id>/apply`);
       const commands = processesIn(copy).map((p) => p.command);
-      for (const app of ['properties', 'applications', 'gateway']) {
+      for (const app of ['properties', 'applications', 'form', 'gateway']) {
         expect(commands).toContainEqual(expect.stringContaining(join(copy, 'dist', 'apps', app)));
       }
       expect(commands).toContainEqual(
@@ -252,12 +262,18 @@ describe('npm start', () => {
     FIRST_START_MS + 10_000,
   );
 
-  it('serves the API with the development keys, the URLs it returns naming its port', async () => {
+  it('serves the API with the development keys, the URLs it returns naming its ports', async () => {
     const client = api(`http://127.0.0.1:${port}`);
     const property = await client.post('/api/v2/properties', { property: { name: 'Started Court' } }, { key: DEV_KEY });
     expect(property.status).toBe(201);
     propertyId = property.body.property.id;
-    expect(property.body.property.application_url).toBe(`http://localhost:${port}/properties/${propertyId}/apply`);
+    expect(property.body.property.application_url).toBe(`http://localhost:${formPort}/properties/${propertyId}/apply`);
+    // The launcher waits for the gateway only; the form may still be binding its port.
+    const form = await eventually('the form to answer', () =>
+      fetch(`http://127.0.0.1:${formPort}/properties/${propertyId}/apply`).catch(() => null),
+    );
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('Started Court');
 
     const application = await client.post(
       '/api/v2/applications',

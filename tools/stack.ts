@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { connect } from 'amqplib';
 import mongoose from 'mongoose';
 
-export type AppName = 'gateway' | 'applications' | 'properties';
+export type AppName = 'gateway' | 'applications' | 'properties' | 'form';
 
 /**
  * The message each app logs once it serves: the gateway once its port is bound, a service once
@@ -21,6 +21,7 @@ const READY_MESSAGE: Record<AppName, string> = {
   gateway: 'HTTP API listening on port',
   applications: 'health and metrics listening on port',
   properties: 'health and metrics listening on port',
+  form: 'application form listening on port',
 };
 /** As in the Dockerfile: the heap the apps run with in production. */
 const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
@@ -32,6 +33,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Instances of each service (default 1 each). */
   instances?: Partial<Record<'applications' | 'properties', number>>;
+  /** Also start the application form (off by default: most suites test the API alone). */
+  form?: boolean;
   /** Options for node itself, after those of production, before each app's script (`--cpu-prof`, say). */
   nodeArgs?: string[];
 }
@@ -43,7 +46,7 @@ export interface RunningProcess {
   output: string[];
   /** Its log lines, each JSON object parsed, in order. */
   logs: LogRecord[];
-  /** Base URL of its HTTP listener: the API for the gateway, health and metrics for a service. */
+  /** Base URL of its HTTP listener: the API for the gateway, health and metrics for a service and the form. */
   httpUrl: string;
 }
 
@@ -88,6 +91,10 @@ export class Stack {
   /** FINGERPRINT_KEYS of both services: the same entry form, a key of its own. */
   readonly fingerprintKeys = testFieldKey('f1');
   url = '';
+  /** The application form's base URL, once started (`form: true`); APPLY_BASE_URL names it then. */
+  formUrl = '';
+  /** APPLY_BASE_URL: the form when it runs, else a placeholder every URL of the form starts with. */
+  applyBaseUrl = 'http://apply.example.test';
   env: Record<string, string> = {};
   nodeArgs: string[] = [];
 
@@ -95,12 +102,20 @@ export class Stack {
     const stack = new Stack();
     const port = await freePort();
     stack.url = `http://127.0.0.1:${port}`;
+    let formPort = 0;
+    if (options.form) {
+      formPort = await freePort();
+      stack.formUrl = `http://127.0.0.1:${formPort}`;
+      stack.applyBaseUrl = stack.formUrl;
+    }
+    stack.applyBaseUrl = options.env?.APPLY_BASE_URL ?? stack.applyBaseUrl;
     stack.env = {
       AMQP_URL: process.env.AMQP_URL!,
       MONGODB_URI: process.env.MONGODB_URI!,
       NAMESPACE: stack.namespace,
       PORT: String(port),
       PUBLIC_BASE_URL: stack.publicBaseUrl,
+      APPLY_BASE_URL: stack.applyBaseUrl,
       API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
       FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
       FINGERPRINT_KEYS: stack.fingerprintKeys,
@@ -119,6 +134,7 @@ export class Stack {
         for (let i = 0; i < (options.instances?.[app] ?? 1); i++) starts.push(stack.startApp(app));
       }
       starts.push(stack.startApp('gateway'));
+      if (options.form) starts.push(stack.startApp('form', { FORM_PORT: String(formPort) }));
       await Promise.all(starts);
     } catch (error) {
       await stack.stop();

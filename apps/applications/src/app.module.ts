@@ -6,6 +6,9 @@ import { fieldCipherProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
+import { ApplicantForms } from './applications/applicant-forms';
+import { ApplicationFormsMessageController } from './applications/application-forms.message.controller';
+import { ApplicationFormsService } from './applications/application-forms.service';
 import { ApplicationIndex } from './applications/application-index';
 import { ApplicationVersions } from './applications/application-versions';
 import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
@@ -24,13 +27,15 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     queueClients(QUEUES.PROPERTIES),
   ],
-  controllers: [ApplicationsMessageController],
+  controllers: [ApplicationsMessageController, ApplicationFormsMessageController],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
     ApplicationsRepository,
     ApplicationVersions,
     ApplicationIndex,
     FormTokens,
+    ApplicantForms,
+    ApplicationFormsService,
     ApplicationsService,
     PropertiesClient,
   ],

@@ -4,6 +4,7 @@ import { EnvironmentModule } from '@app/config';
 import { ObservabilityModule } from '@app/observability';
 import { ApplicationsModule } from './applications/applications.module';
 import { GatewayEnvironment } from './config/gateway.environment';
+import { FormPresetsModule } from './form-presets/form-presets.module';
 import { HealthModule } from './health/health.module';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { IndexController } from './openapi/index.controller';
@@ -15,6 +16,7 @@ import { PropertiesModule } from './properties/properties.module';
     ObservabilityModule.forApp('gateway'),
     PropertiesModule,
     ApplicationsModule,
+    FormPresetsModule,
     HealthModule,
   ],
   controllers: [IndexController],

@@ -7,6 +7,8 @@ import { ServiceOperationsModule } from '@app/runtime';
 import { PropertiesEnvironment } from './config/properties.environment';
 import { FloorPlansMessageController } from './floor-plans/floor-plans.message.controller';
 import { FloorPlansService } from './floor-plans/floor-plans.service';
+import { InvitationsMessageController } from './invitations/invitations.message.controller';
+import { InvitationsService } from './invitations/invitations.service';
 import { ClientDefaults } from './properties/client-defaults';
 import { PropertiesMessageController } from './properties/properties.message.controller';
 import { PropertiesRepository } from './properties/properties.repository';
@@ -21,12 +23,13 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
     ServiceOperationsModule.forService(QUEUES.PROPERTIES, PROPERTIES.PING),
     MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],
-  controllers: [PropertiesMessageController, FloorPlansMessageController],
+  controllers: [PropertiesMessageController, FloorPlansMessageController, InvitationsMessageController],
   providers: [
     PropertiesRepository,
     PropertiesService,
     PropertyList,
     FloorPlansService,
+    InvitationsService,
     { provide: ClientDefaults, inject: [PropertiesEnvironment], useFactory: ClientDefaults.fromEnvironment },
   ],
 })

@@ -14,3 +14,7 @@ export * from './entity-tag';
 export * from './paging';
 export * from './application-messages';
 export * from './dto/applicant.dto';
+export * from './form-presets';
+export * from './dto/application-form.dto';
+export * from './application-form-messages';
+export * from './dto/invitation.dto';

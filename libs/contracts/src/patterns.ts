@@ -7,8 +7,19 @@ export const PROPERTIES = {
   UPDATE: 'properties.update',
   /** Asked by the applications service: does this client own this live property? */
   LOOKUP: 'properties.lookup',
+  /** Asked by the application form, which has no client: a live property by id alone, or null. */
+  FORM_GET: 'properties.form.get',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'properties.ping',
+} as const;
+
+/** Invitations to a property's form; the properties service keeps them. */
+export const INVITATIONS = {
+  CREATE: 'invitations.create',
+  /** Asked by the form: is this token a usable invitation to this property? Its e-mail, or null. */
+  CHECK: 'invitations.check',
+  /** Asked by the form before it starts an application: uses the invitation up, once. */
+  USE: 'invitations.use',
 } as const;
 
 /** Floor plans live inside their property, so the properties service answers these too. */
@@ -28,6 +39,20 @@ export const APPLICATIONS = {
   ADD_APPLICANT: 'applications.applicants.add',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
+} as const;
+
+/** What the application form asks the applications service; an applicant is named by its form token's digest. */
+export const APPLICATION_FORMS = {
+  /** Step 1 at a property: a new application and its primary applicant, the form started. */
+  START: 'application_forms.start',
+  /** The applicant a form token names, with its application, or null. */
+  FIND: 'application_forms.find',
+  /** Step 1 again, or first for an applicant created through the API: contact details. */
+  SAVE_CONTACT: 'application_forms.save_contact',
+  /** Step 2: what the property's kind asks and the desired move-in. */
+  SAVE_DETAILS: 'application_forms.save_details',
+  /** Step 3: answers, date of birth, SSN, co-applicants, signature: the form completed. */
+  COMPLETE: 'application_forms.complete',
 } as const;
 
 /** Base queue names; `queueName` adds the deployment's NAMESPACE. */

@@ -25,6 +25,11 @@ export interface FloorPlansMessage extends ClientScoped {
 
 export interface CreateFloorPlanMessage extends CreateMessage, FloorPlansMessage {}
 
+/** INVITATIONS.CREATE: `request` is a CreateInvitationRequest. */
+export interface CreateInvitationMessage extends FloorPlansMessage {
+  request: unknown;
+}
+
 export interface FloorPlanRefMessage extends FloorPlansMessage, ConditionalMessage {
   id: number;
 }

@@ -30,6 +30,12 @@ export interface MessageOwner {
   messageId: string;
 }
 
+/** Whom the sealed fields of a form's message belong to: the form link (its token's digest) and the message. */
+export interface FormMessageOwner {
+  tokenDigest: string;
+  messageId: string;
+}
+
 /**
  * Moves an applicant's id_number and dob in and out of the `sealed_applicant` envelope of a
  * create-application message. The gateway seals them after validating the request; the
@@ -60,13 +66,16 @@ export class ApplicantSealer {
 
   /** The message body for a validated request: the sensitive fields taken out and sealed. */
   seal(request: CreateApplicationRequest, owner: MessageOwner): Pick<CreateApplicationMessage, 'request' | 'sealed_applicant'> {
-    const { applicant, sealed } = this.sealApplicant(request.application.applicant, owner);
+    const { applicant, sealed } = this.sealApplicant(
+      request.application.applicant,
+      messageOwner(owner.clientId, owner.messageId),
+    );
     return { request: { application: { ...request.application, applicant } }, sealed_applicant: sealed };
   }
 
   /** The same for a validated co-applicant request (`{applicant}`). */
   sealCoApplicant(request: AddApplicantRequest, owner: MessageOwner): Pick<AddApplicantMessage, 'request' | 'sealed_applicant'> {
-    const { applicant, sealed } = this.sealApplicant(request.applicant, owner);
+    const { applicant, sealed } = this.sealApplicant(request.applicant, messageOwner(owner.clientId, owner.messageId));
     return { request: { applicant }, sealed_applicant: sealed };
   }
 
@@ -93,13 +102,26 @@ export class ApplicantSealer {
     return { ...request, applicant: this.openApplicant(applicant, sealed, messageOwner(clientId, messageId)) };
   }
 
-  private sealApplicant(input: object, owner: MessageOwner): { applicant: Fields; sealed: SealedApplicantFields } {
+  /**
+   * Just the sealed fields, for a request that carries them alone (the form's last step), bound
+   * to the form link they were entered at (its token's digest) and the message carrying them.
+   */
+  sealFields(values: Partial<Record<SealedApplicantField, string>>, owner: FormMessageOwner): SealedApplicantFields {
+    return this.sealApplicant(values, formMessageOwner(owner)).sealed;
+  }
+
+  /** The sealed fields in clear, refused as `open` refuses them. */
+  openFields(sealed: unknown, owner: FormMessageOwner): Partial<Record<SealedApplicantField, unknown>> {
+    return this.openApplicant({}, sealed, formMessageOwner(owner));
+  }
+
+  private sealApplicant(input: object, owner: string): { applicant: Fields; sealed: SealedApplicantFields } {
     const applicant: Fields = { ...input };
     const sealed: SealedApplicantFields = {};
     for (const field of SEALED_APPLICANT_FIELDS) {
       const value = applicant[field];
       if (typeof value === 'string') {
-        sealed[field] = this.cipher.seal(value, `applicant.${field}`, messageOwner(owner.clientId, owner.messageId));
+        sealed[field] = this.cipher.seal(value, `applicant.${field}`, owner);
         delete applicant[field];
       }
     }
@@ -141,4 +163,8 @@ function messageOwner(clientId: unknown, messageId: string): string {
 
 function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function formMessageOwner({ tokenDigest, messageId }: FormMessageOwner): string {
+  return `form:${tokenDigest} message:${messageId}`;
 }

@@ -2,3 +2,4 @@ export * from './field-cipher';
 export * from './field-cipher.providers';
 export * from './field-encryption-keys';
 export * from './applicant-sealer';
+export * from './form-token-digest';

@@ -6,3 +6,4 @@ export * from './settlement.interceptor';
 export * from './reliable-server';
 export * from './rpc-error.filter';
 export * from './message-bound';
+export * from './service-clients';

@@ -228,6 +228,7 @@ const APPLICANT_FIELDS = [
   'form_status',
   'form_started_at',
   'form_completed_at',
+  'form_answers',
   'created_at',
   'updated_at',
   'api_url',
@@ -267,6 +268,7 @@ describe('toApplicantRepresentation', () => {
       form_status: 'not_started',
       form_started_at: null,
       form_completed_at: null,
+      form_answers: null,
       created_at: '2026-11-22T15:00:00+00:00',
       updated_at: '2026-11-22T16:00:00+00:00',
       api_url: 'https://rentals.example.com/api/v2/applications/3001/applicants/501',
@@ -286,6 +288,7 @@ describe('toApplicantRepresentation', () => {
       form_status: 'not_started',
       form_started_at: null,
       form_completed_at: null,
+      form_answers: null,
       created_at: '2026-11-22T14:03:09+00:00',
       updated_at: '2026-11-22T14:03:09+00:00',
     });
@@ -309,6 +312,17 @@ describe('toApplicantRepresentation', () => {
       '2026-11-23T01:02:03+00:00',
       '2026-11-23T02:03:04+00:00',
     ]);
+  });
+
+  it('gives the form answers as the object they were stored as JSON text', () => {
+    const answers = { current_address: '1 Main St', evicted: 'no' };
+    const applicant = toApplicantRepresentation(
+      storedApplication(),
+      withForm({ form_answers: JSON.stringify(answers) }),
+      BASE_URL,
+      FORM_URL,
+    );
+    expect(applicant.form_answers).toEqual(answers);
   });
 
   it('reveals neither the SSN nor the date of birth, nor the token, its digest or the request key', () => {

@@ -79,6 +79,10 @@ export class ApplicantRecord {
   @Prop({ type: Date, default: null })
   form_completed_at?: Date | null;
 
+  /** The answers to the form preset's questions, as JSON text (kept in ApplicantForms). */
+  @Prop({ type: String, default: null })
+  form_answers?: string | null;
+
   /** Absent on applicants stored before applicants had their own: the application's apply. */
   @Prop({ type: Date })
   created_at?: Date;
@@ -116,6 +120,14 @@ export class ApplicationRecord {
 
   @Prop({ type: String, default: null })
   desired_move_in: string | null;
+
+  /** Chosen on the online form, for a multi_family property. */
+  @Prop({ type: Number, default: null })
+  floor_plan_id?: number | null;
+
+  /** The desired unit (multi_family) or property (generic), from the online form. */
+  @Prop({ type: String, default: null })
+  desired_unit_description?: string | null;
 
   @Prop({ type: [ApplicantSchema], default: [] })
   applicants: ApplicantRecord[];

@@ -24,4 +24,15 @@ export class ApplicationsRepository extends RecordRepository<ApplicationRecord> 
       } as mongo.UpdateFilter<Keyed<ApplicationRecord>>,
     );
   }
+
+  /** The online form's step 2: fields of the application itself, never its applicants. */
+  async saveFormDetails(
+    id: number,
+    details: Pick<ApplicationRecord, 'floor_plan_id' | 'desired_unit_description' | 'desired_move_in'>,
+  ): Promise<void> {
+    await this.documents.updateOne(
+      { _id: documentKey(id) } as mongo.Filter<Keyed<ApplicationRecord>>,
+      { $set: { ...details, updated_at: new Date() } } as mongo.UpdateFilter<Keyed<ApplicationRecord>>,
+    );
+  }
 }

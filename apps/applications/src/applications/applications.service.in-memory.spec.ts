@@ -8,6 +8,7 @@ import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
+import { ApplicantForms } from './applicant-forms';
 import { FormTokens, formTokenDigest } from './form-tokens';
 import { MemoryCollection, MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { PropertiesClient } from './properties.client';
@@ -84,6 +85,7 @@ function instance(database: MemoryDatabase, ids: Map<string, number>, properties
     idempotency as unknown as Idempotency,
     new ApplicantSealer(cipher),
     new FormTokens(cipher, env),
+    new ApplicantForms(connection),
     env,
   );
 }

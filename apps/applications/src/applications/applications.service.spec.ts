@@ -9,6 +9,7 @@ import { ApplicationVersions } from './application-versions';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
+import { ApplicantForms } from './applicant-forms';
 import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
 
@@ -63,6 +64,7 @@ describe('ApplicationsService', () => {
         { provide: ApplicationIndex, useValue: index },
         { provide: ApplicationVersions, useValue: {} },
         { provide: FormTokens, useValue: new FormTokens(cipher, env) },
+        { provide: ApplicantForms, useValue: {} },
         { provide: ApplicationsEnvironment, useValue: env },
       ],
     }).compile();

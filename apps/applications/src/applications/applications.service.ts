@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { ApplicantSealer } from '@app/crypto';
@@ -19,6 +20,7 @@ import { ApplicationVersions } from './application-versions';
 import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
+import { ApplicantForms, withFormProgress } from './applicant-forms';
 import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
 
@@ -52,6 +54,7 @@ export class ApplicationsService {
     private readonly idempotency: Idempotency,
     private readonly sealer: ApplicantSealer,
     private readonly formTokens: FormTokens,
+    private readonly forms: ApplicantForms,
     env: ApplicationsEnvironment,
   ) {
     this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
@@ -77,7 +80,8 @@ export class ApplicationsService {
     const application = await this.owned(clientId, applicationId);
     const applicant = application.applicants.find((candidate) => candidate.id === id);
     if (!applicant) throw ServiceError.notFound('applicant', id);
-    return this.applicantRepresentation(application, applicant);
+    const form = applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null;
+    return this.applicantRepresentation(application, withFormProgress(applicant, form));
   }
 
   /** Adds a co-applicant to the client's application; once per request, and never losing a concurrent add. */
@@ -91,6 +95,20 @@ export class ApplicationsService {
     return this.idempotency.run({ ...scope, clientId, body }, (requestKey) =>
       this.storeApplicant(clientId, applicationId, input, requestKey),
     );
+  }
+
+  /**
+   * An application and its primary applicant started on the online form: no Idempotency-Key
+   * there, each submission of step 1 (its CSRF token used once) is a request of its own.
+   */
+  async createFromForm(clientId: number, input: ApplicationInput): Promise<ApplicationRecord> {
+    const created = await this.store(clientId, input, `form:${randomUUID()}`, false);
+    return this.owned(clientId, created.id);
+  }
+
+  /** A co-applicant named on the form; `requestKey` makes a repeated submission add it once. */
+  async addApplicantFromForm(clientId: number, applicationId: number, input: ApplicantInput, requestKey: string): Promise<void> {
+    await this.storeApplicant(clientId, applicationId, input, requestKey);
   }
 
   /** A page of the client's applications (of one property, if given), newest first. */

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
-import { FieldCipher } from '@app/crypto';
+import { FieldCipher, formTokenDigest } from '@app/crypto';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantRecord } from './application.schema';
 
@@ -11,10 +11,7 @@ const CONTEXT = 'applicant.form_token';
 /** What an applicant stores of its form token. */
 export type IssuedFormToken = Required<Pick<ApplicantRecord, 'form_token' | 'form_token_digest'>>;
 
-/** The digest the form finds an applicant by: nobody who reads the database can use it as a link. */
-export function formTokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
-}
+export { formTokenDigest };
 
 /**
  * Each applicant's link into the online form: `<APPLY_BASE_URL>/applicants/<token>`, the token
@@ -46,9 +43,13 @@ export class FormTokens {
    * A token stored before owners were bound in opens for its field alone.
    */
   formUrl(clientId: number, applicant: ApplicantRecord): string | null {
-    if (!applicant.form_token) return null;
-    const token = this.cipher.open(applicant.form_token, CONTEXT, tokenOwner(clientId, applicant.id));
-    return `${this.applyBaseUrl}/applicants/${token}`;
+    const token = this.token(clientId, applicant);
+    return token === null ? null : `${this.applyBaseUrl}/applicants/${token}`;
+  }
+
+  /** The token of the client's applicant's form_url, in clear. */
+  token(clientId: number, applicant: ApplicantRecord): string | null {
+    return applicant.form_token ? this.cipher.open(applicant.form_token, CONTEXT, tokenOwner(clientId, applicant.id)) : null;
   }
 }
 

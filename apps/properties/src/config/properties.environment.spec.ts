@@ -23,6 +23,8 @@ describe('PropertiesEnvironment', () => {
       RMQ_PREFETCH: 32,
       HTTP_PORT: 3001,
       DB_COMMAND_METRICS: 'false',
+      APPLY_BASE_URL: 'http://localhost:3003',
+      INVITATION_LIFETIME_HOURS: 168,
       DEFAULT_FORM_PRESET_ID: 1,
       DEFAULT_BACKGROUND_CONFIG_ID: 1,
       CLIENT_DEFAULTS: '',

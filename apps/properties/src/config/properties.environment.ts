@@ -1,8 +1,16 @@
 import { IsInt, Matches, Min } from 'class-validator';
-import { ServiceEnvironment } from '@app/config';
+import { HTTP_URL, isIntegerInRange, ServiceEnvironment } from '@app/config';
 
 export class PropertiesEnvironment extends ServiceEnvironment {
   override HTTP_PORT: number = 3001;
+
+  /** Public base URL of the online application form: every application_url starts with it. */
+  @Matches(HTTP_URL, { message: 'APPLY_BASE_URL must be an absolute http(s) URL' })
+  APPLY_BASE_URL: string = 'http://localhost:3003';
+
+  /** How long an invitation to a property's form can be used (a week by default). */
+  @isIntegerInRange('INVITATION_LIFETIME_HOURS', 1, 24 * 365)
+  INVITATION_LIFETIME_HOURS: number = 168;
 
   @IsInt({ message: 'DEFAULT_FORM_PRESET_ID must be an integer' })
   @Min(1, { message: 'DEFAULT_FORM_PRESET_ID must be at least 1' })

@@ -136,7 +136,7 @@ describe('PropertiesRepository versions', () => {
 });
 
 describe('PropertiesService.delete over the repository', () => {
-  const env = Object.assign(new PropertiesEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
+  const env = Object.assign(new PropertiesEnvironment(), { APPLY_BASE_URL: 'https://rentals.example.com' });
   const serviceOn = (repository: PropertiesRepository) =>
     new PropertiesService(repository, {} as IdAllocator, {} as Idempotency, {} as ClientDefaults, {} as PropertyList, env);
 

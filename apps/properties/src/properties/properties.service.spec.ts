@@ -54,7 +54,7 @@ describe('PropertiesService', () => {
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
     idempotency = { run: jest.fn() };
     idempotency.run.mockImplementation((_scope, work) => work('key:token-1', false));
-    const env = Object.assign(new PropertiesEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com/' });
+    const env = Object.assign(new PropertiesEnvironment(), { APPLY_BASE_URL: 'https://rentals.example.com/' });
 
     const module = await Test.createTestingModule({
       providers: [
@@ -300,7 +300,7 @@ function serviceOver(stored: PropertyRecord[]) {
       return new Map(live.map((p) => [p.id, p]));
     },
   } as unknown as PropertiesRepository;
-  const env = { PUBLIC_BASE_URL: 'https://rentals.example.com/' } as PropertiesEnvironment;
+  const env = { APPLY_BASE_URL: 'https://rentals.example.com/' } as PropertiesEnvironment;
   const service = new PropertiesService(
     repository,
     {} as IdAllocator,

@@ -5,6 +5,7 @@ import {
   encodeCursor,
   entityTag,
   ErrorCode,
+  FormProperty,
   Page,
   PageRequest,
   PROPERTY_DEFAULTS,
@@ -40,7 +41,8 @@ export type Decision<T> = (current: PropertyRecord) => { state: PropertyState | 
 
 @Injectable()
 export class PropertiesService {
-  private readonly publicBaseUrl: string;
+  /** The form's base URL, which application_url starts with. */
+  private readonly applyBaseUrl: string;
 
   constructor(
     private readonly repository: PropertiesRepository,
@@ -50,7 +52,7 @@ export class PropertiesService {
     private readonly list: PropertyList,
     env: PropertiesEnvironment,
   ) {
-    this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
+    this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
   }
 
   /** Creates the property with its one default floor plan, named after it; once per request. */
@@ -80,14 +82,14 @@ export class PropertiesService {
         deleted_at: null,
         version: 0,
       });
-      return toPropertyRepresentation(stored, this.publicBaseUrl);
+      return toPropertyRepresentation(stored, this.applyBaseUrl);
     });
   }
 
   async get(clientId: number, id: number): Promise<PropertyRepresentation> {
     const record = await this.repository.findLive(clientId, id);
     if (!record) throw ServiceError.propertyNotFound(id);
-    return toPropertyRepresentation(record, this.publicBaseUrl);
+    return toPropertyRepresentation(record, this.applyBaseUrl);
   }
 
   /** A page of the client's live properties, newest first; `available` keeps only those that match. */
@@ -115,7 +117,7 @@ export class PropertiesService {
     if (found.length > page.limit) next = items[items.length - 1].seq;
     else if (position >= 1) next = position + 1;
     return {
-      items: items.map(({ record }) => toPropertyRepresentation(record, this.publicBaseUrl)),
+      items: items.map(({ record }) => toPropertyRepresentation(record, this.applyBaseUrl)),
       next_cursor: next === null ? null : encodeCursor(next),
     };
   }
@@ -179,7 +181,17 @@ export class PropertiesService {
   }
 
   private represent(record: PropertyRecord): PropertyRepresentation {
-    return toPropertyRepresentation(record, this.publicBaseUrl);
+    return toPropertyRepresentation(record, this.applyBaseUrl);
+  }
+
+  /**
+   * The live property `id`, whoever owns it, with its owner: what the public application form
+   * shows. Deleted and unknown properties are null alike.
+   */
+  async findForForm(id: number): Promise<FormProperty | null> {
+    const record = await this.repository.findCurrent(id);
+    if (!record || record.deleted_at) return null;
+    return { client_id: record.client_id, property: this.represent(record) };
   }
 
   /** Another client's property, a deleted one and an unknown id all look the same: null. */

@@ -111,7 +111,7 @@ describe('toPropertyRepresentation', () => {
     ]);
   });
 
-  it('builds application_url from the public base URL and the id', () => {
+  it('builds application_url from the form’s base URL (APPLY_BASE_URL) and the id', () => {
     expect(toPropertyRepresentation(storedProperty({ id: 7 }), 'http://localhost:3000').application_url).toBe(
       'http://localhost:3000/properties/7/apply',
     );

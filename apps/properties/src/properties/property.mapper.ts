@@ -2,7 +2,8 @@ import { FloorPlanRepresentation, PropertyRepresentation } from '@app/contracts'
 import { FloorPlanRecord, PropertyRecord } from './property.schema';
 
 /** The public representation: every documented field, in the documented order. */
-export function toPropertyRepresentation(record: PropertyRecord, publicBaseUrl: string): PropertyRepresentation {
+/** `applyBaseUrl`: the base URL of the online application form (APPLY_BASE_URL). */
+export function toPropertyRepresentation(record: PropertyRecord, applyBaseUrl: string): PropertyRepresentation {
   return {
     id: record.id,
     available: record.available,
@@ -14,7 +15,7 @@ export function toPropertyRepresentation(record: PropertyRecord, publicBaseUrl: 
     zip: record.zip ?? '',
     invitation_only: record.invitation_only,
     invitation_only_message: record.invitation_only_message ?? '',
-    application_url: `${publicBaseUrl}/properties/${record.id}/apply`,
+    application_url: `${applyBaseUrl}/properties/${record.id}/apply`,
     form_preset_id: record.form_preset_id,
     background_config_id: record.background_config_id,
     floor_plans: (record.floor_plans ?? []).map(toFloorPlanRepresentation),

@@ -74,6 +74,15 @@ export class ApplicantRepresentation {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: TIMESTAMP, example: null })
   form_completed_at: string | null;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description: 'The answers given on the online form to its preset’s questions, by question id; null before.',
+    example: { current_address: '1 Main St, Springfield', evicted: 'no' },
+  })
+  form_answers: Record<string, string> | null;
+
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;
 

@@ -1,0 +1,97 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { FormStatus, SealedValue } from '@app/contracts';
+import { claimed, ignoreExistingCollection } from '@app/persistence';
+import { ApplicantRecord } from './application.schema';
+
+/**
+ * How far one applicant got in the online form, keyed by the digest of its form token: the form
+ * finds an applicant by its token, and the API by the applicant's stored digest, each with one
+ * read by `_id` (the one read FerretDB answers from an index). Kept beside the application
+ * document rather than inside it: a co-applicant added through the API rewrites that document's
+ * applicants, which would otherwise drop a form step saved at the same moment.
+ */
+export interface ApplicantForm {
+  /** The applicant's form_token_digest. */
+  _id: string;
+  application_id: number;
+  applicant_id: number;
+  form_status: FormStatus;
+  form_started_at: Date | null;
+  form_completed_at: Date | null;
+  /** Contact details as the applicant gave them on step 1, over those stored at creation. */
+  contact?: Pick<ApplicantRecord, 'first_name' | 'last_name' | 'email' | 'phone'> | null;
+  /** The preset's answers, as JSON text: the keys are the preset's question ids. */
+  form_answers?: string | null;
+  signature?: string | null;
+  dob?: SealedValue | null;
+  id_number?: SealedValue | null;
+  updated_at: Date;
+}
+
+@Injectable()
+export class ApplicantForms implements OnModuleInit {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  private get forms() {
+    return this.connection.collection<ApplicantForm>('applicant_forms');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.connection.createCollection('applicant_forms').catch(ignoreExistingCollection);
+    await this.connection.createCollection('form_submissions').catch(ignoreExistingCollection);
+  }
+
+  /** Whether this is the first use of a form page's submission nonce (the `_id` index decides races). */
+  claimSubmission(nonce: string): Promise<boolean> {
+    return claimed(
+      this.connection.collection<{ _id: string; at: Date }>('form_submissions').insertOne({ _id: nonce, at: new Date() }),
+    );
+  }
+
+  find(digest: string): Promise<ApplicantForm | null> {
+    return this.forms.findOne({ _id: digest });
+  }
+
+  /** Writes `changes` into the applicant's form record, creating it on the first step. */
+  async save(
+    digest: string,
+    ids: Pick<ApplicantForm, 'application_id' | 'applicant_id'>,
+    changes: Partial<Omit<ApplicantForm, '_id'>>,
+  ): Promise<void> {
+    const updated_at = new Date();
+    await this.forms.updateOne({ _id: digest }, { $set: { ...ids, ...changes, updated_at } }, { upsert: true });
+  }
+
+  /**
+   * Which application holds the applicant whose form token has `digest`, for an applicant that
+   * has no form record yet (created through the API and never opened). A search by a field other
+   * than `_id`, hence once per applicant: its first step writes the record found by `_id`.
+   */
+  async locate(digest: string): Promise<number | null> {
+    const application = await this.connection
+      .collection<{ id: number }>('applications')
+      .findOne({ 'applicants.form_token_digest': digest }, { projection: { id: 1 } });
+    if (application) return application.id;
+    const claim = await this.connection
+      .collection<{ application_id: number }>('application_versions')
+      .findOne({ 'applicant.form_token_digest': digest }, { projection: { application_id: 1 } });
+    return claim?.application_id ?? null;
+  }
+}
+
+/** The applicant as the form left it: its progress and the details it gave over the stored ones. */
+export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm | null): ApplicantRecord {
+  if (!form) return applicant;
+  return {
+    ...applicant,
+    ...(form.contact ?? {}),
+    form_status: form.form_status,
+    form_started_at: form.form_started_at,
+    form_completed_at: form.form_completed_at,
+    form_answers: form.form_answers ?? null,
+    dob: form.dob ?? applicant.dob,
+    id_number: form.id_number ?? applicant.id_number,
+  };
+}

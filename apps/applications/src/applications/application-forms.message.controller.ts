@@ -1,0 +1,114 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ApplicantSealer } from '@app/crypto';
+import { Delivered, DeliveredMessage } from '@app/messaging';
+import {
+  APPLICATION_FORMS,
+  CompleteFormMessage,
+  ErrorCode,
+  FormApplicant,
+  FormCoApplicantInput,
+  FormCompletionInput,
+  FormContactInput,
+  FormDetailsInput,
+  FormIdentityInput,
+  FormSubmission,
+  FormTokenMessage,
+  isPositiveId,
+  MAX_FORM_CO_APPLICANTS,
+  parseRequest,
+  requireClientId,
+  SaveContactMessage,
+  SaveDetailsMessage,
+  ServiceError,
+  StartFormMessage,
+} from '@app/contracts';
+import { ApplicationFormsService } from './application-forms.service';
+
+/** A token digest: SHA-256 in base64url. */
+const DIGEST = /^[A-Za-z0-9_-]{43}$/;
+/** A CSRF token's nonce: 16 random bytes in base64url. */
+const SUBMISSION = /^[A-Za-z0-9_-]{22}$/;
+
+/** What the online application form asks; each message is validated again with the form's contracts. */
+@Controller()
+export class ApplicationFormsMessageController {
+  constructor(
+    private readonly forms: ApplicationFormsService,
+    private readonly sealer: ApplicantSealer,
+  ) {}
+
+  @MessagePattern(APPLICATION_FORMS.START)
+  async start(@Payload() message: StartFormMessage): Promise<FormApplicant> {
+    const clientId = requireClientId(message?.client_id);
+    if (!isPositiveId(message.property_id)) throw ServiceError.propertyIdInvalid();
+    const contact = parseRequest(FormContactInput, message.request);
+    await this.forms.takeSubmission(readSubmission(message));
+    return this.forms.start(clientId, message.property_id, contact);
+  }
+
+  @MessagePattern(APPLICATION_FORMS.FIND)
+  find(@Payload() message: FormTokenMessage): Promise<FormApplicant | null> {
+    return this.forms.find(readDigest(message));
+  }
+
+  @MessagePattern(APPLICATION_FORMS.SAVE_CONTACT)
+  async saveContact(@Payload() message: SaveContactMessage): Promise<FormApplicant> {
+    const digest = readDigest(message);
+    const contact = parseRequest(FormContactInput, message.request);
+    await this.forms.takeSubmission(readSubmission(message));
+    return this.forms.saveContact(digest, contact);
+  }
+
+  @MessagePattern(APPLICATION_FORMS.SAVE_DETAILS)
+  async saveDetails(@Payload() message: SaveDetailsMessage): Promise<FormApplicant> {
+    const digest = readDigest(message);
+    const details = parseRequest(FormDetailsInput, message.request);
+    await this.forms.takeSubmission(readSubmission(message));
+    return this.forms.saveDetails(digest, details);
+  }
+
+  @MessagePattern(APPLICATION_FORMS.COMPLETE)
+  async complete(@Delivered() { data, messageId }: DeliveredMessage): Promise<FormApplicant> {
+    const message = data as CompleteFormMessage;
+    const digest = readDigest(message);
+    const identity = parseRequest(
+      FormIdentityInput,
+      this.sealer.openFields(message.sealed_applicant, { tokenDigest: digest, messageId }),
+    );
+    const { signature } = parseRequest(FormCompletionInput, { signature: message.signature });
+    const coApplicants = Array.isArray(message.co_applicants) ? message.co_applicants : [];
+    if (coApplicants.length > MAX_FORM_CO_APPLICANTS) throw malformed();
+    const answers = readAnswers(message.answers);
+    const named = coApplicants.map((co) => parseRequest(FormCoApplicantInput, co));
+    await this.forms.takeSubmission(readSubmission(message));
+    return this.forms.complete(digest, {
+      answers,
+      signature,
+      co_applicants: named,
+      dob: identity.dob,
+      id_number: identity.id_number,
+    });
+  }
+}
+
+function readDigest(message: FormTokenMessage): string {
+  if (typeof message?.token_digest !== 'string' || !DIGEST.test(message.token_digest)) throw malformed();
+  return message.token_digest;
+}
+
+function readSubmission(message: FormSubmission): string {
+  if (typeof message?.submission !== 'string' || !SUBMISSION.test(message.submission)) throw malformed();
+  return message.submission;
+}
+
+function readAnswers(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed();
+  const entries = Object.entries(value);
+  if (!entries.every(([key, answer]) => /^[a-z_]{1,64}$/.test(key) && typeof answer === 'string')) throw malformed();
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
+function malformed(): ServiceError {
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, 'malformed application form message');
+}

@@ -1,0 +1,200 @@
+import { Injectable } from '@nestjs/common';
+import { ApplicantSealer, StoredOwner } from '@app/crypto';
+import {
+  ErrorCode,
+  FORM_SUBMISSION_FIELD,
+  FormApplicant,
+  FormCoApplicantInput,
+  FormContactInput,
+  FormDetailsInput,
+  ServiceError,
+} from '@app/contracts';
+import { ApplicantForm, ApplicantForms, withFormProgress } from './applicant-forms';
+import { ApplicationVersions } from './application-versions';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
+import { ApplicationsRepository } from './applications.repository';
+import { ApplicationsService } from './applications.service';
+import { formTokenDigest, FormTokens } from './form-tokens';
+
+/** An applicant found by its form token, with its application and its form record (if any). */
+interface FormSubject {
+  digest: string;
+  application: ApplicationRecord;
+  applicant: ApplicantRecord;
+  form: ApplicantForm | null;
+}
+
+/** Step 3 as validated: the identity fields in clear, sealed for their applicant as they are stored. */
+export interface FormCompletion {
+  answers: Record<string, string>;
+  signature: string;
+  co_applicants: FormCoApplicantInput[];
+  dob: string;
+  id_number: string;
+}
+
+/**
+ * The online application form's side of the applications service. An applicant is named by its
+ * form token's digest; the form alone knows the token. The two writes that move an applicant's
+ * form on (markFormStarted, markFormCompleted) are each one method, the places where what
+ * follows from them is attached.
+ */
+@Injectable()
+export class ApplicationFormsService {
+  constructor(
+    private readonly applications: ApplicationsService,
+    private readonly repository: ApplicationsRepository,
+    private readonly versions: ApplicationVersions,
+    private readonly forms: ApplicantForms,
+    private readonly formTokens: FormTokens,
+    private readonly sealer: ApplicantSealer,
+  ) {}
+
+  /** Takes a form page's submission nonce; a page sent again is refused and changes nothing. */
+  async takeSubmission(nonce: string): Promise<void> {
+    if (!(await this.forms.claimSubmission(nonce))) {
+      const message = 'this page was already submitted; open the form again to continue';
+      throw new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: FORM_SUBMISSION_FIELD, message }]);
+    }
+  }
+
+  /** Step 1 at a property: the application and its primary applicant, the form started. */
+  async start(clientId: number, propertyId: number, contact: FormContactInput): Promise<FormApplicant> {
+    const application = await this.applications.createFromForm(clientId, {
+      property_id: propertyId,
+      applicant: { ...contact, phone: contact.phone ?? null },
+    });
+    const applicant = application.applicants[0];
+    const token = this.formTokens.token(clientId, applicant)!;
+    const subject: FormSubject = { digest: formTokenDigest(token), application, applicant, form: null };
+    const form = await this.markFormStarted(subject, null);
+    return { ...view({ ...subject, form }), token };
+  }
+
+  /** The applicant a form token's digest names, as the form shows it; null for none. */
+  async find(digest: string): Promise<FormApplicant | null> {
+    const subject = await this.subject(digest);
+    return subject ? view(subject) : null;
+  }
+
+  /** Step 1 for an applicant created through the API (or step 1 again): its contact details. */
+  async saveContact(digest: string, contact: FormContactInput): Promise<FormApplicant> {
+    const subject = await this.open(digest);
+    const given = { ...contact, phone: contact.phone ?? null };
+    if (!subject.form || subject.form.form_status === 'not_started') {
+      return view({ ...subject, form: await this.markFormStarted(subject, given) });
+    }
+    await this.forms.save(subject.digest, ids(subject), { contact: given });
+    return this.find(digest) as Promise<FormApplicant>;
+  }
+
+  /** Step 2: what the property's kind asks, stored on the application. */
+  async saveDetails(digest: string, details: FormDetailsInput): Promise<FormApplicant> {
+    const subject = await this.open(digest);
+    if (subject.applicant.type !== 'primary') throw refused('only the primary applicant describes what is wanted');
+    await this.repository.saveFormDetails(subject.application.id, {
+      floor_plan_id: details.floor_plan_id ?? null,
+      desired_unit_description: details.desired_unit_description ?? null,
+      desired_move_in: details.desired_move_in ?? null,
+    });
+    return this.find(digest) as Promise<FormApplicant>;
+  }
+
+  /** Step 3: the co-applicants the primary one names are added, then the form is completed. */
+  async complete(digest: string, completion: FormCompletion): Promise<FormApplicant> {
+    const subject = await this.open(digest);
+    if (subject.form?.form_status !== 'started') throw refused('the form must be started first');
+    if (subject.applicant.type !== 'primary' && completion.co_applicants.length > 0) {
+      throw refused('only the primary applicant names co-applicants');
+    }
+    const { application, applicant } = subject;
+    for (const [index, co] of completion.co_applicants.entries()) {
+      // Keyed by the naming applicant and position: a repeated submission adds each one once.
+      const key = `form:${applicant.id}:co_applicant:${index}`;
+      await this.applications.addApplicantFromForm(application.client_id, application.id, co, key);
+    }
+    const form = await this.markFormCompleted(subject, completion);
+    return view({ ...subject, form });
+  }
+
+  /** The write that marks an applicant's form started. */
+  private async markFormStarted(subject: FormSubject, contact: ApplicantForm['contact']): Promise<ApplicantForm> {
+    const now = new Date();
+    const changes = {
+      form_status: 'started' as const,
+      form_started_at: now,
+      form_completed_at: null,
+      ...(contact ? { contact } : {}),
+    };
+    await this.forms.save(subject.digest, ids(subject), changes);
+    return { _id: subject.digest, ...ids(subject), ...subject.form, ...changes, updated_at: now };
+  }
+
+  /** The write that marks an applicant's form completed. */
+  private async markFormCompleted(subject: FormSubject, completion: FormCompletion): Promise<ApplicantForm> {
+    const now = new Date();
+    const changes = {
+      form_status: 'completed' as const,
+      form_completed_at: now,
+      form_answers: JSON.stringify(completion.answers),
+      signature: completion.signature,
+      dob: this.sealer.sealField('dob', completion.dob, owner(subject)),
+      id_number: this.sealer.sealField('id_number', completion.id_number, owner(subject)),
+    };
+    await this.forms.save(subject.digest, ids(subject), changes);
+    return { ...subject.form!, ...changes, updated_at: now };
+  }
+
+  /** The applicant to change, whose form is not completed yet. */
+  private async open(digest: string): Promise<FormSubject> {
+    const subject = await this.subject(digest);
+    if (!subject) throw ServiceError.notFound('applicant', 'for this form link');
+    if (subject.form?.form_status === 'completed') throw refused('this application form is already completed');
+    return subject;
+  }
+
+  private async subject(digest: string): Promise<FormSubject | null> {
+    const form = await this.forms.find(digest);
+    const applicationId = form?.application_id ?? (await this.forms.locate(digest));
+    if (applicationId === null) return null;
+    const stored = await this.repository.findByKey(applicationId);
+    if (!stored) return null;
+    const application = await this.versions.current(stored);
+    const applicant = application.applicants.find((candidate) => candidate.form_token_digest === digest);
+    return applicant ? { digest, application, applicant: withFormProgress(applicant, form), form } : null;
+  }
+}
+
+function ids(subject: FormSubject): Pick<ApplicantForm, 'application_id' | 'applicant_id'> {
+  return { application_id: subject.application.id, applicant_id: subject.applicant.id };
+}
+
+function refused(message: string): ServiceError {
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: 'form', message }]);
+}
+
+function view({ application, applicant, form }: FormSubject): FormApplicant {
+  const current = withFormProgress(applicant, form);
+  return {
+    client_id: application.client_id,
+    application_id: application.id,
+    property_id: application.property_id,
+    applicant_id: current.id,
+    type: current.type,
+    first_name: current.first_name,
+    last_name: current.last_name,
+    email: current.email,
+    phone: current.phone ?? null,
+    redirect_url: current.redirect_url ?? null,
+    form_status: current.form_status ?? 'not_started',
+    form_answers: current.form_answers ? (JSON.parse(current.form_answers) as Record<string, string>) : null,
+    floor_plan_id: application.floor_plan_id ?? null,
+    desired_unit_description: application.desired_unit_description ?? null,
+    desired_move_in: application.desired_move_in ?? null,
+  };
+}
+
+/** Whom the subject's sealed values belong to (see ApplicantSealer). */
+function owner(subject: FormSubject): StoredOwner {
+  return { clientId: subject.application.client_id, applicantId: subject.applicant.id };
+}

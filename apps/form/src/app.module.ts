@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { EnvironmentModule } from '@app/config';
+import { QUEUES } from '@app/contracts';
+import { fieldCipherProviders, parseFieldEncryptionKeys } from '@app/crypto';
+import { queueClients } from '@app/messaging';
+import { ObservabilityModule } from '@app/observability';
+import { FormBackends } from './backends/form-backends';
+import { FormEnvironment } from './config/form.environment';
+import { CsrfTokens } from './form/csrf-tokens';
+import { FormErrorFilter } from './form/form-error.filter';
+import { FormHttpController } from './form/form.http.controller';
+
+@Module({
+  imports: [
+    EnvironmentModule.forRoot(FormEnvironment),
+    ObservabilityModule.forApp('form'),
+    queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS),
+  ],
+  controllers: [FormHttpController],
+  providers: [
+    ...fieldCipherProviders(FormEnvironment),
+    FormBackends,
+    {
+      provide: CsrfTokens,
+      inject: [FormEnvironment],
+      useFactory: (env: FormEnvironment) => CsrfTokens.derive(parseFieldEncryptionKeys(env.FIELD_ENCRYPTION_KEYS)[0].key),
+    },
+    { provide: APP_FILTER, useClass: FormErrorFilter },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,41 @@
+import { Matches } from 'class-validator';
+import { CommonEnvironment, HTTP_URL, isIntegerInRange, isPort, isTimeout } from '@app/config';
+import { isFieldEncryptionKeys } from '@app/crypto';
+
+export class FormEnvironment extends CommonEnvironment {
+  /**
+   * Where applicants reach the form. Not PORT, which names the gateway's: a local run passes one
+   * environment to every app.
+   */
+  @isPort('FORM_PORT')
+  FORM_PORT: number = 3003;
+
+  /** Health and metrics, for operators only (0: any free port). */
+  @isPort('HTTP_PORT', { allowZero: true })
+  HTTP_PORT: number = 3004;
+
+  /** Public base URL of the form, as application_url and form_url name it. */
+  @Matches(HTTP_URL, { message: 'APPLY_BASE_URL must be an absolute http(s) URL' })
+  APPLY_BASE_URL: string = 'http://localhost:3003';
+
+  /** Who may frame the `?iframe=true` pages: a CSP frame-ancestors source list. */
+  @Matches(/^(\*|'self'|https?:\/\/[^\s;,']+)( (\*|'self'|https?:\/\/[^\s;,']+))*$/, {
+    message: "APPLY_FRAME_ANCESTORS must be *, 'self' or origins such as https://landlord.example, space separated",
+  })
+  APPLY_FRAME_ANCESTORS: string = '*';
+
+  /** Form submissions (POSTs) one client IP address may make per minute. */
+  @isIntegerInRange('FORM_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
+  FORM_RATE_LIMIT_PER_MINUTE: number = 30;
+
+  /** How long the form waits for a service's answer before it shows "try again". */
+  @isTimeout('RPC_TIMEOUT_MS')
+  RPC_TIMEOUT_MS: number = 5000;
+
+  /**
+   * `id:base64key` entries, as the gateway's: the form seals the SSN and date of birth with the
+   * first before they leave the process, and signs its CSRF tokens with a key derived from it.
+   */
+  @isFieldEncryptionKeys()
+  FIELD_ENCRYPTION_KEYS: string;
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { Eta } from 'eta';
+import { FastifyReply } from 'fastify';
+import { FieldProblem } from '@app/contracts';
+
+/** Where the build puts the templates and the stylesheet: beside this file's directory. */
+export const VIEWS_DIR = join(__dirname, '..', 'views');
+
+/** Everything a page template is given besides its own data. */
+export interface PageFrame {
+  title: string;
+  /** Rendered for a frame on another site: links and forms keep `?iframe=true`. */
+  iframe: boolean;
+  /** 1 to 3 on the steps, absent elsewhere. */
+  step?: number;
+  /** The problems to list in the summary at the top, each linking to its field. */
+  problems?: FieldProblem[];
+}
+
+/** The form's field problems, by field, for the messages shown beside each field. */
+export function problemsByField(problems: FieldProblem[] = []): Record<string, string> {
+  const byField: Record<string, string> = {};
+  for (const { field, message } of problems) byField[field] ??= message;
+  return byField;
+}
+
+/** The id of a field's input, as the summary links to it. */
+export function fieldId(field: string): string {
+  return `field-${field.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+}
+
+/**
+ * Renders the form's pages with Eta, which escapes every `<%= %>` output: nothing a property
+ * owner or an applicant typed can become markup. Each page goes out with headers that keep it
+ * from being cached, framed (except `?iframe=true` pages), or leaking its URL (an applicant's
+ * link is a secret) in a Referer.
+ */
+export class Pages {
+  private readonly eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: false });
+
+  constructor(private readonly frameAncestors: string) {}
+
+  send(reply: FastifyReply, status: number, template: string, data: PageFrame & Record<string, unknown>): FastifyReply {
+    const html = this.eta.render(template, { ...data, errors: problemsByField(data.problems), fieldId });
+    return this.secure(reply, data.iframe).code(status).type('text/html; charset=utf-8').send(html);
+  }
+
+  /** A 303 to `location` (a form's next step), with the same headers as a page. */
+  redirect(reply: FastifyReply, location: string, iframe: boolean): FastifyReply {
+    return this.secure(reply, iframe).code(303).header('location', location).send();
+  }
+
+  private secure(reply: FastifyReply, iframe: boolean): FastifyReply {
+    const ancestors = iframe ? this.frameAncestors : "'none'";
+    return reply
+      .header(
+        'content-security-policy',
+        `default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors ${ancestors}`,
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store');
+  }
+}

@@ -1,0 +1,61 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger, Params, PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
+import { instrumentHttp, REQUEST_ID_OPTIONS, returnRequestId } from '@app/observability';
+import { exitOnStartupFailure, stopGracefully } from '@app/runtime';
+import { AppModule } from './app.module';
+import { FormBackends } from './backends/form-backends';
+import { FormEnvironment } from './config/form.environment';
+import { FormHealthModule } from './health/form-health.module';
+
+/** A form page's fields are few and short; anything bigger is not one. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+const REQUEST_TIMEOUT_MS = 15_000;
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule,
+    new FastifyAdapter({ ...REQUEST_ID_OPTIONS, bodyLimit: BODY_LIMIT_BYTES, requestTimeout: REQUEST_TIMEOUT_MS }),
+    // Nest's body parsers off: readFormPosts is the form's one.
+    { bufferLogs: true, bodyParser: false },
+  );
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  const env = app.get(FormEnvironment);
+  readFormPosts(app);
+  returnRequestId(app);
+  instrumentHttp(app);
+
+  const operations = await NestFactory.create<NestFastifyApplication>(
+    FormHealthModule.serving(app.get(FormBackends), app.get<Params>(PARAMS_PROVIDER_TOKEN)),
+    new FastifyAdapter(REQUEST_ID_OPTIONS),
+    { logger },
+  );
+  stopGracefully(app, async () => {
+    await operations.close();
+  });
+  await operations.listen(env.HTTP_PORT, '0.0.0.0');
+  const { port } = operations.getHttpServer().address() as { port: number };
+  logger.log(`health and metrics listening on port ${port}`, 'FormOperations');
+  await app.listen(env.FORM_PORT, '0.0.0.0');
+  logger.log(`application form listening on port ${env.FORM_PORT}`, 'Form');
+}
+
+/**
+ * Browsers post forms as application/x-www-form-urlencoded. Nest's own parser would give an
+ * array for a field sent twice; here each field's last value counts, so every field is a string.
+ */
+function readFormPosts(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: Record<string, string>) => void) => {
+      const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (const [name, value] of new URLSearchParams(body.toString())) fields[name] = value;
+      done(null, fields);
+    },
+  );
+}
+
+bootstrap().catch(exitOnStartupFailure);

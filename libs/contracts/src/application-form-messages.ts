@@ -1,0 +1,90 @@
+import { FormContactInput, FormDetailsInput, FormCoApplicantInput } from './dto/application-form.dto';
+import { FormStatus } from './dto/applicant.dto';
+import { ApplicantType } from './dto/application.dto';
+import { PropertyRepresentation } from './dto/property.dto';
+import { SealedApplicantFields } from './messages';
+
+/** PROPERTIES.FORM_GET: a property by id, whoever owns it. */
+export interface FormPropertyMessage {
+  id: number;
+}
+
+/** The answer to PROPERTIES.FORM_GET for a live property (null otherwise). */
+export interface FormProperty {
+  client_id: number;
+  property: PropertyRepresentation;
+}
+
+/**
+ * Every write the form asks for carries the nonce of the CSRF token its page held: the service
+ * takes each nonce once, so a page submitted again (a replayed token) changes nothing.
+ */
+export interface FormSubmission {
+  submission: string;
+}
+
+/** The `details` field of the refusal of a nonce already used. */
+export const FORM_SUBMISSION_FIELD = 'csrf_token';
+
+/** APPLICATION_FORMS.START: step 1 at a property of `client_id`'s. */
+export interface StartFormMessage extends FormSubmission {
+  client_id: number;
+  property_id: number;
+  request: FormContactInput;
+}
+
+/**
+ * Names an applicant by the SHA-256 digest of its form token (base64url): the token itself, a
+ * link that lets anyone fill in the form, never travels over the broker.
+ */
+export interface FormTokenMessage {
+  token_digest: string;
+}
+
+export interface SaveContactMessage extends FormTokenMessage, FormSubmission {
+  request: FormContactInput;
+}
+
+export interface SaveDetailsMessage extends FormTokenMessage, FormSubmission {
+  request: FormDetailsInput;
+}
+
+/** Step 3: dob and id_number travel sealed, as in CreateApplicationMessage. */
+export interface CompleteFormMessage extends FormTokenMessage, FormSubmission {
+  answers: Record<string, string>;
+  signature: string;
+  co_applicants: FormCoApplicantInput[];
+  sealed_applicant: Required<SealedApplicantFields>;
+}
+
+/** What the form shows of an applicant and its application; never its dob or SSN. */
+export interface FormApplicant {
+  client_id: number;
+  application_id: number;
+  property_id: number;
+  applicant_id: number;
+  type: ApplicantType;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  redirect_url: string | null;
+  form_status: FormStatus;
+  form_answers: Record<string, string> | null;
+  floor_plan_id: number | null;
+  desired_unit_description: string | null;
+  desired_move_in: string | null;
+  /** Only in the answer to START: the token of the new applicant's form_url. */
+  token?: string;
+}
+
+/** INVITATIONS.CHECK and INVITATIONS.USE: an invitation named by its token's digest, for one property. */
+export interface InvitationTokenMessage {
+  property_id: number;
+  token_digest: string;
+}
+
+/** The answer to INVITATIONS.CHECK for a usable invitation (null otherwise). */
+export interface UsableInvitation {
+  email: string;
+}

@@ -1,0 +1,13 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The digest an applicant is found by from its form link's token (SHA-256, base64url): nobody
+ * who reads the database or the broker's messages can use it as a link. The applications service
+ * stores it; the form computes it from the link it was opened with.
+ */
+export function formTokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/** What a form link's token looks like: 32 random bytes in base64url. */
+export const FORM_TOKEN = /^[A-Za-z0-9_-]{43}$/;
