@@ -237,6 +237,7 @@ export class Stack {
       for (const queue of ['properties', 'applications']) {
         await channel.deleteQueue(`${this.namespace}${queue}`);
         await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
+        await channel.deleteExchange(`${this.namespace}${queue}.dead-letter-exchange`);
       }
       await channel.close();
     } finally {
