@@ -3,3 +3,4 @@ export * from './id-allocator';
 export * from './idempotency';
 export * from './mongo-errors';
 export * from './record-repository';
+export * from './operation-timeout';
