@@ -15,7 +15,7 @@ const compose = parse(text, { merge: true });
 const services: Record<string, any> = compose.services;
 
 const APPS: Record<string, { environment: new () => object; port: string }> = {
-  gateway: { environment: GatewayEnvironment, port: 'PORT' },
+  gateway: { environment: GatewayEnvironment, port: 'HTTP_PORT' },
   properties: { environment: PropertiesEnvironment, port: 'HTTP_PORT' },
   applications: { environment: ApplicationsEnvironment, port: 'HTTP_PORT' },
 };

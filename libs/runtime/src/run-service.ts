@@ -53,7 +53,7 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
     else logger.warn(`${settlement.inFlight} message(s) unsettled; the broker will hand them out again`);
   });
   await app.listen();
-  await app.get(OperationsEndpoint).open(app);
+  await app.get(OperationsEndpoint).openFor(app);
 }
 
 /**

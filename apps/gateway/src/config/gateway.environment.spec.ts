@@ -21,6 +21,7 @@ describe('GatewayEnvironment', () => {
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'auto',
       PORT: 3000,
+      HTTP_PORT: 3010,
       API_KEYS: '',
       RATE_LIMIT_PER_SECOND: 50,
       RATE_LIMIT_BURST: 100,

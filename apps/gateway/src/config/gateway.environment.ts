@@ -12,6 +12,10 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   @isPort('PORT')
   PORT: number = 3000;
 
+  /** Port of the operators' listener: /health/live, /health/ready, /metrics. 0 takes any free port. */
+  @isPort('HTTP_PORT', { allowZero: true })
+  HTTP_PORT: number = 3010;
+
   /**
    * `key:client_id` entries, comma separated, each optionally with its own rate limit:
    * `key:client_id:per_second:burst`. Without any, every request is refused.
