@@ -106,6 +106,8 @@ export class Stack {
       // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '1000000',
+      RATE_LIMIT_UNAUTHENTICATED_BURST: '1000000',
       // Only the suites about sharing the limit use Redis (empty means unset).
       REDIS_URL: '',
       NO_COLOR: '1',

@@ -35,6 +35,18 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   @isRate('RATE_LIMIT_BURST')
   RATE_LIMIT_BURST: number = 100;
 
+  /** Requests per second one client address may make without a valid API key, sustained... */
+  @isRate('RATE_LIMIT_UNAUTHENTICATED_PER_SECOND')
+  RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: number = 5;
+
+  /** ...and how many at once. */
+  @isRate('RATE_LIMIT_UNAUTHENTICATED_BURST')
+  RATE_LIMIT_UNAUTHENTICATED_BURST: number = 20;
+
+  /** Open connections the API port holds at most; one more is closed at once. */
+  @isIntegerInRange('MAX_CONNECTIONS', 1, 1_000_000)
+  MAX_CONNECTIONS: number = 1000;
+
   /** When set, gateways share each key's limit through this Redis; otherwise it is per gateway. */
   @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
