@@ -125,6 +125,11 @@ describe('docker-compose.yml', () => {
       expect(can('properties', 'configure', 'applications')).toBe(false);
     });
 
+    it('has each service take messages only from the apps that send it any', () => {
+      expect(services.properties.environment.TRUSTED_SENDERS).toBe('gateway,applications');
+      expect(services.applications.environment.TRUSTED_SENDERS).toBe('gateway');
+    });
+
     it('lets the gateway send to the services’ queues and read its replies, nothing more', () => {
       for (const queue of ['properties', 'applications']) {
         // Declaring a queue with a dead-letter exchange takes read on the queue and write on the exchange.

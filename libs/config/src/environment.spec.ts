@@ -21,6 +21,7 @@ describe('environmentValidator', () => {
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       HTTP_PORT: 0,
+      TRUSTED_SENDERS: '',
     });
   });
 

@@ -134,7 +134,7 @@ describe('sendRpc', () => {
     expect(options.headers?.['x-time-remaining-ms']).toBe('500');
     expect(Number(options.headers?.['x-sent-at'])).toBeGreaterThanOrEqual(before);
     expect(Number(options.headers?.['x-sent-at'])).toBeLessThanOrEqual(Date.now());
-    expect(options).toMatchObject({ expiration: '500', persistent: true });
+    expect(options).toMatchObject({ expiration: '500', persistent: true, userId: 'guest' });
     const ping = await sendRpc<Options>(client, 'properties.ping', {}, 500, { persistent: false });
     expect(ping).toMatchObject({ expiration: '500', persistent: false });
   });

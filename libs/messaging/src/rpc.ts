@@ -26,6 +26,7 @@ export async function sendRpc<TResult>(
     .setOptions({
       expiration: String(timeoutMs),
       persistent,
+      userId: brokerUserOf(client),
       headers: { ...requestIdHeaders(), [TIME_REMAINING_HEADER]: String(timeoutMs), [SENT_AT_HEADER]: String(Date.now()) },
     })
     .build();
@@ -35,6 +36,17 @@ export async function sendRpc<TResult>(
   } catch (error: unknown) {
     throw timer.failed(toServiceError(error));
   }
+}
+
+/**
+ * The broker user `client` connects as, stamped on each message as its `user_id`: RabbitMQ
+ * refuses a message whose user_id is not the publisher's, so a service can tell who sent it
+ * (TRUSTED_SENDERS).
+ */
+function brokerUserOf(client: ClientProxy): string {
+  const url = (client as { options?: { urls?: unknown[] } }).options?.urls?.[0];
+  if (typeof url !== 'string') return 'guest';
+  return decodeURIComponent(new URL(url).username) || 'guest';
 }
 
 export function toServiceError(error: unknown): ServiceError {

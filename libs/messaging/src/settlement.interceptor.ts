@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { RmqContext } from '@nestjs/microservices';
 import { catchError, EMPTY, Observable, tap, throwError, timeout } from 'rxjs';
-import { ServiceError, withDeadline } from '@app/contracts';
+import { ErrorCode, ServiceError, withDeadline } from '@app/contracts';
 import { isDatabaseUnavailable } from './rpc-error.filter';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
 import { Settlement } from './settlement';
@@ -21,12 +21,25 @@ const unavailable = () => ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE);
 export class SettlementInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Messages');
 
-  constructor(private readonly settlement: Settlement) {}
+  private readonly trustedSenders: ReadonlySet<string>;
+
+  /** `trustedSenders`: the broker users whose messages are taken; empty, any. */
+  constructor(
+    private readonly settlement: Settlement,
+    trustedSenders: readonly string[] = [],
+  ) {
+    this.trustedSenders = new Set(trustedSenders);
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
     const rmq = context.switchToRpc().getContext<RmqContext>();
     this.settlement.take(rmq);
+    const sender = rmq.getMessage().properties?.userId as string | undefined;
+    if (this.trustedSenders.size > 0 && !(sender !== undefined && this.trustedSenders.has(sender))) {
+      // Dead-lettered by the error filter, unanswered by any handler.
+      return throwError(() => new ServiceError(ErrorCode.INTERNAL, `a message from an untrusted sender (${sender ?? 'none'})`));
+    }
     if (this.settlement.deadlinePassed(rmq)) {
       this.logger.warn(`dropped ${rmq.getPattern()}: its caller stopped waiting before it was taken`);
       this.settlement.settle(rmq, 'ack');

@@ -19,6 +19,7 @@ describe('PropertiesEnvironment', () => {
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
       HTTP_PORT: 3001,
+      TRUSTED_SENDERS: '',
       DEFAULT_FORM_PRESET_ID: 1,
       DEFAULT_BACKGROUND_CONFIG_ID: 1,
       CLIENT_DEFAULTS: '',
