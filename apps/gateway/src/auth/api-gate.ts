@@ -6,7 +6,7 @@ import { RateLimit, RateLimiter } from '../rate-limit/token-bucket';
 import { AuthenticatedRequest, credentialFrom, UNAUTHENTICATED_MESSAGE } from './api-key.guard';
 import { ApiKeys } from './api-keys';
 
-const API_PREFIX = '/api/v2';
+const API_ROUTES = '/api/v2/';
 
 export interface ApiGateLimits {
   /** Each key's limit, unless API_KEYS gives it its own. */
@@ -47,14 +47,15 @@ export class ApiGate {
   }
 }
 
-/** Runs the gate on every /api/v2 request, as a Fastify onRequest hook: before the body is read. */
+/**
+ * Runs the gate on every request to an /api/v2 route, as a Fastify onRequest hook: routed, not yet
+ * read. A path that names no route stays a 404, as it was before any key was looked at.
+ */
 export function gateApi(app: NestFastifyApplication, gate: ApiGate): void {
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', async (request: FastifyRequest) => {
-      if (request.url === API_PREFIX || request.url.startsWith(`${API_PREFIX}/`) || request.url.startsWith(`${API_PREFIX}?`)) {
-        await gate.admit(request as FastifyRequest & AuthenticatedRequest);
-      }
+      if (request.routeOptions.url?.startsWith(API_ROUTES)) await gate.admit(request as FastifyRequest & AuthenticatedRequest);
     });
 }
