@@ -6,6 +6,8 @@ import { isDatabaseUnavailable } from './rpc-error.filter';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
 import { Settlement } from './settlement';
 
+const unavailable = () => ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE);
+
 /**
  * Takes each message into the settlement count and acknowledges it once its handler has
  * finished, with the work stored. Failures are settled by RpcErrorFilter. A message whose
@@ -14,9 +16,8 @@ import { Settlement } from './settlement';
  * the deadline passes (a stalled database, say) is given up on there, answered 503 and its
  * message acknowledged, so that it cannot hold a prefetch slot for longer than its caller waits;
  * what it does runs against that deadline (`withDeadline`), which bounds its database operations.
+ * With trusted senders, a message whose `user_id` names none of them is refused unworked.
  */
-const unavailable = () => ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE);
-
 @Injectable()
 export class SettlementInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Messages');
@@ -37,7 +38,7 @@ export class SettlementInterceptor implements NestInterceptor {
     this.settlement.take(rmq);
     const sender = rmq.getMessage().properties?.userId as string | undefined;
     if (this.trustedSenders.size > 0 && !(sender !== undefined && this.trustedSenders.has(sender))) {
-      // Dead-lettered by the error filter, unanswered by any handler.
+      // Refused before any handler runs; the error filter dead-letters it.
       return throwError(() => new ServiceError(ErrorCode.INTERNAL, `a message from an untrusted sender (${sender ?? 'none'})`));
     }
     if (this.settlement.deadlinePassed(rmq)) {
