@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { environmentValidator } from '@app/config';
+import { deadLetterExchange, deadLetterQueue } from '@app/messaging';
 import { ApplicationsEnvironment } from './apps/applications/src/config/applications.environment';
 import { FormEnvironment } from './apps/form/src/config/form.environment';
 import { GatewayEnvironment } from './apps/gateway/src/config/gateway.environment';
@@ -16,7 +17,7 @@ const compose = parse(text, { merge: true });
 const services: Record<string, any> = compose.services;
 
 const APPS: Record<string, { environment: new () => object; port: string }> = {
-  gateway: { environment: GatewayEnvironment, port: 'PORT' },
+  gateway: { environment: GatewayEnvironment, port: 'HTTP_PORT' },
   properties: { environment: PropertiesEnvironment, port: 'HTTP_PORT' },
   applications: { environment: ApplicationsEnvironment, port: 'HTTP_PORT' },
   form: { environment: FormEnvironment, port: 'HTTP_PORT' },
@@ -63,8 +64,8 @@ describe('docker-compose.yml', () => {
   it('keeps the data of the database and the broker in named volumes', () => {
     const declared = Object.keys(compose.volumes);
     expect(services.mongodb.volumes).toEqual(['mongodb-data:/data/db']);
-    expect(services.rabbitmq.volumes).toEqual(['rabbitmq-data:/var/lib/rabbitmq']);
-    for (const mount of [...services.mongodb.volumes, ...services.rabbitmq.volumes]) {
+    expect(services.rabbitmq.volumes[0]).toBe('rabbitmq-data:/var/lib/rabbitmq');
+    for (const mount of [...services.mongodb.volumes, services.rabbitmq.volumes[0]]) {
       expect(declared).toContain(mount.split(':')[0]);
     }
   });
@@ -72,15 +73,15 @@ describe('docker-compose.yml', () => {
   it.each(apps)('gives %s an environment its own validation accepts, pointing at the broker and database of the stack', (app) => {
     const environment = services[app].environment;
     const config = environmentValidator(APPS[app].environment)(environment) as Record<string, unknown>;
-    expect(config.AMQP_URL).toBe('amqp://guest:guest@rabbitmq:5672');
+    expect(config.AMQP_URL).toBe(`amqp://${app}:${app}-dev-only@rabbitmq:5672`);
     if (app !== 'gateway' && app !== 'form') expect(config.MONGODB_URI).toBe('mongodb://mongodb:27017');
   });
 
   it('configures the development keys, one per client, and publishes only the gateway and the form', () => {
     const keys = String(services.gateway.environment.API_KEYS).split(',');
     expect(keys).toEqual(['dev-local-key:1', 'dev-local-key-2:2']);
-    expect(services.gateway.ports).toEqual(['3000:3000']);
-    expect(services.form.ports).toEqual([`${services.form.environment.FORM_PORT}:3003`]);
+    expect(services.gateway.ports).toEqual(['127.0.0.1:3000:3000']);
+    expect(services.form.ports).toEqual([`127.0.0.1:${services.form.environment.FORM_PORT}:3003`]);
     expect(services.properties.ports).toBeUndefined();
   });
 
@@ -88,6 +89,73 @@ describe('docker-compose.yml', () => {
     for (const app of ['properties', 'applications', 'form']) {
       expect(services[app].environment.APPLY_BASE_URL).toBe('http://localhost:3003');
     }
+  });
+
+  it.each(Object.keys(services))('publishes the ports of %s on 127.0.0.1 only', (name) => {
+    for (const port of services[name].ports ?? []) expect(String(port)).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  describe('broker users', () => {
+    const definitions = JSON.parse(readFileSync(join(__dirname, 'docker', 'rabbitmq', 'definitions.json'), 'utf8'));
+    const permissionsOf = (user: string) => definitions.permissions.find((p: { user: string }) => p.user === user);
+    const can = (user: string, what: 'configure' | 'write' | 'read', resource: string) =>
+      new RegExp(permissionsOf(user)[what]).test(resource);
+    const ownQueues = (queue: string) => [queue, deadLetterQueue(queue), deadLetterExchange(queue)];
+
+    it('loads the definitions into the broker at boot', () => {
+      const mounts: string[] = services.rabbitmq.volumes;
+      expect(mounts).toContain('./docker/rabbitmq/definitions.json:/etc/rabbitmq/definitions.json:ro');
+      const conf = mounts.find((mount) => mount.includes('conf.d'))!;
+      expect(readFileSync(join(__dirname, conf.split(':')[0]), 'utf8')).toMatch(
+        /^load_definitions = \/etc\/rabbitmq\/definitions\.json$/m,
+      );
+    });
+
+    it('gives each app a user of its own, none of them an administrator', () => {
+      for (const app of apps) {
+        const user = definitions.users.find((u: { name: string }) => u.name === app);
+        expect(user).toMatchObject({ tags: [] });
+        expect(new URL(services[app].environment.AMQP_URL).username).toBe(app);
+      }
+      expect(definitions.users.map((u: { name: string }) => u.name)).not.toContain('guest');
+    });
+
+    it('lets a service declare, consume and dead-letter its own queue, and touch no other service’s', () => {
+      for (const [service, other] of [
+        ['properties', 'applications'],
+        ['applications', 'properties'],
+      ]) {
+        for (const resource of ownQueues(service)) {
+          expect([can(service, 'configure', resource), can(service, 'read', resource)]).toEqual([true, true]);
+        }
+        expect(can(service, 'write', 'amq.default')).toBe(true);
+        for (const resource of [deadLetterQueue(other), deadLetterExchange(other)]) {
+          expect(can(service, 'configure', resource)).toBe(false);
+          expect(can(service, 'read', resource)).toBe(false);
+        }
+      }
+      // The applications service asks the properties service, as the gateway does.
+      expect(can('applications', 'read', 'amq.rabbitmq.reply-to')).toBe(true);
+      expect(can('properties', 'configure', 'applications')).toBe(false);
+    });
+
+    it('has each service take messages only from the apps that send it any', () => {
+      expect(services.properties.environment.TRUSTED_SENDERS).toBe('gateway,applications,form');
+      expect(services.applications.environment.TRUSTED_SENDERS).toBe('gateway,form');
+    });
+
+    it.each(['gateway', 'form'])('lets the %s send to the services’ queues and read its replies, nothing more', (sender) => {
+      for (const queue of ['properties', 'applications']) {
+        // Declaring a queue with a dead-letter exchange takes read on the queue and write on the exchange.
+        expect(can(sender, 'configure', queue)).toBe(true);
+        expect(can(sender, 'write', deadLetterExchange(queue))).toBe(true);
+        expect(can(sender, 'configure', deadLetterQueue(queue))).toBe(false);
+        expect(can(sender, 'read', deadLetterQueue(queue))).toBe(false);
+        expect(can(sender, 'write', queue)).toBe(false);
+      }
+      expect(can(sender, 'read', 'amq.rabbitmq.reply-to')).toBe(true);
+      expect(can(sender, 'write', 'amq.default')).toBe(true);
+    });
   });
 
   it('can run three applications instances, and says how', () => {

@@ -37,6 +37,8 @@ const DEV_FINGERPRINT_KEYS = 'dev-local-only:REVWIEZJTkdFUlBSSU5UIEtFWSBOT1QgQSB
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_PORT = '3000';
 const DEFAULT_FORM_PORT = '3003';
+/** The gateway's operations listener (health and metrics), as in its environment's default. */
+const DEFAULT_GATEWAY_HTTP_PORT = '3010';
 const DEFAULT_FERRETDB_PORT = 27017;
 const FERRETDB_DIR = path.join(ROOT, '.data', 'ferretdb');
 const FERRETDB_SCRIPT = path.join(ROOT, 'scripts', 'ferretdb.sh');
@@ -265,10 +267,14 @@ function appEnvironment(mongodbUri) {
   return env;
 }
 
-function startApps(env) {
+function startApps(env, perApp = {}) {
   const width = Math.max(...APPS.map((app) => app.length + 2));
   for (const app of APPS) {
-    const child = spawn(process.execPath, [distMain(app, ROOT)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [distMain(app, ROOT)], {
+      cwd: ROOT,
+      env: { ...env, ...perApp[app] },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     state.apps.set(app, child);
     const prefix = `[${app}]`.padEnd(width);
     prefixLines(child.stdout, process.stdout, prefix);
@@ -296,7 +302,7 @@ function startApps(env) {
   say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
 }
 
-/** Resolves once the gateway says it is ready (broker connected, every service answering). */
+/** Resolves once the gateway says, on its operations port, it is ready (broker connected, every service answering). */
 async function untilReady(port) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const url = `http://127.0.0.1:${port}/health/ready`;
@@ -403,9 +409,13 @@ async function main() {
   if (!process.env.MONGODB_URI) mongodbUri = await startFerretdb();
   if (state.stopping) throw new Stopped();
 
+  // The gateway's operations port is its own, whatever HTTP_PORT the services were given.
+  const gatewayHttpPort = String(
+    (await portIsFree(Number(DEFAULT_GATEWAY_HTTP_PORT))) ? DEFAULT_GATEWAY_HTTP_PORT : await anyFreePort(),
+  );
   const env = appEnvironment(mongodbUri);
-  startApps(env);
-  await untilReady(env.PORT);
+  startApps(env, { gateway: { HTTP_PORT: gatewayHttpPort } });
+  await untilReady(gatewayHttpPort);
   printReady(env, startedAt);
 }
 

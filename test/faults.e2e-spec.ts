@@ -327,5 +327,7 @@ describe('a poison message', () => {
     expect(deadLetters.map((m) => m.content.toString()).slice(before)).toEqual(
       expect.arrayContaining(['{ not json', expect.stringContaining('applications.nothing')]),
     );
+    const samples = await scrape(stack.process('applications').httpUrl);
+    expect(valueOf(samples, 'messages_dead_lettered_total', { queue, reason: 'unroutable' })).toBe(2);
   });
 });

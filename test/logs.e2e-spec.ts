@@ -71,7 +71,7 @@ describe('logs of the running stack', () => {
     const handled = await awaitLine(stack.process('properties'), requestId, { msg: 'message handled' });
     expect(handled).toMatchObject({ pattern: 'properties.get', outcome: 'PROPERTY_NOT_FOUND' });
     // A later request's line proves these were all the lines of this one.
-    await client.get('/health/live', { headers: { 'x-request-id': `${requestId}-next` } });
+    await client.get('/', { headers: { 'x-request-id': `${requestId}-next` } });
     await awaitLine(stack.process('gateway'), `${requestId}-next`, { msg: 'request completed' });
     expect(linesOf(stack.process('gateway'), requestId).filter((r) => r.msg === 'request completed')).toHaveLength(1);
     expect(linesOf(stack.process('properties'), requestId).filter((r) => r.msg === 'message handled')).toHaveLength(1);
@@ -150,7 +150,7 @@ describe('logs of the running stack', () => {
     const quiet = await stack.startApp('gateway', { PORT: String(await freePort()), LOG_LEVEL: 'info' });
     const verbose = stack.processes.find((p) => p.app === 'gateway' && p !== quiet)!;
     for (const gateway of [quiet, verbose]) {
-      await fetch(`${gateway.httpUrl}/health/live`, { headers: { 'x-request-id': `probe-${gateway.child.pid}` } });
+      await fetch(`${gateway.operationsUrl}/health/live`, { headers: { 'x-request-id': `probe-${gateway.child.pid}` } });
       await fetch(`${gateway.httpUrl}/api/v2/properties/1`, { headers: { 'x-request-id': `after-${gateway.child.pid}` } });
       await awaitLine(gateway, `after-${gateway.child.pid}`, { msg: 'request completed', level: 'info' });
     }

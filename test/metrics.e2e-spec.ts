@@ -3,14 +3,14 @@ import { scrape, Sample, valueOf } from './support/metrics';
 import { AppName, Stack } from '../tools/stack';
 import { eventually } from './support/wait';
 
-/** GET /metrics on the gateway's port and on each service's own port, moving with the traffic. */
+/** GET /metrics on each app's operations port, moving with the traffic. */
 const RPC_TIMEOUT_MS = 1500;
 
 describe('metrics of the running stack', () => {
   let stack: Stack;
   let client: Api;
 
-  const metricsOf = (app: AppName) => scrape(stack.process(app).httpUrl);
+  const metricsOf = (app: AppName) => scrape(stack.process(app).operationsUrl);
 
   beforeAll(async () => {
     stack = await Stack.start({ env: { RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS) } });
@@ -21,7 +21,7 @@ describe('metrics of the running stack', () => {
 
   it('serves the process defaults and every metric of its own, labelled with the app', async () => {
     for (const app of ['gateway', 'properties', 'applications'] as const) {
-      const response = await fetch(`${stack.process(app).httpUrl}/metrics`);
+      const response = await fetch(`${stack.process(app).operationsUrl}/metrics`);
       expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
       const text = await response.text();
       for (const name of [

@@ -211,6 +211,7 @@ describe('npm start', () => {
     for (const queue of ['properties', 'applications']) {
       await channel.deleteQueue(`${namespace}${queue}`);
       await channel.deleteQueue(`${namespace}${queue}.dead-letter`);
+      await channel.deleteExchange(`${namespace}${queue}.dead-letter-exchange`);
     }
     await connection.close();
   });

@@ -48,6 +48,8 @@ export interface RunningProcess {
   logs: LogRecord[];
   /** Base URL of its HTTP listener: the API for the gateway, health and metrics for a service and the form. */
   httpUrl: string;
+  /** Base URL of its operators' listener (health and metrics): HTTP_PORT, for every app. */
+  operationsUrl: string;
 }
 
 /** One line of a process's JSON log. */
@@ -122,6 +124,8 @@ export class Stack {
       // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '1000000',
+      RATE_LIMIT_UNAUTHENTICATED_BURST: '1000000',
       // Only the suites about sharing the limit use Redis (empty means unset).
       REDIS_URL: '',
       NO_COLOR: '1',
@@ -144,18 +148,25 @@ export class Stack {
   }
 
   /**
-   * Starts one more process of `app` and resolves once it says it is serving. A service gets a
+   * Starts one more process of `app` and resolves once it says it is serving. Each app gets a
    * free port of its own for its health and metrics listener (unless `extraEnv` names one).
    */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
     const env: Record<string, string> = { ...this.env, ...extraEnv };
-    if (app !== 'gateway' && env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
+    if (env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
     const child = spawn(process.execPath, [...this.nodeArgs, distMain(app)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const port = app === 'gateway' ? env.PORT : env.HTTP_PORT;
-    const running: RunningProcess = { app, child, output: [], logs: [], httpUrl: `http://127.0.0.1:${port}` };
+    const running: RunningProcess = {
+      app,
+      child,
+      output: [],
+      logs: [],
+      httpUrl: `http://127.0.0.1:${port}`,
+      operationsUrl: `http://127.0.0.1:${env.HTTP_PORT}`,
+    };
     this.processes.push(running);
     this.started.push(running);
     await new Promise<void>((resolve, reject) => {
@@ -256,6 +267,7 @@ export class Stack {
       for (const queue of ['properties', 'applications']) {
         await channel.deleteQueue(`${this.namespace}${queue}`);
         await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
+        await channel.deleteExchange(`${this.namespace}${queue}.dead-letter-exchange`);
       }
       await channel.close();
     } finally {

@@ -8,6 +8,7 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
   private listeningPort = 0;
 
   private constructor(private readonly target: { host: string; port: number }) {}
@@ -40,6 +41,16 @@ export class TcpProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** Keeps every connection open but relays nothing more: a server that hangs. */
+  stall(): void {
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
   /** Accepts and relays connections again, on the same port. */
   async restore(): Promise<void> {
     await this.listen(this.port);
@@ -64,6 +75,9 @@ export class TcpProxy {
         upstream.destroy();
       });
     }
+    const pair: [Socket, Socket] = [client, upstream];
+    this.pairs.add(pair);
+    client.on('close', () => this.pairs.delete(pair));
     client.pipe(upstream);
     upstream.pipe(client);
   }

@@ -26,6 +26,7 @@ describe('environmentValidator', () => {
       HTTP_PORT: 0,
       FINGERPRINT_KEYS,
       DB_COMMAND_METRICS: 'false',
+      TRUSTED_SENDERS: '',
     });
   });
 

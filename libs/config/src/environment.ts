@@ -107,6 +107,14 @@ export class ServiceEnvironment extends CommonEnvironment {
    */
   @IsIn(['true', 'false'], { message: 'DB_COMMAND_METRICS must be true or false' })
   DB_COMMAND_METRICS: 'true' | 'false' = 'false';
+
+  /**
+   * Broker users whose messages the service takes, comma separated: a message must carry one of
+   * them as its `user_id`, which RabbitMQ checks against the user that published it. Empty: every
+   * message is taken (any user allowed to publish to the queue is trusted).
+   */
+  @Matches(/^([^,\s]+(,[^,\s]+)*)?$/, { message: 'TRUSTED_SENDERS must be broker user names, comma separated' })
+  TRUSTED_SENDERS: string = '';
 }
 
 /** A TCP port number, validated. */

@@ -1,6 +1,7 @@
 export * from './patterns';
 export * from './errors';
 export * from './messages';
+export * from './deadline';
 export * from './dates';
 export * from './dto/property.dto';
 export * from './dto/floor-plan.dto';

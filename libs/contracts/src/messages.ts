@@ -45,9 +45,6 @@ export interface SealedApplicantFields {
 /** An Idempotency-Key header: 1 to 255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
-/** Header of every request message: the time (ms since the epoch) after which nobody waits. */
-export const DEADLINE_HEADER = 'x-deadline';
-
 /** Positive safe integers only: ids and client ids alike. */
 export function isPositiveId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;

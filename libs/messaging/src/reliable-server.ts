@@ -1,18 +1,27 @@
-import { ServerRMQ } from '@nestjs/microservices';
-import { DEAD_LETTER_QUEUE_OPTIONS, deadLetterQueue, rmqServerOptions } from './rmq-options';
+import { MessageHandler, ServerRMQ } from '@nestjs/microservices';
+import { countDeadLettered } from '@app/observability';
+import {
+  DEAD_LETTER_QUEUE_OPTIONS,
+  deadLetterBindings,
+  deadLetterExchange,
+  deadLetterQueue,
+  rmqServerOptions,
+} from './rmq-options';
 import { Settlement } from './settlement';
 
 /** Starts with a character no JSON text starts with (JSON.parse would throw). */
 const NOT_JSON = /^[^\s{["\d\-tfn]/;
 
 interface ConsumerChannel {
+  assertExchange(exchange: string, type: string, options: object): Promise<unknown>;
   assertQueue(queue: string, options: object): Promise<unknown>;
+  bindQueue(queue: string, exchange: string, pattern: string, args: object): Promise<unknown>;
   cancel(consumerTag: string): Promise<unknown>;
 }
 
 /**
- * The RMQ transport with two additions: the dead-letter queue is declared before consuming, so
- * that nothing dead-lettered is dropped for want of it, and `drain` stops taking messages and
+ * The RMQ transport with two additions: the dead-letter exchange and queue are declared before
+ * consuming, so that nothing worth keeping is dropped for want of them, and `drain` stops taking messages and
  * waits for those taken to be settled, so that a stopping instance finishes its work.
  */
 export class ReliableServerRMQ extends ServerRMQ {
@@ -26,7 +35,12 @@ export class ReliableServerRMQ extends ServerRMQ {
   }
 
   override async setupChannel(channel: ConsumerChannel, callback: () => void): Promise<void> {
-    await channel.assertQueue(deadLetterQueue(this.settings.queue), DEAD_LETTER_QUEUE_OPTIONS);
+    const { queue } = this.settings;
+    await channel.assertExchange(deadLetterExchange(queue), 'headers', { durable: true });
+    await channel.assertQueue(deadLetterQueue(queue), DEAD_LETTER_QUEUE_OPTIONS);
+    for (const binding of deadLetterBindings()) {
+      await channel.bindQueue(deadLetterQueue(queue), deadLetterExchange(queue), '', binding);
+    }
     this.consumerChannel = channel;
     return super.setupChannel(channel, callback);
   }
@@ -39,6 +53,16 @@ export class ReliableServerRMQ extends ServerRMQ {
    */
   protected override getRouteFromPattern(pattern: string): string {
     return NOT_JSON.test(pattern) ? this.normalizePattern(pattern) : super.getRouteFromPattern(pattern);
+  }
+
+  /**
+   * Nest dead-letters a message no handler takes (an unknown pattern, or no readable pattern at
+   * all) itself, after asking here; it is counted with the other dead letters.
+   */
+  override getHandlerByPattern(pattern: string): MessageHandler | null {
+    const handler = super.getHandlerByPattern(pattern);
+    if (!handler) countDeadLettered(this.settings.queue, 'unroutable');
+    return handler;
   }
 
   /** Stops the consumer and waits up to `timeoutMs` for the messages in hand; true if all settled. */

@@ -24,6 +24,25 @@ export function deadLetterQueue(queue: string): string {
 }
 
 /**
+ * The exchange a queue dead-letters through. A headers exchange, so that only what is worth an
+ * operator's look reaches the dead-letter queue: a message a service gave up on (`rejected`) or
+ * one that crashed every process that took it (`delivery_limit`). A request that expired in the
+ * queue (its caller was told 503 and may retry) matches no binding and is dropped.
+ */
+export function deadLetterExchange(queue: string): string {
+  return `${queue}.dead-letter-exchange`;
+}
+
+/** The reasons RabbitMQ gives (`x-first-death-reason`) for which a message is kept. */
+export const KEPT_DEAD_LETTER_REASONS = ['rejected', 'delivery_limit'] as const;
+
+/** Bindings of the dead-letter queue to its exchange: one per kept reason. */
+export function deadLetterBindings(): Record<string, string>[] {
+  // `any-with-x`: a headers binding ignores x- headers unless told otherwise.
+  return KEPT_DEAD_LETTER_REASONS.map((reason) => ({ 'x-match': 'any-with-x', 'x-first-death-reason': reason }));
+}
+
+/**
  * Quorum queues: replicated and durable, with a delivery limit and a dead-letter route. Queue
  * arguments must match on every assert, from servers and clients alike.
  */
@@ -33,13 +52,29 @@ export function queueOptions(queue: string) {
     arguments: {
       'x-queue-type': 'quorum',
       'x-delivery-limit': MAX_DELIVERIES,
-      'x-dead-letter-exchange': '',
-      'x-dead-letter-routing-key': deadLetterQueue(queue),
+      'x-dead-letter-exchange': deadLetterExchange(queue),
     },
   };
 }
 
-export const DEAD_LETTER_QUEUE_OPTIONS = { durable: true, arguments: { 'x-queue-type': 'quorum' } } as const;
+/** At most this many dead letters are kept per queue; the oldest go first. */
+export const DEAD_LETTERS_KEPT = 10_000;
+/** A dead letter is kept this long (7 days), time enough for an operator to look at it. */
+export const DEAD_LETTER_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Bounded, so that a flood of failures cannot fill the broker's disk (and hold sealed personal
+ * data forever): capped in length and in age, the oldest dropped first.
+ */
+export const DEAD_LETTER_QUEUE_OPTIONS = {
+  durable: true,
+  arguments: {
+    'x-queue-type': 'quorum',
+    'x-max-length': DEAD_LETTERS_KEPT,
+    'x-overflow': 'drop-head',
+    'x-message-ttl': DEAD_LETTER_MAX_AGE_MS,
+  },
+} as const;
 
 const SOCKET_OPTIONS = {
   heartbeatIntervalInSeconds: 5,

@@ -5,9 +5,15 @@ import { ErrorCode, ErrorPayload, ServiceError } from '@app/contracts';
 import { countDeadLettered } from '@app/observability';
 import { MAX_DELIVERIES } from './rmq-options';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
-import { deadlinePassed, deliveryAttempt, Settlement } from './settlement';
+import { deliveryAttempt, Settlement } from './settlement';
 
-const DATABASE_UNAVAILABLE = /^Mongo(ServerSelection|Network|NotConnected|Topology)/;
+// OperationTimeout: an operation cut at its message's deadline (boundOperationsByDeadline).
+const DATABASE_UNAVAILABLE = /^Mongo(ServerSelection|Network|NotConnected|Topology|OperationTimeout)/;
+/** A database out of reach, or an operation of it cut at its message's deadline. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return error instanceof Error && DATABASE_UNAVAILABLE.test(error.name);
+}
+
 const INTERNAL: ErrorPayload = { code: ErrorCode.INTERNAL, message: 'internal error', details: null };
 
 /**
@@ -43,7 +49,7 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
     const message = rmq.getMessage();
     const attempt = deliveryAttempt(message);
     const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-    if (attempt < MAX_DELIVERIES && !deadlinePassed(message)) {
+    if (attempt < MAX_DELIVERIES && !this.settlement.deadlinePassed(rmq)) {
       this.logger.warn(`${rmq.getPattern()} failed on delivery ${attempt} of ${MAX_DELIVERIES}, handing it back: ${detail}`);
       this.settlement.settle(rmq, 'retry');
       return NEVER;

@@ -126,13 +126,17 @@ describe('sendRpc', () => {
     expect(options.headers).not.toHaveProperty('x-request-id');
   });
 
-  it('tells the service when the caller stops waiting', async () => {
+  it('tells the service how long the caller waits and when it sent the request, and marks pings transient', async () => {
     const client = new InProcessClient((_pattern, record) => ({ response: record.options, isDisposed: true }));
     const before = Date.now();
-    const options = await sendRpc<{ headers?: Record<string, string> }>(client, 'properties.get', {}, 500);
-    const deadline = Number(options.headers?.['x-deadline']);
-    expect(deadline).toBeGreaterThanOrEqual(before + 500);
-    expect(deadline).toBeLessThanOrEqual(Date.now() + 500);
+    type Options = { headers?: Record<string, string>; persistent?: boolean; expiration?: string };
+    const options = await sendRpc<Options>(client, 'properties.get', {}, 500);
+    expect(options.headers?.['x-time-remaining-ms']).toBe('500');
+    expect(Number(options.headers?.['x-sent-at'])).toBeGreaterThanOrEqual(before);
+    expect(Number(options.headers?.['x-sent-at'])).toBeLessThanOrEqual(Date.now());
+    expect(options).toMatchObject({ expiration: '500', persistent: true, userId: 'guest' });
+    const ping = await sendRpc<Options>(client, 'properties.ping', {}, 500, { persistent: false });
+    expect(ping).toMatchObject({ expiration: '500', persistent: false });
   });
 
   it('measures each request by pattern and outcome', async () => {

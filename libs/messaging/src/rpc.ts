@@ -1,6 +1,6 @@
 import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
-import { DEADLINE_HEADER, ErrorCode, isErrorPayload, ServiceError } from '@app/contracts';
+import { ErrorCode, isErrorPayload, SENT_AT_HEADER, ServiceError, TIME_REMAINING_HEADER } from '@app/contracts';
 import { requestIdHeaders, rpcTimer } from '@app/observability';
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
@@ -8,17 +8,26 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailab
 /**
  * The one way to ask another service something. @nestjs/microservices waits forever by
  * default; here every request has a deadline. A request nobody picked up by then expires in
- * the queue, and one taken late (held by a reconnecting channel, say) carries the deadline in a
- * header, so the service drops it instead of doing the work behind the caller's back. The
+ * the queue, and one taken late (held by a reconnecting channel, say) carries the time its caller
+ * had left and when it was sent in its headers, so the service drops it instead of doing the work
+ * behind the caller's back (see deadlineOf: the clocks of the two need not agree). The
  * message also carries the current request's id in its headers, and the time to its answer is
  * measured.
  * Resolves with the answer or rejects with a ServiceError, never anything else.
  */
-export async function sendRpc<TResult>(client: ClientProxy, pattern: string, data: unknown, timeoutMs: number): Promise<TResult> {
+export async function sendRpc<TResult>(
+  client: ClientProxy,
+  pattern: string,
+  data: unknown,
+  timeoutMs: number,
+  { persistent = true }: { persistent?: boolean } = {},
+): Promise<TResult> {
   const record = new RmqRecordBuilder(data)
     .setOptions({
       expiration: String(timeoutMs),
-      headers: { ...requestIdHeaders(), [DEADLINE_HEADER]: String(Date.now() + timeoutMs) },
+      persistent,
+      userId: brokerUserOf(client),
+      headers: { ...requestIdHeaders(), [TIME_REMAINING_HEADER]: String(timeoutMs), [SENT_AT_HEADER]: String(Date.now()) },
     })
     .build();
   const timer = rpcTimer(pattern);
@@ -27,6 +36,17 @@ export async function sendRpc<TResult>(client: ClientProxy, pattern: string, dat
   } catch (error: unknown) {
     throw timer.failed(toServiceError(error));
   }
+}
+
+/**
+ * The broker user `client` connects as, stamped on each message as its `user_id`: RabbitMQ
+ * refuses a message whose user_id is not the publisher's, so a service can tell who sent it
+ * (TRUSTED_SENDERS).
+ */
+function brokerUserOf(client: ClientProxy): string {
+  const url = (client as { options?: { urls?: unknown[] } }).options?.urls?.[0];
+  if (typeof url !== 'string') return 'guest';
+  return decodeURIComponent(new URL(url).username) || 'guest';
 }
 
 export function toServiceError(error: unknown): ServiceError {

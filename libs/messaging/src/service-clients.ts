@@ -30,11 +30,15 @@ export abstract class ServiceClients implements OnApplicationBootstrap {
     return [this.propertiesQueue, this.applicationsQueue].map((client) => new BrokerConnection(client.status));
   }
 
-  /** Resolves once an instance of the service answers, or rejects after READINESS_TIMEOUT_MS. */
+  /**
+   * Resolves once an instance of the service answers, or rejects after READINESS_TIMEOUT_MS. A
+   * ping is transient (never written to disk) and expires with its timeout, unanswered or not.
+   */
   ping(service: 'properties' | 'applications'): Promise<unknown> {
+    const transient = { persistent: false };
     return service === 'properties'
-      ? sendRpc(this.propertiesQueue, PROPERTIES.PING, {}, READINESS_TIMEOUT_MS)
-      : sendRpc(this.applicationsQueue, APPLICATIONS.PING, {}, READINESS_TIMEOUT_MS);
+      ? sendRpc(this.propertiesQueue, PROPERTIES.PING, {}, READINESS_TIMEOUT_MS, transient)
+      : sendRpc(this.applicationsQueue, APPLICATIONS.PING, {}, READINESS_TIMEOUT_MS, transient);
   }
 
   properties<T>(pattern: string, message: unknown): Promise<T> {

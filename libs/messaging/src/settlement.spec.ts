@@ -1,6 +1,6 @@
 import { RmqContext } from '@nestjs/microservices';
-import { DEADLINE_HEADER } from '@app/contracts';
-import { deadlinePassed, deliveryAttempt, messageIdOf, Settlement } from './settlement';
+import { SENT_AT_HEADER, TIME_REMAINING_HEADER } from '@app/contracts';
+import { CLOCK_SKEW_TOLERANCE_MS, deadlineOf, deliveryAttempt, messageIdOf, Settlement } from './settlement';
 
 /** A channel that records what was done with each message, as amqplib's would on the wire. */
 class RecordingChannel {
@@ -77,11 +77,25 @@ describe('message headers', () => {
     expect(deliveryAttempt({ properties: { headers: { 'x-delivery-count': 3 } } })).toBe(4);
   });
 
-  it('tells a passed deadline from one still ahead, and ignores a missing one', () => {
+  const sent = (remaining: number, sentAt: number) => ({
+    properties: { headers: { [TIME_REMAINING_HEADER]: String(remaining), [SENT_AT_HEADER]: String(sentAt) } },
+  });
+
+  it('counts the time left from when the message arrived, less the time it waited in its queue', () => {
     const now = 1_000_000;
-    expect(deadlinePassed({ properties: { headers: { [DEADLINE_HEADER]: String(now - 1) } } }, now)).toBe(true);
-    expect(deadlinePassed({ properties: { headers: { [DEADLINE_HEADER]: String(now + 1) } } }, now)).toBe(false);
-    expect(deadlinePassed({ properties: { headers: {} } }, now)).toBe(false);
+    expect(deadlineOf(sent(5000, now), now)).toBe(now + 5000);
+    expect(deadlineOf(sent(5000, now - 1200), now)).toBe(now + 3800);
+    expect(deadlineOf(sent(5000, now - 5000), now)).toBe(now);
+    expect(deadlineOf({ properties: { headers: {} } }, now)).toBeNull();
+  });
+
+  it('tolerates a sender whose clock is off, granting the whole time left', () => {
+    const now = 1_000_000;
+    for (const skew of [10 * 60_000, -10 * 60_000, 5000 + CLOCK_SKEW_TOLERANCE_MS + 1, -(CLOCK_SKEW_TOLERANCE_MS + 1)]) {
+      expect(deadlineOf(sent(5000, now - skew), now)).toBe(now + 5000);
+    }
+    // Within the tolerance, a clock a little ahead is read as no wait at all.
+    expect(deadlineOf(sent(5000, now + CLOCK_SKEW_TOLERANCE_MS), now)).toBe(now + 5000);
   });
 
   it('reads the caller’s correlation id as the message id', () => {

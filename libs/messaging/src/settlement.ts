@@ -1,5 +1,5 @@
 import { RmqContext } from '@nestjs/microservices';
-import { DEADLINE_HEADER } from '@app/contracts';
+import { SENT_AT_HEADER, TIME_REMAINING_HEADER } from '@app/contracts';
 
 /** What becomes of a message once its handler is done with it. */
 export type Outcome = 'ack' | 'retry' | 'dead-letter';
@@ -15,11 +15,29 @@ type AmqpMessage = { properties?: { headers?: Record<string, unknown>; correlati
 export class Settlement {
   private readonly unsettled = new Set<object>();
   private readonly settled = new WeakSet<object>();
+  private readonly deadlines = new WeakMap<object, number | null>();
   private idleWaiters: Array<() => void> = [];
 
   take(context: RmqContext): void {
     const message = context.getMessage();
     if (!this.settled.has(message)) this.unsettled.add(message);
+    this.deadlineOf(context);
+  }
+
+  /**
+   * When the message's caller stops waiting, by this process's clock, measured from when it was
+   * first taken (null when it carries no deadline).
+   */
+  deadlineOf(context: RmqContext): number | null {
+    const message = context.getMessage();
+    if (!this.deadlines.has(message)) this.deadlines.set(message, deadlineOf(message));
+    return this.deadlines.get(message)!;
+  }
+
+  /** True once the caller that sent the message has stopped waiting for the answer. */
+  deadlinePassed(context: RmqContext, now = Date.now()): boolean {
+    const deadline = this.deadlineOf(context);
+    return deadline !== null && now > deadline;
   }
 
   settle(context: RmqContext, outcome: Outcome): void {
@@ -60,10 +78,28 @@ export function deliveryAttempt(message: AmqpMessage): number {
   return (Number.isFinite(count) ? count : 0) + 1;
 }
 
-/** True once the caller that sent the message has stopped waiting for the answer. */
-export function deadlinePassed(message: AmqpMessage, now = Date.now()): boolean {
-  const deadline = Number(message.properties?.headers?.[DEADLINE_HEADER]);
-  return Number.isFinite(deadline) && deadline > 0 && now > deadline;
+/**
+ * How far the sender's clock may be off this one's and still be believed. Beyond it the time the
+ * message waited in its queue cannot be told apart from the difference of the clocks.
+ */
+export const CLOCK_SKEW_TOLERANCE_MS = 1000;
+
+/**
+ * When the caller of `message` stops waiting, by this process's clock: the time it had left
+ * when it sent the message, counted from `receivedAt`, less the time the message waited in its
+ * queue. That wait is read from the sender's clock only when what it implies is possible: the
+ * broker expires a message that waited longer than its time left, so a message that seems to
+ * have waited longer (or to come from the future) comes from a clock that is off, and then the
+ * whole time left is granted. Null for a message without a deadline.
+ */
+export function deadlineOf(message: AmqpMessage, receivedAt = Date.now()): number | null {
+  const headers = message.properties?.headers;
+  const remaining = Number(headers?.[TIME_REMAINING_HEADER]);
+  if (!Number.isFinite(remaining) || remaining <= 0) return null;
+  const elapsed = receivedAt - Number(headers?.[SENT_AT_HEADER]);
+  const believable = elapsed >= -CLOCK_SKEW_TOLERANCE_MS && elapsed <= remaining + CLOCK_SKEW_TOLERANCE_MS;
+  const waited = believable ? Math.min(Math.max(elapsed, 0), remaining) : 0;
+  return receivedAt + remaining - waited;
 }
 
 /** The id the caller gave this request: the same on every delivery of it. */

@@ -6,6 +6,7 @@ import { queueName } from '@app/contracts';
 import { countDbCommand } from '@app/observability';
 import { IdAllocator } from './id-allocator';
 import { BodyFingerprints, Idempotency } from './idempotency';
+import { boundOperationsByDeadline } from './operation-timeout';
 
 /** Counts every command the driver sends on `connection` (its command monitoring must be on). */
 function countCommands(connection: Connection): void {
@@ -15,8 +16,9 @@ function countCommands(connection: Connection): void {
 /**
  * A service's own database on MONGODB_URI, named after the service with the NAMESPACE prefix.
  * Indexes are created by the repositories (RecordRepository), not by mongoose. Also provides
- * the id allocator and idempotency claims, which live in the same database. With
- * DB_COMMAND_METRICS=true the commands sent are counted in `db_commands_total`.
+ * the id allocator and idempotency claims, which live in the same database. Every operation
+ * made while a message is handled is bounded by the message's deadline (boundOperationsByDeadline).
+ * With DB_COMMAND_METRICS=true the commands sent are counted in `db_commands_total`.
  */
 @Module({})
 export class DatabaseModule {
@@ -28,6 +30,7 @@ export class DatabaseModule {
         MongooseModule.forRootAsync({
           inject: [ServiceEnvironment],
           useFactory: (env: ServiceEnvironment) => {
+            boundOperationsByDeadline();
             const counting = env.DB_COMMAND_METRICS === 'true';
             return {
               uri: env.MONGODB_URI,

@@ -4,3 +4,4 @@ export * from './idempotency';
 export * from './mongo-errors';
 export * from './record-repository';
 export * from './claim-batches';
+export * from './operation-timeout';

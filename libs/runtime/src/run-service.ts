@@ -44,7 +44,8 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
   app.useLogger(app.get(JsonLogger));
   // Not APP_INTERCEPTOR/APP_FILTER providers: they share this Settlement with the server made
   // above, before the module's providers exist, and must wrap every handler of every module.
-  app.useGlobalInterceptors(new SettlementInterceptor(settlement));
+  const trustedSenders = app.get(ServiceEnvironment).TRUSTED_SENDERS.split(',').filter(Boolean);
+  app.useGlobalInterceptors(new SettlementInterceptor(settlement, trustedSenders));
   app.useGlobalFilters(new RpcErrorFilter(settlement));
   stopGracefully(app, async () => {
     const drained = (await server?.drain(DRAIN_TIMEOUT_MS)) ?? true;
@@ -53,7 +54,7 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
     else logger.warn(`${settlement.inFlight} message(s) unsettled; the broker will hand them out again`);
   });
   await app.listen();
-  await app.get(OperationsEndpoint).open(app);
+  await app.get(OperationsEndpoint).openFor(app);
 }
 
 /**

@@ -25,6 +25,7 @@ describe('ApplicationsEnvironment', () => {
       RMQ_PREFETCH: 32,
       HTTP_PORT: 3002,
       DB_COMMAND_METRICS: 'false',
+      TRUSTED_SENDERS: '',
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
       APPLY_BASE_URL: 'http://localhost:3003',
       FIELD_ENCRYPTION_KEYS,

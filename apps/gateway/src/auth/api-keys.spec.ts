@@ -55,6 +55,12 @@ describe('ApiKeys', () => {
     expect(memory).not.toContain(Buffer.from('alpha-key-0001').toString('hex'));
   });
 
+  it('names the entries, not the key, when a key is listed twice', () => {
+    expect(() => new ApiKeys('alpha-key-0001:1,beta-key-0002:2,alpha-key-0001:3')).toThrow(
+      'API_KEYS: entries 1 and 3 are the same key; list each key once',
+    );
+  });
+
   it('ignores empty entries', () => {
     const keys = new ApiKeys(',alpha-key-0001:1,,beta-key-0002:2,');
     expect(clientOf(keys, 'alpha-key-0001')).toBe(1);
@@ -73,6 +79,8 @@ describe('ApiKeys', () => {
     ['a rate without a burst', 'alpha-key-0001:1:5'],
     ['a zero rate', 'alpha-key-0001:1:0:10'],
     ['a zero burst', 'alpha-key-0001:1:10:0'],
+    ['the same key twice, for two clients', 'alpha-key-0001:1,beta-key-0002:2,alpha-key-0001:3'],
+    ['the same key twice, for one client', 'alpha-key-0001:1,alpha-key-0001:1'],
   ])('refuses %s', (_label, config) => {
     expect(() => new ApiKeys(config)).toThrow('API_KEYS');
   });

@@ -39,6 +39,11 @@ export class ApiKeys {
         throw new Error('API_KEYS: a per-key rate and burst must be at least 1');
       }
       const digest = digestOf(match[1]);
+      const listed = this.keys.findIndex((stored) => stored.digest.equals(digest));
+      if (listed >= 0) {
+        // Which client it stood for would hang on the order of the entries. Named by position: never the key.
+        throw new Error(`API_KEYS: entries ${listed + 1} and ${this.keys.length + 1} are the same key; list each key once`);
+      }
       this.keys.push({ clientId, rateLimit, digest, bucket: `${clientId}.${digest.subarray(0, 8).toString('hex')}` });
     }
   }

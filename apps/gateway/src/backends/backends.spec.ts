@@ -76,7 +76,7 @@ describe('Backends', () => {
     it.each([
       ['properties', PROPERTIES.PING],
       ['applications', APPLICATIONS.PING],
-    ] as const)('asks the %s queue with the readiness deadline', async (service, pattern) => {
+    ] as const)('asks the %s queue with the readiness deadline, in a transient message', async (service, pattern) => {
       const [asked, other] =
         service === 'properties' ? [propertiesQueue, applicationsQueue] : [applicationsQueue, propertiesQueue];
       asked.send.mockReturnValue(of('pong'));
@@ -86,6 +86,7 @@ describe('Backends', () => {
       expect(sent).toBe(pattern);
       expect(record.data).toEqual({});
       expect(record.options?.expiration).toBe(String(READINESS_TIMEOUT_MS));
+      expect(record.options?.persistent).toBe(false);
       expect(other.send).not.toHaveBeenCalled();
     });
   });

@@ -21,9 +21,13 @@ describe('GatewayEnvironment', () => {
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'auto',
       PORT: 3000,
+      HTTP_PORT: 3010,
       API_KEYS: '',
       RATE_LIMIT_PER_SECOND: 50,
       RATE_LIMIT_BURST: 100,
+      RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 5,
+      RATE_LIMIT_UNAUTHENTICATED_BURST: 20,
+      MAX_CONNECTIONS: 1000,
       RPC_TIMEOUT_MS: 5000,
       FIELD_ENCRYPTION_KEYS,
     });

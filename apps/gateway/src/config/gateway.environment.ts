@@ -12,6 +12,10 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   @isPort('PORT')
   PORT: number = 3000;
 
+  /** Port of the operators' listener: /health/live, /health/ready, /metrics. 0 takes any free port. */
+  @isPort('HTTP_PORT', { allowZero: true })
+  HTTP_PORT: number = 3010;
+
   /**
    * `key:client_id` entries, comma separated, each optionally with its own rate limit:
    * `key:client_id:per_second:burst`. Without any, every request is refused.
@@ -30,6 +34,18 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   /** ...and how many it may make at once. */
   @isRate('RATE_LIMIT_BURST')
   RATE_LIMIT_BURST: number = 100;
+
+  /** Requests per second one client address may make without a valid API key, sustained... */
+  @isRate('RATE_LIMIT_UNAUTHENTICATED_PER_SECOND')
+  RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: number = 5;
+
+  /** ...and how many at once. */
+  @isRate('RATE_LIMIT_UNAUTHENTICATED_BURST')
+  RATE_LIMIT_UNAUTHENTICATED_BURST: number = 20;
+
+  /** Open connections the API port holds at most; one more is closed at once. */
+  @isIntegerInRange('MAX_CONNECTIONS', 1, 1_000_000)
+  MAX_CONNECTIONS: number = 1000;
 
   /** When set, gateways share each key's limit through this Redis; otherwise it is per gateway. */
   @IsOptional()

@@ -1,28 +1,25 @@
 import { Module } from '@nestjs/common';
-import { HealthIndicatorFunction, TerminusModule } from '@nestjs/terminus';
-import { HealthController, MetricsController, READINESS_CHECKS, ReadinessIndicators } from '@app/observability';
+import { OperationsEndpoint, ReadinessChecks } from '@app/observability';
 import { Backends } from '../backends/backends';
 import { BackendsModule } from '../backends/backends.module';
 
-/** /health/live, /health/ready and /metrics for orchestrators and Prometheus. */
+/** Ready when connected to the broker and an instance of each service answers a ping. */
+export function gatewayReadinessChecks(backends: Backends): ReadinessChecks {
+  const connections = backends.brokerConnections();
+  return (indicators) => [
+    () => indicators.broker('broker', connections),
+    () => indicators.answers('properties', () => backends.ping('properties'), 'the properties service'),
+    () => indicators.answers('applications', () => backends.ping('applications'), 'the applications service'),
+  ];
+}
+
+/**
+ * /health/live, /health/ready and /metrics for orchestrators and Prometheus, on the gateway's
+ * operations port (HTTP_PORT), which main.ts opens beside the API.
+ */
 @Module({
-  imports: [TerminusModule.forRoot({ errorLogStyle: 'json' }), BackendsModule],
-  controllers: [HealthController, MetricsController],
-  providers: [
-    ReadinessIndicators,
-    {
-      // Ready when connected to the broker and an instance of each service answers a ping.
-      provide: READINESS_CHECKS,
-      inject: [ReadinessIndicators, Backends],
-      useFactory: (indicators: ReadinessIndicators, backends: Backends): HealthIndicatorFunction[] => {
-        const connections = backends.brokerConnections();
-        return [
-          () => indicators.broker('broker', connections),
-          () => indicators.answers('properties', () => backends.ping('properties'), 'the properties service'),
-          () => indicators.answers('applications', () => backends.ping('applications'), 'the applications service'),
-        ];
-      },
-    },
-  ],
+  imports: [BackendsModule],
+  providers: [OperationsEndpoint],
+  exports: [OperationsEndpoint],
 })
 export class HealthModule {}

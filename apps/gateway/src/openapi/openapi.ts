@@ -67,7 +67,6 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     )
     .addTag('properties', 'Properties and their floor plans')
     .addTag('applications', 'Rental applications and their applicants')
-    .addTag('operations', 'Health and metrics, for operators')
     .addTag('documentation', 'Where this documentation is')
     .build();
   return closeObjectSchemas(SwaggerModule.createDocument(app, config));

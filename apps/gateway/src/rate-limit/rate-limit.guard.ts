@@ -12,7 +12,8 @@ export class RateLimitedException extends HttpException {
 
 /**
  * Each API key has a token bucket: its own limit from API_KEYS, or the default. Runs after
- * ApiKeyGuard, which says whose request it is.
+ * ApiKeyGuard, which says whose request it is; ApiGate takes the token first on every /api/v2
+ * request, so this only spends one for a route it did not see.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -26,8 +27,10 @@ export class RateLimitGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { credential } = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const { credential, rateLimited } = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (!credential) throw new Error('RateLimitGuard runs after ApiKeyGuard');
+    // Spent already by ApiGate, before the body was read.
+    if (rateLimited) return true;
     const decision = await this.limiter.take(credential.bucket, credential.rateLimit ?? this.defaultLimit);
     if (!decision.allowed) throw new RateLimitedException(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
     return true;

@@ -4,7 +4,7 @@ import { HealthIndicatorFunction, TerminusModule } from '@nestjs/terminus';
 import mongoose from 'mongoose';
 import { BehaviorSubject, Subject } from 'rxjs';
 import { BrokerConnection, READINESS_TIMEOUT_MS, ReadinessIndicators } from './health-indicators';
-import { HealthController, READINESS_CHECKS } from './health.controller';
+import { HealthController, READINESS_CACHE_MS, READINESS_CHECKS } from './health.controller';
 
 /** The controller in a real Nest module with terminus, running `checks`. */
 async function controllerWith(checks: (indicators: ReadinessIndicators) => HealthIndicatorFunction[]) {
@@ -73,6 +73,27 @@ describe('HealthController', () => {
     const controller = await controllerWith((indicators) => [() => indicators.database('database', connection)]);
     const failure = (await controller.ready().catch((error: unknown) => error)) as ServiceUnavailableException;
     expect((failure.getResponse() as any).error.details.error.database.status).toBe('down');
+  });
+});
+
+describe('HealthController readiness cache', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('checks at most once per period, answering the probes in between with the last result', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
+    let checks = 0;
+    const controller = await controllerWith((indicators) => [
+      () => indicators.answers('counted', () => Promise.resolve(++checks), 'the counted part'),
+    ]);
+
+    await Promise.all([controller.ready(), controller.ready(), controller.ready()]);
+    jest.advanceTimersByTime(READINESS_CACHE_MS - 1);
+    await controller.ready();
+    expect(checks).toBe(1);
+
+    jest.advanceTimersByTime(1);
+    await controller.ready();
+    expect(checks).toBe(2);
   });
 });
 
