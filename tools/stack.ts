@@ -238,6 +238,7 @@ export class Stack {
         await channel.deleteQueue(`${this.namespace}${queue}`);
         await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
       }
+      await channel.deleteExchange(`${this.namespace}events`);
       await channel.close();
     } finally {
       await connection.close();

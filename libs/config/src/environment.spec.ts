@@ -20,6 +20,8 @@ describe('environmentValidator', () => {
       LOG_FORMAT: 'auto',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      EVENT_RELAY_INTERVAL_MS: 1000,
+      EVENT_DROP_AFTER_SECONDS: 600,
       HTTP_PORT: 0,
     });
   });
@@ -86,6 +88,8 @@ describe('environmentValidator', () => {
     ['RMQ_PREFETCH', '1001'],
     ['RMQ_PREFETCH', '2.5'],
     ['RMQ_PREFETCH', 'many'],
+    ['EVENT_RELAY_INTERVAL_MS', '10'],
+    ['EVENT_DROP_AFTER_SECONDS', '0'],
     ['HTTP_PORT', '-1'],
     ['HTTP_PORT', '65536'],
     ['HTTP_PORT', 'eighty'],

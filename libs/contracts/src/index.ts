@@ -14,3 +14,4 @@ export * from './entity-tag';
 export * from './paging';
 export * from './application-messages';
 export * from './dto/applicant.dto';
+export * from './events';

@@ -5,3 +5,4 @@ export * from './settlement';
 export * from './settlement.interceptor';
 export * from './reliable-server';
 export * from './rpc-error.filter';
+export * from './broker-channel';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { EventOutbox } from '@app/events';
 import { IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationIndex } from './application-index';
@@ -64,6 +65,7 @@ function instance(database: MemoryDatabase, ids: Map<string, number>) {
     idempotency as unknown as Idempotency,
     new ApplicantSealer(cipher),
     new FormTokens(cipher, env),
+    new EventOutbox(connection),
     env,
   );
 }

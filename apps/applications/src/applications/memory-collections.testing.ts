@@ -48,6 +48,12 @@ export class MemoryCollection {
     await nextTurn();
     if (found) this.documents.set(found._id, structuredClone({ ...found, ...update.$set }));
   }
+
+  /** Only `{_id: {$in: [...]}}`, a filter on the document key. */
+  async deleteMany(filter: { _id: { $in: string[] } }): Promise<void> {
+    await nextTurn();
+    for (const id of filter._id.$in) this.documents.delete(id);
+  }
 }
 
 function expectKeyFilter(filter: Record<string, unknown>): void {

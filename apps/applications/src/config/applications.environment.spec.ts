@@ -22,6 +22,8 @@ describe('ApplicationsEnvironment', () => {
       LOG_FORMAT: 'auto',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      EVENT_RELAY_INTERVAL_MS: 1000,
+      EVENT_DROP_AFTER_SECONDS: 600,
       HTTP_PORT: 3002,
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
       APPLY_BASE_URL: 'http://localhost:3003',

@@ -18,6 +18,8 @@ describe('PropertiesEnvironment', () => {
       LOG_FORMAT: 'auto',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      EVENT_RELAY_INTERVAL_MS: 1000,
+      EVENT_DROP_AFTER_SECONDS: 600,
       HTTP_PORT: 3001,
       DEFAULT_FORM_PRESET_ID: 1,
       DEFAULT_BACKGROUND_CONFIG_ID: 1,

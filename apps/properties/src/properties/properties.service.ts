@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
+import { EventOutbox, EventSpec } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import {
   encodeCursor,
@@ -35,7 +36,12 @@ const MAX_LIST_SCAN = 200;
  * What a change decides from the current property: its new state (null for no change) and the
  * answer to give once that state is stored. It may refuse, by throwing a ServiceError.
  */
-export type Decision<T> = (current: PropertyRecord) => { state: PropertyState | null; answer: (stored: PropertyRecord) => T };
+export type Decision<T> = (current: PropertyRecord) => {
+  state: PropertyState | null;
+  answer: (stored: PropertyRecord) => T;
+  /** The domain events the change publishes once stored. */
+  events: EventSpec[];
+};
 
 @Injectable()
 export class PropertiesService {
@@ -47,6 +53,7 @@ export class PropertiesService {
     private readonly idempotency: Idempotency,
     private readonly clientDefaults: ClientDefaults,
     private readonly list: PropertyList,
+    private readonly outbox: EventOutbox,
     env: PropertiesEnvironment,
   ) {
     this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
@@ -58,6 +65,8 @@ export class PropertiesService {
       const [id, floorPlanId] = await Promise.all([this.ids.allocate('properties'), this.ids.allocate('floor_plans')]);
       // Listed before it is stored: a property that exists is always in the list.
       await this.list.append(clientId, id);
+      const created: EventSpec = { event: 'property.created', data: { property_id: id } };
+      const eventIds = await this.outbox.record(clientId, this.repository.createdWitness(id), [created]);
       const now = new Date();
       const stored = await this.repository.insertOnce({
         id,
@@ -78,6 +87,7 @@ export class PropertiesService {
         request_key: requestKey,
         deleted_at: null,
         version: 0,
+        event_ids: eventIds,
       });
       return toPropertyRepresentation(stored, this.publicBaseUrl);
     });
@@ -123,7 +133,11 @@ export class PropertiesService {
   update(clientId: number, id: number, changes: PropertyChanges, ifMatch?: string): Promise<PropertyRepresentation> {
     return this.change(clientId, id, (current) => {
       this.checkIfMatch(ifMatch, this.represent(current));
-      return { state: changedProperty(current, changes, new Date()), answer: (stored) => this.represent(stored) };
+      return {
+        state: changedProperty(current, changes, new Date()),
+        answer: (stored) => this.represent(stored),
+        events: [{ event: 'property.updated', data: { property_id: id } }],
+      };
     });
   }
 
@@ -134,22 +148,26 @@ export class PropertiesService {
       this.checkIfMatch(ifMatch, representation);
       const at = new Date();
       const state = { ...stateOf(current), updated_at: at, deleted_at: at };
-      return { state, answer: () => representation };
+      return { state, answer: () => representation, events: [{ event: 'property.deleted', data: { property_id: id } }] };
     });
   }
 
   /**
    * Changes the client's live property as `decide` says, as the property's next version: when
    * another change claimed that version first, reads the property again and decides again, so
-   * no change is lost and none is made from a stale read.
+   * no change is lost and none is made from a stale read. Its events are recorded in the
+   * outbox first, and published once its claim shows them.
    */
   async change<T>(clientId: number, id: number, decide: Decision<T>): Promise<T> {
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       const current = await this.repository.findLive(clientId, id);
       if (!current) throw ServiceError.propertyNotFound(id);
-      const { state, answer } = decide(current);
+      const { state, answer, events } = decide(current);
       if (state === null) return answer(current);
-      if (await this.repository.commit(current, state)) return answer({ ...current, ...state, version: current.version + 1 });
+      const eventIds = await this.outbox.record(clientId, this.repository.nextVersionWitness(current), events);
+      if (await this.repository.commit(current, state, eventIds))
+        return answer({ ...current, ...state, version: current.version + 1 });
+      await this.outbox.discard(eventIds);
     }
     throw ServiceError.unavailable(`property ${id} is being changed by many requests at once; retry`);
   }
