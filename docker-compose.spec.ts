@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { environmentValidator } from '@app/config';
 import { ApplicationsEnvironment } from './apps/applications/src/config/applications.environment';
+import { WebhooksEnvironment } from './apps/webhooks/src/config/webhooks.environment';
 import { GatewayEnvironment } from './apps/gateway/src/config/gateway.environment';
 import { PropertiesEnvironment } from './apps/properties/src/config/properties.environment';
 
@@ -18,12 +19,13 @@ const APPS: Record<string, { environment: new () => object; port: string }> = {
   gateway: { environment: GatewayEnvironment, port: 'PORT' },
   properties: { environment: PropertiesEnvironment, port: 'HTTP_PORT' },
   applications: { environment: ApplicationsEnvironment, port: 'HTTP_PORT' },
+  webhooks: { environment: WebhooksEnvironment, port: 'HTTP_PORT' },
 };
 const apps = Object.keys(APPS);
 
 describe('docker-compose.yml', () => {
   it('runs the broker, the database and the three apps', () => {
-    expect(Object.keys(services).sort()).toEqual(['applications', 'gateway', 'mongodb', 'properties', 'rabbitmq']);
+    expect(Object.keys(services).sort()).toEqual(['applications', 'gateway', 'mongodb', 'properties', 'rabbitmq', 'webhooks']);
   });
 
   it.each(Object.keys(services))('gives %s a healthcheck', (name) => {
@@ -50,6 +52,7 @@ describe('docker-compose.yml', () => {
       },
       properties: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
       applications: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
+      webhooks: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
     });
   });
 

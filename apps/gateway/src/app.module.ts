@@ -8,6 +8,7 @@ import { HealthModule } from './health/health.module';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { IndexController } from './openapi/index.controller';
 import { PropertiesModule } from './properties/properties.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -15,6 +16,7 @@ import { PropertiesModule } from './properties/properties.module';
     ObservabilityModule.forApp('gateway'),
     PropertiesModule,
     ApplicationsModule,
+    WebhooksModule,
     HealthModule,
   ],
   controllers: [IndexController],

@@ -15,3 +15,5 @@ export * from './paging';
 export * from './application-messages';
 export * from './dto/applicant.dto';
 export * from './events';
+export * from './dto/webhook.dto';
+export * from './webhook-messages';

@@ -15,6 +15,7 @@ export class Backends implements OnApplicationBootstrap {
   constructor(
     @InjectQueueClient(QUEUES.PROPERTIES) private readonly propertiesQueue: ClientProxy,
     @InjectQueueClient(QUEUES.APPLICATIONS) private readonly applicationsQueue: ClientProxy,
+    @InjectQueueClient(QUEUES.WEBHOOKS) private readonly webhooksQueue: ClientProxy,
     env: GatewayEnvironment,
   ) {
     this.timeoutMs = env.RPC_TIMEOUT_MS;
@@ -22,7 +23,7 @@ export class Backends implements OnApplicationBootstrap {
 
   /** Connects early so the first request does not pay for it; a broker that is down is retried. */
   async onApplicationBootstrap(): Promise<void> {
-    for (const client of [this.propertiesQueue, this.applicationsQueue]) {
+    for (const client of [this.propertiesQueue, this.applicationsQueue, this.webhooksQueue]) {
       await client.connect().catch((error: unknown) => this.logger.warn(`broker not reachable yet: ${String(error)}`));
     }
   }
@@ -45,5 +46,9 @@ export class Backends implements OnApplicationBootstrap {
 
   applications<T>(pattern: string, message: unknown): Promise<T> {
     return sendRpc<T>(this.applicationsQueue, pattern, message, this.timeoutMs);
+  }
+
+  webhooks<T>(pattern: string, message: unknown): Promise<T> {
+    return sendRpc<T>(this.webhooksQueue, pattern, message, this.timeoutMs);
   }
 }
