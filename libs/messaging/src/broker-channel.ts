@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel } from 'amqplib';
 
@@ -17,6 +18,10 @@ export class BrokerChannel {
   constructor(url: string, name: string, setup: (channel: ConfirmChannel) => Promise<unknown>) {
     this.connection = amqp.connect([url], { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 });
     this.channel = this.connection.createChannel({ name, confirm: true, publishTimeout: PUBLISH_TIMEOUT_MS, setup });
+    const logger = new Logger(name);
+    this.connection.on('disconnect', ({ err }) => logger.warn(`broker connection lost, reconnecting: ${String(err)}`));
+    this.channel.on('connect', () => logger.log('broker channel ready'));
+    this.channel.on('error', (error: unknown) => logger.warn(`broker channel failed: ${String(error)}`));
   }
 
   /** Publishes a persistent JSON message; resolves once the broker confirmed it. */

@@ -68,9 +68,11 @@ export class DeliveryStore implements OnModuleInit {
     await this.deliveries.updateOne({ _id: key }, { $set: changes });
   }
 
-  /** Records an attempt; its number is one more than those recorded before. */
-  async recordAttempt(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date): Promise<AttemptRecord> {
-    const number = (await this.attempts.countDocuments({ delivery_key: delivery._id })) + 1;
+  /**
+   * Records an attempt under the number its task gave it (listings number attempts by time, so a
+   * repeated number, after a redelivery or a crash, shows as the next one there).
+   */
+  async recordAttempt(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date, number: number): Promise<AttemptRecord> {
     const attempt: AttemptRecord = {
       _id: `${delivery._id}:${number}:${randomBytes(4).toString('hex')}`,
       delivery_key: delivery._id,

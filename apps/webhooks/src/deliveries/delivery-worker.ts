@@ -63,9 +63,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await channel.bindQueue(events, exchange, '#');
     await channel.assertQueue(deliveries, quorum);
     for (const seconds of new Set(this.schedule)) {
+      // Quorum, with at-least-once dead-lettering: a retry waiting here survives a broker restart
+      // and is moved back only once the deliveries queue has taken it.
       await channel.assertQueue(this.retryQueue(seconds), {
         durable: true,
-        arguments: { 'x-message-ttl': seconds * 1000, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deliveries },
+        arguments: {
+          'x-queue-type': 'quorum',
+          'x-message-ttl': seconds * 1000,
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': deliveries,
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
+        },
       });
     }
     await channel.prefetch(this.env.WEBHOOK_CONCURRENCY);
@@ -138,7 +147,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const at = new Date();
     const headers = signatureHeaders(subscription.secret, delivery.body.id, body, at);
     const outcome = await sendWebhook(subscription.url, body, headers, this.env.allowPrivateUrls);
-    await this.deliveries.recordAttempt(delivery, outcome, at);
+    await this.deliveries.recordAttempt(delivery, outcome, at, task.retry + 1);
     if (outcome.success) {
       await this.deliveries.update(delivery._id, { status: 'succeeded', next_attempt_at: null });
     } else if (!task.manual && task.retry < this.schedule.length) {
