@@ -23,7 +23,7 @@ describe('webhook deliveries under faults', () => {
     });
     client = api(stack.url);
     receiver = await WebhookReceiver.start();
-  });
+  }, 120000);
 
   afterAll(async () => {
     await receiver?.down();
