@@ -5,6 +5,7 @@ import { environmentValidator } from '@app/config';
 import { deadLetterExchange, deadLetterQueue } from '@app/messaging';
 import { ApplicationsEnvironment } from './apps/applications/src/config/applications.environment';
 import { FormEnvironment } from './apps/form/src/config/form.environment';
+import { WebhooksEnvironment } from './apps/webhooks/src/config/webhooks.environment';
 import { GatewayEnvironment } from './apps/gateway/src/config/gateway.environment';
 import { PropertiesEnvironment } from './apps/properties/src/config/properties.environment';
 
@@ -21,12 +22,21 @@ const APPS: Record<string, { environment: new () => object; port: string }> = {
   properties: { environment: PropertiesEnvironment, port: 'HTTP_PORT' },
   applications: { environment: ApplicationsEnvironment, port: 'HTTP_PORT' },
   form: { environment: FormEnvironment, port: 'HTTP_PORT' },
+  webhooks: { environment: WebhooksEnvironment, port: 'HTTP_PORT' },
 };
 const apps = Object.keys(APPS);
 
 describe('docker-compose.yml', () => {
-  it('runs the broker, the database and the four apps', () => {
-    expect(Object.keys(services).sort()).toEqual(['applications', 'form', 'gateway', 'mongodb', 'properties', 'rabbitmq']);
+  it('runs the broker, the database and the five apps', () => {
+    expect(Object.keys(services).sort()).toEqual([
+      'applications',
+      'form',
+      'gateway',
+      'mongodb',
+      'properties',
+      'rabbitmq',
+      'webhooks',
+    ]);
   });
 
   it.each(Object.keys(services))('gives %s a healthcheck', (name) => {
@@ -58,6 +68,7 @@ describe('docker-compose.yml', () => {
         properties: { condition: 'service_healthy' },
         applications: { condition: 'service_healthy' },
       },
+      webhooks: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
     });
   });
 
@@ -142,6 +153,25 @@ describe('docker-compose.yml', () => {
     it('has each service take messages only from the apps that send it any', () => {
       expect(services.properties.environment.TRUSTED_SENDERS).toBe('gateway,applications,form');
       expect(services.applications.environment.TRUSTED_SENDERS).toBe('gateway,form');
+      expect(services.webhooks.environment.TRUSTED_SENDERS).toBe('gateway');
+    });
+
+    it('lets the services publish domain events, and the webhooks service take them and keep its retries', () => {
+      for (const service of ['properties', 'applications']) {
+        expect([can(service, 'configure', 'events'), can(service, 'write', 'events')]).toEqual([true, true]);
+        expect(can(service, 'read', 'webhooks.events')).toBe(false);
+      }
+      for (const resource of ['webhooks', 'webhooks.events', 'webhooks.deliveries', 'webhooks.retry.300s']) {
+        expect([
+          can('webhooks', 'configure', resource),
+          can('webhooks', 'write', resource),
+          can('webhooks', 'read', resource),
+        ]).toEqual([true, true, true]);
+      }
+      // Binding its queue to the exchange takes read on the exchange; publishing to it is the services' only.
+      expect(can('webhooks', 'read', 'events')).toBe(true);
+      expect(can('webhooks', 'write', 'events')).toBe(false);
+      expect(can('webhooks', 'read', 'properties')).toBe(false);
     });
 
     it.each(['gateway', 'form'])('lets the %s send to the services’ queues and read its replies, nothing more', (sender) => {

@@ -3,7 +3,9 @@ import { createServer, Server } from 'node:http';
 import { Browser, Page } from 'playwright-core';
 import { freePort, KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
+import { EventTap } from './support/events';
 import { Api, api } from './support/http';
+import { eventually } from './support/wait';
 
 /**
  * The online application form in a real browser (Debian's Chromium through playwright-core),
@@ -15,15 +17,18 @@ describe('the online application form', () => {
   let client: Api;
   let browser: Browser;
   let page: Page;
+  let events: EventTap;
 
   beforeAll(async () => {
     // Client two's properties use form preset 2.
     stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', CLIENT_DEFAULTS: '2:2:1' } });
     client = api(stack.url);
     browser = await launchBrowser();
+    events = await EventTap.open(stack.namespace);
   });
 
   afterAll(async () => {
+    await events?.close();
     await browser?.close();
     await stack?.stop();
   });
@@ -112,6 +117,16 @@ describe('the online application form', () => {
       form_answers: { current_address: '1 Old Road, Springfield', evicted: 'no' },
     });
     expect(applicant.form_completed_at).not.toBeNull();
+
+    // Integrators hear of both: the form started on step 1, completed on step 3, once each.
+    const about = { applicant_id: applicant.id, application_id: application.id, property_id: property.id, reference_id: null };
+    const heard = (name: string) => events.named(name).filter((event) => event.data.applicant_id === applicant.id);
+    await eventually(
+      'the form’s events',
+      async () => heard('application_form.started').length > 0 && heard('application_form.completed').length > 0,
+    );
+    expect(heard('application_form.started').map((event) => event.data)).toEqual([about]);
+    expect(heard('application_form.completed').map((event) => event.data)).toEqual([about]);
   });
 
   it('asks a single_family property for neither a floor plan nor a desired unit', async () => {

@@ -31,7 +31,9 @@ describe('the published OpenAPI document', () => {
 
   beforeAll(async () => {
     stack = await Stack.start({
+      instances: { webhooks: 1 },
       env: {
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         RPC_TIMEOUT_MS: '1500',
         PROPERTY_LOOKUP_TIMEOUT_MS: '700',
         API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${THROTTLED_KEY}:3:1:1`,
@@ -277,6 +279,11 @@ describe('the published OpenAPI document', () => {
     const floorPlans = '/api/v2/properties/{pid}/floor_plans';
     const floorPlan = '/api/v2/properties/{pid}/floor_plans/{id}';
     const applications = '/api/v2/applications';
+    const webhooks = '/api/v2/webhooks';
+    const webhook = '/api/v2/webhooks/{id}';
+    const webhookDeliveries = '/api/v2/webhooks/{id}/deliveries';
+    const webhookTest = '/api/v2/webhooks/{id}/test';
+    const redeliver = '/api/v2/webhooks/{id}/deliveries/{delivery_id}/redeliver';
     const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body
       .property;
     const applicant = { first_name: 'Con', last_name: 'Form', email: 'con@example.com' };
@@ -354,8 +361,38 @@ describe('the published OpenAPI document', () => {
       await documented(method, path, request());
     }
 
+    const subscription = { url: 'http://127.0.0.1:9/hooks', events: ['property.created'] };
+    const hook = (await documented('POST', webhooks, client.post(webhooks, { webhook: subscription }))).body.webhook;
+    const test = (await documented('POST', webhookTest, client.post(`${webhooks}/${hook.id}/test`, {}))).body.delivery;
+    const unknownHook = `${webhooks}/999999`;
+    for (const [method, path, request] of [
+      ['POST', webhooks, () => client.post(webhooks, undefined, { raw: '{' })],
+      ['POST', webhooks, () => client.post(webhooks, { webhook: subscription }, { key: null })],
+      ['POST', webhooks, () => client.post(webhooks, undefined, { raw: tooBig })],
+      ['POST', webhooks, () => client.post(webhooks, undefined, notJson)],
+      ['POST', webhooks, () => client.post(webhooks, { webhook: { url: 'x', events: [] } })],
+      ['GET', webhooks, () => client.get(webhooks)],
+      ['GET', webhooks, () => client.get(webhooks, { key: null })],
+      ['GET', webhook, () => client.get(`${webhooks}/${hook.id}`)],
+      ['GET', webhook, () => client.get(`${webhooks}/${hook.id}`, { key: null })],
+      ['GET', webhook, () => client.get(unknownHook)],
+      ['GET', webhookDeliveries, () => client.get(`${webhooks}/${hook.id}/deliveries`)],
+      ['GET', webhookDeliveries, () => client.get(`${webhooks}/${hook.id}/deliveries`, { key: null })],
+      ['GET', webhookDeliveries, () => client.get(`${unknownHook}/deliveries`)],
+      ['POST', webhookTest, () => client.post(`${webhooks}/${hook.id}/test`, {}, { key: null })],
+      ['POST', webhookTest, () => client.post(`${unknownHook}/test`, {})],
+      ['POST', redeliver, () => client.post(`${webhooks}/${hook.id}/deliveries/${test.id}/redeliver`, {})],
+      ['POST', redeliver, () => client.post(`${webhooks}/${hook.id}/deliveries/${test.id}/redeliver`, {}, { key: null })],
+      ['POST', redeliver, () => client.post(`${webhooks}/${hook.id}/deliveries/evt_none/redeliver`, {})],
+      ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`, { key: null })],
+      ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`)],
+      ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`)],
+    ] as const) {
+      await documented(method, path, request());
+    }
+
     // 409: a request whose Idempotency-Key another request with the same body is still working on.
-    const busy = async (service: 'properties' | 'applications', key: string, body: unknown) => {
+    const busy = async (service: 'properties' | 'applications' | 'webhooks', key: string, body: unknown) => {
       const db = await stack.database(service);
       try {
         await db.collection('idempotency_keys').insertOne({
@@ -388,6 +425,10 @@ describe('the published OpenAPI document', () => {
     await busy('applications', coApplicantKey, { application_id: made.id, applicant });
     const adding = client.post(madeCoApplicants, { applicant }, { headers: { 'idempotency-key': coApplicantKey } });
     expect((await documented('POST', coApplicants, adding)).status).toBe(409);
+    const webhookKey = randomUUID();
+    await busy('webhooks', webhookKey, subscription);
+    const subscribing = client.post(webhooks, { webhook: subscription }, { headers: { 'idempotency-key': webhookKey } });
+    expect((await documented('POST', webhooks, subscribing)).status).toBe(409);
 
     // 429: the throttled key's second request within the second.
     const throttled = { key: THROTTLED_KEY };
@@ -409,6 +450,13 @@ describe('the published OpenAPI document', () => {
       ['POST', coApplicants, () => client.post(`${applications}/1/applicants`, { applicant }, throttled)],
       ['POST', invitations, () => client.post(invitationsOf(1), invitation, throttled)],
       ['GET', formPresets, () => client.get(formPresets, throttled)],
+      ['POST', webhooks, () => client.post(webhooks, { webhook: subscription }, throttled)],
+      ['GET', webhooks, () => client.get(webhooks, throttled)],
+      ['GET', webhook, () => client.get(`${webhooks}/1`, throttled)],
+      ['DELETE', webhook, () => client.delete(`${webhooks}/1`, throttled)],
+      ['GET', webhookDeliveries, () => client.get(`${webhooks}/1/deliveries`, throttled)],
+      ['POST', webhookTest, () => client.post(`${webhooks}/1/test`, {}, throttled)],
+      ['POST', redeliver, () => client.post(`${webhooks}/1/deliveries/evt_x/redeliver`, {}, throttled)],
     ] as const) {
       let answer = await documented(method, path, request());
       for (let tries = 0; answer.status !== 429 && tries < 5; tries++) answer = await documented(method, path, request());
@@ -418,7 +466,15 @@ describe('the published OpenAPI document', () => {
     // What a caller gets while the services are down.
     await stack.stopApp('properties');
     await stack.stopApp('applications');
+    await stack.stopApp('webhooks');
     for (const [method, path, request] of [
+      ['POST', webhooks, () => client.post(webhooks, { webhook: subscription })],
+      ['GET', webhooks, () => client.get(webhooks)],
+      ['GET', webhook, () => client.get(`${webhooks}/1`)],
+      ['DELETE', webhook, () => client.delete(`${webhooks}/1`)],
+      ['GET', webhookDeliveries, () => client.get(`${webhooks}/1/deliveries`)],
+      ['POST', webhookTest, () => client.post(`${webhooks}/1/test`, {})],
+      ['POST', redeliver, () => client.post(`${webhooks}/1/deliveries/evt_x/redeliver`, {})],
       ['POST', properties, () => client.post(properties, { property: { name: 'Nobody home' } })],
       ['GET', property, () => client.get(`${properties}/1`)],
       ['DELETE', property, () => client.delete(`${properties}/1`)],

@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { connect } from 'amqplib';
 import mongoose from 'mongoose';
 
-export type AppName = 'gateway' | 'applications' | 'properties' | 'form';
+export type AppName = 'gateway' | 'applications' | 'properties' | 'webhooks' | 'form';
+export type ServiceName = 'applications' | 'properties' | 'webhooks';
 
 /**
  * The message each app logs once it serves: the gateway once its port is bound, a service once
@@ -22,6 +23,7 @@ const READY_MESSAGE: Record<AppName, string> = {
   applications: 'health and metrics listening on port',
   properties: 'health and metrics listening on port',
   form: 'application form listening on port',
+  webhooks: 'health and metrics listening on port',
 };
 /** As in the Dockerfile: the heap the apps run with in production. */
 const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
@@ -31,8 +33,8 @@ const STOP_TIMEOUT_MS = 10000;
 export interface StackOptions {
   /** Extra environment for every process. */
   env?: Record<string, string>;
-  /** Instances of each service (default 1 each). */
-  instances?: Partial<Record<'applications' | 'properties', number>>;
+  /** Instances of each service (default 1 each, and no webhooks service unless asked for). */
+  instances?: Partial<Record<ServiceName, number>>;
   /** Also start the application form (off by default: most suites test the API alone). */
   form?: boolean;
   /** Options for node itself, after those of production, before each app's script (`--cpu-prof`, say). */
@@ -134,8 +136,9 @@ export class Stack {
     stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
     try {
       const starts: Promise<RunningProcess>[] = [];
-      for (const app of ['properties', 'applications'] as const) {
-        for (let i = 0; i < (options.instances?.[app] ?? 1); i++) starts.push(stack.startApp(app));
+      for (const app of ['properties', 'applications', 'webhooks'] as const) {
+        const instances = options.instances?.[app] ?? (app === 'webhooks' ? 0 : 1);
+        for (let i = 0; i < instances; i++) starts.push(stack.startApp(app));
       }
       starts.push(stack.startApp('gateway'));
       if (options.form) starts.push(stack.startApp('form', { FORM_PORT: String(formPort) }));
@@ -243,12 +246,12 @@ export class Stack {
   }
 
   /** A raw connection to one of the stack's databases, for reading what was stored. */
-  async database(service: 'applications' | 'properties'): Promise<mongoose.Connection> {
+  async database(service: ServiceName): Promise<mongoose.Connection> {
     return mongoose.createConnection(process.env.MONGODB_URI!, { dbName: `${this.namespace}${service}` }).asPromise();
   }
 
   /** How many consumers the broker counts on one of the stack's queues. */
-  async consumerCount(service: 'applications' | 'properties'): Promise<number> {
+  async consumerCount(service: ServiceName): Promise<number> {
     const connection = await connect(process.env.AMQP_URL!);
     try {
       const channel = await connection.createChannel();
@@ -260,15 +263,25 @@ export class Stack {
     }
   }
 
+  /** The webhooks service's retry queues: one per distinct delay of its schedule. */
+  private retryQueues(): string[] {
+    const schedule = this.env.WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,36000,36000';
+    return [...new Set(schedule.split(','))].map((seconds) => `webhooks.retry.${seconds}s`);
+  }
+
   private async removeQueues(): Promise<void> {
     const connection = await connect(process.env.AMQP_URL!);
     try {
       const channel = await connection.createChannel();
-      for (const queue of ['properties', 'applications']) {
+      for (const queue of ['properties', 'applications', 'webhooks']) {
         await channel.deleteQueue(`${this.namespace}${queue}`);
         await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
         await channel.deleteExchange(`${this.namespace}${queue}.dead-letter-exchange`);
       }
+      for (const queue of ['webhooks.events', 'webhooks.deliveries', ...this.retryQueues()]) {
+        await channel.deleteQueue(`${this.namespace}${queue}`);
+      }
+      await channel.deleteExchange(`${this.namespace}events`);
       await channel.close();
     } finally {
       await connection.close();
@@ -276,7 +289,7 @@ export class Stack {
   }
 
   private async dropDatabases(): Promise<void> {
-    for (const service of ['applications', 'properties'] as const) {
+    for (const service of ['applications', 'properties', 'webhooks'] as const) {
       const connection = await this.database(service);
       await connection.dropDatabase();
       await connection.close();

@@ -4,6 +4,7 @@ import { EnvironmentModule } from '@app/config';
 import { APPLICATIONS, QUEUES } from '@app/contracts';
 import { fieldCipherProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
+import { EventsModule } from '@app/events';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { ApplicantForms } from './applications/applicant-forms';
@@ -23,6 +24,7 @@ import { ApplicationsEnvironment } from './config/applications.environment';
   imports: [
     EnvironmentModule.forRoot(ApplicationsEnvironment),
     DatabaseModule.forService(QUEUES.APPLICATIONS),
+    EventsModule.forService(),
     ServiceOperationsModule.forService(QUEUES.APPLICATIONS, APPLICATIONS.PING),
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     queueClients(QUEUES.PROPERTIES),

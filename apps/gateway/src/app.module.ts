@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { IndexController } from './openapi/index.controller';
 import { PropertiesModule } from './properties/properties.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -17,6 +18,7 @@ import { PropertiesModule } from './properties/properties.module';
     PropertiesModule,
     ApplicationsModule,
     FormPresetsModule,
+    WebhooksModule,
     HealthModule,
   ],
   controllers: [IndexController],

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { EnvironmentModule } from '@app/config';
 import { PROPERTIES, QUEUES } from '@app/contracts';
+import { EventsModule } from '@app/events';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { PropertiesEnvironment } from './config/properties.environment';
@@ -20,6 +21,7 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
   imports: [
     EnvironmentModule.forRoot(PropertiesEnvironment),
     DatabaseModule.forService(QUEUES.PROPERTIES),
+    EventsModule.forService(),
     ServiceOperationsModule.forService(QUEUES.PROPERTIES, PROPERTIES.PING),
     MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],

@@ -83,6 +83,17 @@ export class ServiceEnvironment extends CommonEnvironment {
   @Max(1000, { message: 'RMQ_PREFETCH must be at most 1000' })
   RMQ_PREFETCH: number = 32;
 
+  /** Pause between the event relay's passes over the outbox (milliseconds). */
+  @isIntegerInRange('EVENT_RELAY_INTERVAL_MS', 50, 3600000)
+  EVENT_RELAY_INTERVAL_MS: number = 1000;
+
+  /**
+   * An event recorded this long ago whose change never got written is dropped from the outbox:
+   * far longer than any write takes, so that a slow write still gets its event published.
+   */
+  @isIntegerInRange('EVENT_DROP_AFTER_SECONDS', 1, 86400)
+  EVENT_DROP_AFTER_SECONDS: number = 600;
+
   /**
    * Port of the service's own HTTP listener (health and metrics). Each service sets its own
    * default, so that a whole stack can run on one host; 0 takes any free port, for running

@@ -19,3 +19,6 @@ export * from './form-presets';
 export * from './dto/application-form.dto';
 export * from './application-form-messages';
 export * from './dto/invitation.dto';
+export * from './events';
+export * from './dto/webhook.dto';
+export * from './webhook-messages';

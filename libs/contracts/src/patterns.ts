@@ -55,10 +55,24 @@ export const APPLICATION_FORMS = {
   COMPLETE: 'application_forms.complete',
 } as const;
 
+/** Answered by the webhooks service: subscriptions and their deliveries. */
+export const WEBHOOKS = {
+  CREATE: 'webhooks.create',
+  LIST: 'webhooks.list',
+  GET: 'webhooks.get',
+  DELETE: 'webhooks.delete',
+  DELIVERIES: 'webhooks.deliveries',
+  TEST: 'webhooks.test',
+  REDELIVER: 'webhooks.redeliver',
+  /** Answered at once by any instance: the gateway's readiness check. */
+  PING: 'webhooks.ping',
+} as const;
+
 /** Base queue names; `queueName` adds the deployment's NAMESPACE. */
 export const QUEUES = {
   PROPERTIES: 'properties',
   APPLICATIONS: 'applications',
+  WEBHOOKS: 'webhooks',
 } as const;
 
 export function queueName(namespace: string, base: string): string {

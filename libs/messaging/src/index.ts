@@ -7,3 +7,4 @@ export * from './reliable-server';
 export * from './rpc-error.filter';
 export * from './message-bound';
 export * from './service-clients';
+export * from './broker-channel';

@@ -57,6 +57,12 @@ export class MemoryCollection {
     const found = this.documents.get(filter._id as string);
     if (found && Object.entries(filter).every(([field, value]) => found[field] === value)) this.documents.delete(found._id);
   }
+
+  /** Only `{_id: {$in: [...]}}`, a filter on the document key. */
+  async deleteMany(filter: { _id: { $in: string[] } }): Promise<void> {
+    await nextTurn();
+    for (const id of filter._id.$in) this.documents.delete(id);
+  }
 }
 
 function expectKeyFilter(filter: Record<string, unknown>): void {

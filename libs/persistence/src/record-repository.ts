@@ -7,6 +7,8 @@ import { ignoreExistingCollection } from './mongo-errors';
 export interface StoredRecord {
   id: number;
   request_key: string;
+  /** The domain events its creation recorded in the outbox (see EventOutbox). */
+  event_ids?: string[];
 }
 
 /** A record under its document key. */

@@ -2,8 +2,11 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { FormStatus, SealedValue } from '@app/contracts';
+import { EventWitness } from '@app/events';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantRecord } from './application.schema';
+
+const APPLICANT_FORMS = 'applicant_forms';
 
 /**
  * How far one applicant got in the online form, keyed by the digest of its form token: the form
@@ -35,7 +38,7 @@ export class ApplicantForms implements OnModuleInit {
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
   private get forms() {
-    return this.connection.collection<ApplicantForm>('applicant_forms');
+    return this.connection.collection<ApplicantForm>(APPLICANT_FORMS);
   }
 
   async onModuleInit(): Promise<void> {
@@ -59,9 +62,17 @@ export class ApplicantForms implements OnModuleInit {
     digest: string,
     ids: Pick<ApplicantForm, 'application_id' | 'applicant_id'>,
     changes: Partial<Omit<ApplicantForm, '_id'>>,
+    eventIds: string[] = [],
   ): Promise<void> {
     const updated_at = new Date();
-    await this.forms.updateOne({ _id: digest }, { $set: { ...ids, ...changes, updated_at } }, { upsert: true });
+    // The events of the change go in with it: the outbox publishes them once the record shows them.
+    const events = eventIds.length > 0 ? { $addToSet: { event_ids: { $each: eventIds } } } : {};
+    await this.forms.updateOne({ _id: digest }, { $set: { ...ids, ...changes, updated_at }, ...events }, { upsert: true });
+  }
+
+  /** Where a change of the form record of `digest` shows its events (see EventOutbox). */
+  witness(digest: string): EventWitness {
+    return { collection: APPLICANT_FORMS, key: digest };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicantSealer, StoredOwner } from '@app/crypto';
+import { EventOutbox } from '@app/events';
 import {
   ErrorCode,
   FORM_SUBMISSION_FIELD,
@@ -13,7 +14,7 @@ import { ApplicantForm, ApplicantForms, withFormProgress } from './applicant-for
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
-import { ApplicationsService } from './applications.service';
+import { applicantEventData, ApplicationsService } from './applications.service';
 import { formTokenDigest, FormTokens } from './form-tokens';
 
 /** An applicant found by its form token, with its application and its form record (if any). */
@@ -48,6 +49,7 @@ export class ApplicationFormsService {
     private readonly forms: ApplicantForms,
     private readonly formTokens: FormTokens,
     private readonly sealer: ApplicantSealer,
+    private readonly outbox: EventOutbox,
   ) {}
 
   /** Takes a form page's submission nonce; a page sent again is refused and changes nothing. */
@@ -126,7 +128,7 @@ export class ApplicationFormsService {
       form_completed_at: null,
       ...(contact ? { contact } : {}),
     };
-    await this.forms.save(subject.digest, ids(subject), changes);
+    await this.forms.save(subject.digest, ids(subject), changes, await this.recordEvent(subject, 'application_form.started'));
     return { _id: subject.digest, ...ids(subject), ...subject.form, ...changes, updated_at: now };
   }
 
@@ -141,8 +143,16 @@ export class ApplicationFormsService {
       dob: this.sealer.sealField('dob', completion.dob, owner(subject)),
       id_number: this.sealer.sealField('id_number', completion.id_number, owner(subject)),
     };
-    await this.forms.save(subject.digest, ids(subject), changes);
+    await this.forms.save(subject.digest, ids(subject), changes, await this.recordEvent(subject, 'application_form.completed'));
     return { ...subject.form!, ...changes, updated_at: now };
+  }
+
+  /** Records the form's event in the outbox, to be published once the form record shows it. */
+  private recordEvent(subject: FormSubject, event: 'application_form.started' | 'application_form.completed'): Promise<string[]> {
+    const { application, applicant } = subject;
+    return this.outbox.record(application.client_id, this.forms.witness(subject.digest), [
+      { event, data: applicantEventData(application.id, application.property_id, applicant) },
+    ]);
   }
 
   /** The applicant to change, whose form is not completed yet. */

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
+import { EventWitness } from '@app/events';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 
@@ -12,6 +13,8 @@ interface VersionClaim {
   version: number;
   applicant: ApplicantRecord;
   created_at: Date;
+  /** The domain events of the change (see EventOutbox). */
+  event_ids: string[];
 }
 
 /**
@@ -37,8 +40,13 @@ export class ApplicationVersions implements OnModuleInit {
     await this.connection.createCollection('application_versions').catch(ignoreExistingCollection);
   }
 
+  /** The claim of version `version` of the application, which carries the ids of its events. */
+  witness(applicationId: number, version: number): EventWitness {
+    return { collection: 'application_versions', key: claimKey(applicationId, version) };
+  }
+
   /** Whether this caller won version `version` of the application, adding `applicant` with it. */
-  claim(applicationId: number, version: number, applicant: ApplicantRecord): Promise<boolean> {
+  claim(applicationId: number, version: number, applicant: ApplicantRecord, eventIds: string[] = []): Promise<boolean> {
     const created_at = applicant.created_at ?? new Date();
     return claimed(
       this.claims.insertOne({
@@ -47,6 +55,7 @@ export class ApplicationVersions implements OnModuleInit {
         version,
         applicant,
         created_at,
+        event_ids: eventIds,
       }),
     );
   }

@@ -148,6 +148,9 @@ export class ApplicationRecord {
   /** Names the request that created it, so a request done twice stores it once. */
   @Prop({ required: true })
   request_key: string;
+
+  /** The domain events its creation recorded (see EventOutbox); never returned. */
+  event_ids?: string[];
 }
 
 export const ApplicationSchema = SchemaFactory.createForClass(ApplicationRecord);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { EventOutbox } from '@app/events';
 import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationIndex } from './application-index';
@@ -86,6 +87,7 @@ function instance(database: MemoryDatabase, ids: Map<string, number>, properties
     new ApplicantSealer(cipher),
     new FormTokens(cipher, env),
     new ApplicantForms(connection),
+    new EventOutbox(connection),
     env,
   );
 }

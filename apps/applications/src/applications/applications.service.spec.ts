@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Test } from '@nestjs/testing';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { EventOutbox } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationIndex } from './application-index';
@@ -41,6 +42,7 @@ describe('ApplicationsService', () => {
   let index: jest.Mocked<Pick<ApplicationIndex, 'add'>>;
   let cipher: FieldCipher;
   let service: ApplicationsService;
+  let outbox: jest.Mocked<Pick<EventOutbox, 'record'>>;
 
   beforeEach(async () => {
     repository = { insertOnce: jest.fn(async (record: ApplicationRecord) => record) };
@@ -50,6 +52,7 @@ describe('ApplicationsService', () => {
     idempotency = { run: jest.fn() };
     idempotency.run.mockImplementation((_scope, work) => work('message:m-1', false));
     index = { add: jest.fn().mockResolvedValue(undefined) };
+    outbox = { record: jest.fn().mockResolvedValue(['evt_1', 'evt_2']) };
     cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
     const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
 
@@ -66,6 +69,7 @@ describe('ApplicationsService', () => {
         { provide: FormTokens, useValue: new FormTokens(cipher, env) },
         { provide: ApplicantForms, useValue: {} },
         { provide: ApplicationsEnvironment, useValue: env },
+        { provide: EventOutbox, useValue: outbox },
       ],
     }).compile();
     service = module.get(ApplicationsService);
@@ -124,11 +128,17 @@ describe('ApplicationsService', () => {
           },
         ],
         version: 0,
+        event_ids: ['evt_1', 'evt_2'],
         created_at: expect.any(Date),
         updated_at: record.created_at,
         request_key: 'message:m-1',
       });
       expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
+      expect(outbox.record).toHaveBeenCalledWith(CLIENT, { collection: 'applications', key: '60' }, [
+        { event: 'application.created', data: { application_id: 60, property_id: 3 } },
+        { event: 'applicant.created', data: { applicant_id: 80, application_id: 60, property_id: 3, reference_id: null } },
+      ]);
+      expect(outbox.record.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
     });
 
     it('puts the application in its client’s and its property’s lists before storing it', async () => {

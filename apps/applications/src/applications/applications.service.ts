@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { ApplicantSealer } from '@app/crypto';
-import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
+import { EventOutbox } from '@app/events';
+import { CreateScope, documentKey, IdAllocator, Idempotency } from '@app/persistence';
 import {
   ApplicantInput,
   ApplicantRepresentation,
@@ -11,6 +12,7 @@ import {
   ApplicationRepresentation,
   encodeCursor,
   ErrorCode,
+  EventData,
   Page,
   ServiceError,
 } from '@app/contracts';
@@ -55,6 +57,7 @@ export class ApplicationsService {
     private readonly sealer: ApplicantSealer,
     private readonly formTokens: FormTokens,
     private readonly forms: ApplicantForms,
+    private readonly outbox: EventOutbox,
     env: ApplicationsEnvironment,
   ) {
     this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
@@ -152,6 +155,11 @@ export class ApplicationsService {
 
     const [id, applicantId] = await Promise.all([this.ids.allocate('applications'), this.ids.allocate('applicants')]);
     const now = new Date();
+    const primary = this.newApplicant(clientId, applicantId, 'primary', input.applicant, now);
+    const eventIds = await this.outbox.record(clientId, { collection: 'applications', key: documentKey(id) }, [
+      { event: 'application.created', data: { application_id: id, property_id: property.id } },
+      { event: 'applicant.created', data: applicantEventData(id, property.id, primary) },
+    ]);
     const record: ApplicationRecord = {
       id,
       client_id: clientId,
@@ -160,11 +168,12 @@ export class ApplicationsService {
       assigned_user_id: input.assigned_user_id ?? null,
       user_specified_rent: input.user_specified_rent ?? null,
       desired_move_in: input.desired_move_in ?? null,
-      applicants: [this.newApplicant(clientId, applicantId, 'primary', input.applicant, now)],
+      applicants: [primary],
       version: 0,
       created_at: now,
       updated_at: now,
       request_key: requestKey,
+      event_ids: eventIds,
     };
     // Listed before it is stored: readers skip an entry until its application exists.
     await this.index.add(clientId, property.id, id);
@@ -207,11 +216,15 @@ export class ApplicationsService {
       const now = new Date();
       const applicant = { ...this.newApplicant(clientId, applicantId, 'co_applicant', input, now), request_key: requestKey };
       const version = (application.version ?? 0) + 1;
-      if (await this.versions.claim(application.id, version, applicant)) {
+      const eventIds = await this.outbox.record(clientId, this.versions.witness(application.id, version), [
+        { event: 'applicant.created', data: applicantEventData(application.id, application.property_id, applicant) },
+      ]);
+      if (await this.versions.claim(application.id, version, applicant, eventIds)) {
         const changed = { ...application, applicants: [...application.applicants, applicant], version, updated_at: now };
         await this.repository.saveApplicants(changed);
         return this.applicantRepresentation(changed, applicant);
       }
+      await this.outbox.discard(eventIds);
     }
     throw ServiceError.unavailable(`application ${applicationId} is being changed by many requests at once; retry later`);
   }
@@ -260,6 +273,16 @@ export class ApplicationsService {
     if (!stored || stored.client_id !== clientId) return null;
     return this.versions.current(stored);
   }
+}
+
+/** What an event about an applicant says: the ids that apply, and the integrator's reference. */
+export function applicantEventData(applicationId: number, propertyId: number, applicant: ApplicantRecord): EventData {
+  return {
+    applicant_id: applicant.id,
+    application_id: applicationId,
+    property_id: propertyId,
+    reference_id: applicant.reference_id,
+  };
 }
 
 function tooManyApplicants(): ServiceError {

@@ -23,6 +23,8 @@ describe('ApplicationsEnvironment', () => {
       LOG_FORMAT: 'auto',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      EVENT_RELAY_INTERVAL_MS: 1000,
+      EVENT_DROP_AFTER_SECONDS: 600,
       HTTP_PORT: 3002,
       DB_COMMAND_METRICS: 'false',
       TRUSTED_SENDERS: '',

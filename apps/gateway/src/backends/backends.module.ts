@@ -5,7 +5,7 @@ import { Backends } from './backends';
 
 /** The services behind the gateway, reached over their queues. */
 @Module({
-  imports: [queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS)],
+  imports: [queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS, QUEUES.WEBHOOKS)],
   providers: [Backends],
   exports: [Backends],
 })

@@ -28,17 +28,20 @@ function sentBy(client: ReturnType<typeof queueClient>): { pattern: unknown; rec
 describe('Backends', () => {
   let propertiesQueue: ReturnType<typeof queueClient>;
   let applicationsQueue: ReturnType<typeof queueClient>;
+  let webhooksQueue: ReturnType<typeof queueClient>;
   let backends: Backends;
 
   beforeEach(async () => {
     propertiesQueue = queueClient();
     applicationsQueue = queueClient();
+    webhooksQueue = queueClient();
     const env = Object.assign(new GatewayEnvironment(), { RPC_TIMEOUT_MS });
     const module = await Test.createTestingModule({
       providers: [
         Backends,
         { provide: queueClientToken(QUEUES.PROPERTIES), useValue: propertiesQueue },
         { provide: queueClientToken(QUEUES.APPLICATIONS), useValue: applicationsQueue },
+        { provide: queueClientToken(QUEUES.WEBHOOKS), useValue: webhooksQueue },
         { provide: GatewayEnvironment, useValue: env },
       ],
     }).compile();
@@ -51,6 +54,7 @@ describe('Backends', () => {
       await backends.onApplicationBootstrap();
       expect(propertiesQueue.connect).toHaveBeenCalledTimes(1);
       expect(applicationsQueue.connect).toHaveBeenCalledTimes(1);
+      expect(webhooksQueue.connect).toHaveBeenCalledTimes(1);
     });
 
     it('starts anyway when the broker cannot be reached, trying every queue', async () => {

@@ -1,17 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { QUEUES } from '@app/contracts';
-import { InjectQueueClient, ServiceClients } from '@app/messaging';
+import { InjectQueueClient, sendRpc, ServiceClients } from '@app/messaging';
 import { GatewayEnvironment } from '../config/gateway.environment';
 
 /** The services behind the gateway, each reached over its queue with the gateway's deadline. */
 @Injectable()
 export class Backends extends ServiceClients {
+  private readonly rpcTimeoutMs: number;
+
   constructor(
     @InjectQueueClient(QUEUES.PROPERTIES) propertiesQueue: ClientProxy,
     @InjectQueueClient(QUEUES.APPLICATIONS) applicationsQueue: ClientProxy,
+    @InjectQueueClient(QUEUES.WEBHOOKS) private readonly webhooksQueue: ClientProxy,
     env: GatewayEnvironment,
   ) {
     super(propertiesQueue, applicationsQueue, env.RPC_TIMEOUT_MS);
+    this.rpcTimeoutMs = env.RPC_TIMEOUT_MS;
+  }
+
+  /** Connects the webhooks client early too; a broker that is down is retried. */
+  override async onApplicationBootstrap(): Promise<void> {
+    await super.onApplicationBootstrap();
+    await this.webhooksQueue.connect().catch(() => undefined);
+  }
+
+  webhooks<T>(pattern: string, message: unknown): Promise<T> {
+    return sendRpc<T>(this.webhooksQueue, pattern, message, this.rpcTimeoutMs);
   }
 }

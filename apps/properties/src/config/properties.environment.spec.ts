@@ -21,6 +21,8 @@ describe('PropertiesEnvironment', () => {
       LOG_FORMAT: 'auto',
       MONGODB_URI: 'mongodb://localhost:27017',
       RMQ_PREFETCH: 32,
+      EVENT_RELAY_INTERVAL_MS: 1000,
+      EVENT_DROP_AFTER_SECONDS: 600,
       HTTP_PORT: 3001,
       DB_COMMAND_METRICS: 'false',
       APPLY_BASE_URL: 'http://localhost:3003',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { FloorPlanChanges, FloorPlanInput, FloorPlanRepresentation, ServiceError } from '@app/contracts';
+import { DomainEventName, FloorPlanChanges, FloorPlanInput, FloorPlanRepresentation, ServiceError } from '@app/contracts';
+import { EventSpec } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesService } from '../properties/properties.service';
 import { PropertiesRepository } from '../properties/properties.repository';
@@ -43,9 +44,13 @@ export class FloorPlansService {
       const id = await this.ids.allocate('floor_plans');
       return this.properties.change(clientId, propertyId, (current) => {
         const done = (current.floor_plans ?? []).find((plan) => plan.request_key === requestKey);
-        if (done) return { state: null, answer: () => toFloorPlanRepresentation(done) };
+        if (done) return { state: null, answer: () => toFloorPlanRepresentation(done), events: [] };
         const plan = newFloorPlan(id, propertyId, input, requestKey);
-        return { state: withFloorPlan(current, plan, new Date()), answer: () => toFloorPlanRepresentation(plan) };
+        return {
+          state: withFloorPlan(current, plan, new Date()),
+          answer: () => toFloorPlanRepresentation(plan),
+          events: [floorPlanEvent('floor_plan.created', propertyId, id)],
+        };
       });
     });
   }
@@ -60,7 +65,11 @@ export class FloorPlansService {
     return this.properties.change(clientId, propertyId, (current) => {
       this.properties.checkIfMatch(ifMatch, toFloorPlanRepresentation(floorPlanOf(current, id)));
       const { state, plan } = withChangedFloorPlan(current, id, changes, new Date());
-      return { state, answer: () => toFloorPlanRepresentation(plan) };
+      return {
+        state,
+        answer: () => toFloorPlanRepresentation(plan),
+        events: [floorPlanEvent('floor_plan.updated', propertyId, id)],
+      };
     });
   }
 
@@ -68,7 +77,15 @@ export class FloorPlansService {
     return this.properties.change(clientId, propertyId, (current) => {
       const representation = toFloorPlanRepresentation(floorPlanOf(current, id));
       this.properties.checkIfMatch(ifMatch, representation);
-      return { state: withoutFloorPlan(current, id, new Date()), answer: () => representation };
+      return {
+        state: withoutFloorPlan(current, id, new Date()),
+        answer: () => representation,
+        events: [floorPlanEvent('floor_plan.deleted', propertyId, id)],
+      };
     });
   }
+}
+
+function floorPlanEvent(event: DomainEventName, propertyId: number, id: number): EventSpec {
+  return { event, data: { property_id: propertyId, floor_plan_id: id } };
 }

@@ -1,5 +1,6 @@
 import { Model } from 'mongoose';
 import { ErrorCode } from '@app/contracts';
+import { EventOutbox } from '@app/events';
 import { IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { ClientDefaults } from './client-defaults';
@@ -137,8 +138,18 @@ describe('PropertiesRepository versions', () => {
 
 describe('PropertiesService.delete over the repository', () => {
   const env = Object.assign(new PropertiesEnvironment(), { APPLY_BASE_URL: 'https://rentals.example.com' });
+  // The events of a change are not what this tests: an outbox that records none.
+  const outbox = { record: async () => [], discard: async () => undefined } as unknown as EventOutbox;
   const serviceOn = (repository: PropertiesRepository) =>
-    new PropertiesService(repository, {} as IdAllocator, {} as Idempotency, {} as ClientDefaults, {} as PropertyList, env);
+    new PropertiesService(
+      repository,
+      {} as IdAllocator,
+      {} as Idempotency,
+      {} as ClientDefaults,
+      {} as PropertyList,
+      outbox,
+      env,
+    );
 
   it('answers the redelivery of a delete whose process stopped after claiming it with 200 and the property, not 404', async () => {
     const { properties, repository } = storeInMemory();

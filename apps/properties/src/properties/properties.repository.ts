@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, mongo } from 'mongoose';
+import { EventWitness } from '@app/events';
 import { claimed, documentKey, Keyed, RecordRepository } from '@app/persistence';
 import { PropertyRecord, PropertyState, stateOf } from './property.schema';
 
@@ -13,6 +14,8 @@ interface PropertyVersion {
   state: PropertyState;
   /** The request that made the change, when one asked to be known again on its retry. */
   request_key?: string;
+  /** The domain events of the change (see EventOutbox). */
+  event_ids: string[];
 }
 
 /** Bounds the walk along changes the property document does not show yet. */
@@ -94,13 +97,29 @@ export class PropertiesRepository extends RecordRepository<PropertyRecord> {
    * Claims the version after `current`'s with `state`; false when another change claimed it
    * first, and the caller should read the property again.
    */
-  async commit(current: PropertyRecord, state: PropertyState, requestKey?: string): Promise<boolean> {
+  async commit(current: PropertyRecord, state: PropertyState, eventIds: string[] = [], requestKey?: string): Promise<boolean> {
     const version = current.version + 1;
-    const claim: PropertyVersion = { _id: versionKey(current.id, version), property_id: current.id, version, state };
+    const claim: PropertyVersion = {
+      _id: versionKey(current.id, version),
+      property_id: current.id,
+      version,
+      state,
+      event_ids: eventIds,
+    };
     if (requestKey !== undefined) claim.request_key = requestKey;
     if (!(await claimed(this.versions.insertOne(claim)))) return false;
     await this.refresh(current.id, version, state);
     return true;
+  }
+
+  /** The document whose insert creates property `id`, which carries the ids of its events. */
+  createdWitness(id: number): EventWitness {
+    return { collection: this.model.collection.collectionName, key: documentKey(id) };
+  }
+
+  /** The claim of the change after `current`'s version, which carries the ids of its events. */
+  nextVersionWitness(current: PropertyRecord): EventWitness {
+    return { collection: 'property_versions', key: versionKey(current.id, current.version + 1) };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { ErrorCode, parsePageQuery, PropertyInput, ServiceError } from '@app/contracts';
+import { EventOutbox } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { ClientDefaults } from './client-defaults';
@@ -41,14 +42,27 @@ function input(fields: Partial<PropertyInput>): PropertyInput {
 }
 
 describe('PropertiesService', () => {
-  let repository: jest.Mocked<Pick<PropertiesRepository, 'insertOnce' | 'findLive' | 'commit'>>;
+  let repository: jest.Mocked<
+    Pick<PropertiesRepository, 'insertOnce' | 'findLive' | 'commit' | 'createdWitness' | 'nextVersionWitness'>
+  >;
+  let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'discard'>>;
   let list: jest.Mocked<Pick<PropertyList, 'append'>>;
   let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
   let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
   let service: PropertiesService;
 
   beforeEach(async () => {
-    repository = { insertOnce: jest.fn(), findLive: jest.fn(), commit: jest.fn().mockResolvedValue(true) };
+    repository = {
+      insertOnce: jest.fn(),
+      findLive: jest.fn(),
+      commit: jest.fn().mockResolvedValue(true),
+      createdWitness: jest.fn((id: number) => ({ collection: 'properties', key: String(id) })),
+      nextVersionWitness: jest.fn((current: PropertyRecord) => ({
+        collection: 'property_versions',
+        key: `${current.id}:${current.version + 1}`,
+      })),
+    };
+    outbox = { record: jest.fn().mockResolvedValue(['evt_1']), discard: jest.fn().mockResolvedValue(undefined) };
     list = { append: jest.fn().mockResolvedValue(1) };
     const next: Record<string, number> = { properties: 41, floor_plans: 90 };
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
@@ -65,6 +79,7 @@ describe('PropertiesService', () => {
         { provide: ClientDefaults, useValue: new ClientDefaults({ form_preset_id: 1, background_config_id: 2 }, '7:11:12') },
         { provide: PropertiesEnvironment, useValue: env },
         { provide: PropertyList, useValue: list },
+        { provide: EventOutbox, useValue: outbox },
       ],
     }).compile();
     service = module.get(PropertiesService);
@@ -109,8 +124,14 @@ describe('PropertiesService', () => {
         request_key: 'key:token-1',
         deleted_at: null,
         version: 0,
+        event_ids: ['evt_1'],
       });
       expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
+      // Its event is recorded before the write that carries its id.
+      expect(outbox.record).toHaveBeenCalledWith(CLIENT, { collection: 'properties', key: '41' }, [
+        { event: 'property.created', data: { property_id: 41 } },
+      ]);
+      expect(outbox.record.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
       // Listed before it is stored, so that a stored property is always in the list.
       expect(list.append).toHaveBeenCalledWith(CLIENT, 41);
       expect(list.append.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
@@ -213,6 +234,24 @@ describe('PropertiesService', () => {
       repository.findLive.mockResolvedValue(storedProperty());
       await expect(service.delete(CLIENT, 3, '"stale"')).rejects.toMatchObject({ code: ErrorCode.PRECONDITION_FAILED });
       expect(repository.commit).not.toHaveBeenCalled();
+      expect(outbox.record).not.toHaveBeenCalled();
+    });
+
+    it('records property.deleted against the claim it makes, which carries the event ids', async () => {
+      repository.findLive.mockResolvedValue(storedProperty({ version: 4 }));
+      await service.delete(CLIENT, 3);
+      expect(outbox.record).toHaveBeenCalledWith(CLIENT, { collection: 'property_versions', key: '3:5' }, [
+        { event: 'property.deleted', data: { property_id: 3 } },
+      ]);
+      expect(repository.commit.mock.calls[0][2]).toEqual(['evt_1']);
+    });
+
+    it('discards the events of a claim it lost, and records new ones for the next try', async () => {
+      repository.findLive.mockResolvedValueOnce(storedProperty()).mockResolvedValueOnce(storedProperty({ version: 1 }));
+      repository.commit.mockResolvedValueOnce(false).mockResolvedValueOnce(true);
+      await service.delete(CLIENT, 3);
+      expect(outbox.discard).toHaveBeenCalledWith(['evt_1']);
+      expect(outbox.record.mock.calls.map(([, witness]) => witness.key)).toEqual(['3:1', '3:2']);
     });
   });
 
@@ -222,6 +261,7 @@ describe('PropertiesService', () => {
       const property = await service.update(CLIENT, 3, { city: 'Boston' });
       expect(repository.commit.mock.calls[0][1]).toMatchObject({ city: 'Boston', street: '1 Main St' });
       expect(property).toMatchObject({ id: 3, city: 'Boston', street: '1 Main St' });
+      expect(outbox.record.mock.calls[0][2]).toEqual([{ event: 'property.updated', data: { property_id: 3 } }]);
     });
 
     it('decides again on the property as another change left it, keeping both changes', async () => {
@@ -307,6 +347,7 @@ function serviceOver(stored: PropertyRecord[]) {
     {} as Idempotency,
     new ClientDefaults({ form_preset_id: 1, background_config_id: 1 }, ''),
     list,
+    {} as EventOutbox,
     env,
   );
   return { service, reads };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
+import { EventOutbox, EventSpec } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import {
   encodeCursor,
@@ -37,7 +38,12 @@ const MAX_LIST_SCAN = 200;
  * What a change decides from the current property: its new state (null for no change) and the
  * answer to give once that state is stored. It may refuse, by throwing a ServiceError.
  */
-export type Decision<T> = (current: PropertyRecord) => { state: PropertyState | null; answer: (stored: PropertyRecord) => T };
+export type Decision<T> = (current: PropertyRecord) => {
+  state: PropertyState | null;
+  answer: (stored: PropertyRecord) => T;
+  /** The domain events the change publishes once stored. */
+  events: EventSpec[];
+};
 
 @Injectable()
 export class PropertiesService {
@@ -50,6 +56,7 @@ export class PropertiesService {
     private readonly idempotency: Idempotency,
     private readonly clientDefaults: ClientDefaults,
     private readonly list: PropertyList,
+    private readonly outbox: EventOutbox,
     env: PropertiesEnvironment,
   ) {
     this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
@@ -61,6 +68,8 @@ export class PropertiesService {
       const [id, floorPlanId] = await Promise.all([this.ids.allocate('properties'), this.ids.allocate('floor_plans')]);
       // Listed before it is stored: a property that exists is always in the list.
       await this.list.append(clientId, id);
+      const created: EventSpec = { event: 'property.created', data: { property_id: id } };
+      const eventIds = await this.outbox.record(clientId, this.repository.createdWitness(id), [created]);
       const now = new Date();
       const stored = await this.repository.insertOnce({
         id,
@@ -81,6 +90,7 @@ export class PropertiesService {
         request_key: requestKey,
         deleted_at: null,
         version: 0,
+        event_ids: eventIds,
       });
       return toPropertyRepresentation(stored, this.applyBaseUrl);
     });
@@ -126,7 +136,11 @@ export class PropertiesService {
   update(clientId: number, id: number, changes: PropertyChanges, ifMatch?: string): Promise<PropertyRepresentation> {
     return this.change(clientId, id, (current) => {
       this.checkIfMatch(ifMatch, this.represent(current));
-      return { state: changedProperty(current, changes, new Date()), answer: (stored) => this.represent(stored) };
+      return {
+        state: changedProperty(current, changes, new Date()),
+        answer: (stored) => this.represent(stored),
+        events: [{ event: 'property.updated', data: { property_id: id } }],
+      };
     });
   }
 
@@ -144,7 +158,11 @@ export class PropertiesService {
         (current) => {
           const representation = this.represent(current);
           this.checkIfMatch(ifMatch, representation);
-          return { state: { ...stateOf(current), deleted_at: new Date() }, answer: () => representation };
+          return {
+            state: { ...stateOf(current), deleted_at: new Date() },
+            answer: () => representation,
+            events: [{ event: 'property.deleted', data: { property_id: id } }],
+          };
         },
         requestKey,
       );
@@ -160,16 +178,19 @@ export class PropertiesService {
   /**
    * Changes the client's live property as `decide` says, as the property's next version: when
    * another change claimed that version first, reads the property again and decides again, so
-   * no change is lost and none is made from a stale read.
+   * no change is lost and none is made from a stale read. Its events are recorded in the
+   * outbox first, and published once its claim shows them.
    */
   async change<T>(clientId: number, id: number, decide: Decision<T>, requestKey?: string): Promise<T> {
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       const current = await this.repository.findLive(clientId, id);
       if (!current) throw ServiceError.propertyNotFound(id);
-      const { state, answer } = decide(current);
+      const { state, answer, events } = decide(current);
       if (state === null) return answer(current);
-      if (await this.repository.commit(current, state, requestKey))
+      const eventIds = await this.outbox.record(clientId, this.repository.nextVersionWitness(current), events);
+      if (await this.repository.commit(current, state, eventIds, requestKey))
         return answer({ ...current, ...state, version: current.version + 1 });
+      await this.outbox.discard(eventIds);
     }
     throw ServiceError.unavailable(`property ${id} is being changed by many requests at once; retry`);
   }

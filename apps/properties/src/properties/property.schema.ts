@@ -87,6 +87,9 @@ export class PropertyRecord {
   @Prop({ required: true })
   request_key: string;
 
+  /** The domain events its creation recorded (see EventOutbox); never returned. */
+  event_ids?: string[];
+
   /**
    * The number of changes made to the property; change n is claimed in property_versions under
    * `<id>:<n>`, which holds the state it made. This document may lag behind the latest change.

@@ -292,6 +292,19 @@ function jsonShapeProblem(root: object, { maxDepth, maxEntries }: JsonObjectOpti
   return null;
 }
 
+/** A non-empty array of distinct values, each one of `allowed`. */
+export function EnumListField(allowed: readonly string[], options: Presence & { max: number }): PropertyDecorator {
+  const check: Check = (value) => {
+    if (!Array.isArray(value) || value.length === 0) return 'must be a non-empty array';
+    if (value.length > options.max) return `must have at most ${options.max} entries`;
+    const wrong = value.find((entry) => typeof entry !== 'string' || !allowed.includes(entry));
+    if (wrong !== undefined) return `must list only ${allowed.join(', ')}`;
+    return new Set(value).size === value.length ? null : 'must not list an entry twice';
+  };
+  const schema = { type: 'array', items: { type: 'string', enum: [...allowed] }, minItems: 1, maxItems: options.max };
+  return field('enumListField', options, check, schema as Schema);
+}
+
 /** A nested object validated by its own class. */
 export function NestedField(type: () => new () => object, options: Presence = {}): PropertyDecorator {
   const check: Check = (value) => (isPlainObject(value) ? null : 'must be an object');

@@ -1,0 +1,134 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ContractPipe,
+  CreatedWebhookResponse,
+  CreateWebhookMessage,
+  CreateWebhookRequest,
+  DeliveryListResponse,
+  DeliveryResponse,
+  RedeliverMessage,
+  WebhookListResponse,
+  webhookRefFromPath,
+  WebhookResponse,
+  WEBHOOKS,
+} from '@app/contracts';
+import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
+import { Backends } from '../backends/backends';
+import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
+import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+
+const WEBHOOK_ID = ApiParam({ name: 'id', description: 'The webhook’s id, a positive integer.', example: 1 });
+
+@ApiTags('webhooks')
+@ApiBearerAuth(API_KEY_SCHEME)
+@ApiHeader({ name: 'X-Request-Id', required: false, description: 'Names the request in the logs; returned as is.' })
+@Controller('api/v2/webhooks')
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+export class WebhooksHttpController {
+  constructor(private readonly backends: Backends) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'createWebhook',
+    summary: 'Subscribe a URL to events',
+    description:
+      'Deliveries are signed as Standard Webhooks do; the signing secret is in this answer and never shown again. ' +
+      'A URL that is not https, or resolves to a loopback, private or link-local address, is a 422.',
+  })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiSuccess(201, CreatedWebhookResponse, 'The subscription, with its secret.')
+  @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503])
+  create(
+    @ClientId() clientId: number,
+    @Body(new ContractPipe(CreateWebhookRequest)) request: CreateWebhookRequest,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+  ): Promise<CreatedWebhookResponse> {
+    const message: CreateWebhookMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
+    return this.backends.webhooks(WEBHOOKS.CREATE, message);
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listWebhooks',
+    summary: 'List webhooks',
+    description: 'The caller’s subscriptions, newest first.',
+  })
+  @ApiSuccess(200, WebhookListResponse, 'Every live subscription of the caller.')
+  @ApiErrorResponses([401, 429, 503])
+  list(@ClientId() clientId: number): Promise<WebhookListResponse> {
+    return this.backends.webhooks(WEBHOOKS.LIST, { client_id: clientId });
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getWebhook', summary: 'Get a webhook', description: 'Without its secret.' })
+  @WEBHOOK_ID
+  @ApiSuccess(200, WebhookResponse, 'The subscription.')
+  @ApiErrorResponses([401, 404, 429, 503])
+  get(@ClientId() clientId: number, @Param('id') id: string): Promise<WebhookResponse> {
+    return this.backends.webhooks(WEBHOOKS.GET, webhookRefFromPath(clientId, id));
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook', description: 'No attempt is made after this.' })
+  @WEBHOOK_ID
+  @ApiSuccess(200, WebhookResponse, 'The subscription as it was.')
+  @ApiErrorResponses([401, 404, 429, 503])
+  delete(@ClientId() clientId: number, @Param('id') id: string): Promise<WebhookResponse> {
+    return this.backends.webhooks(WEBHOOKS.DELETE, webhookRefFromPath(clientId, id));
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: 'List a webhook’s deliveries',
+    description: 'Its latest 100 deliveries, newest first, each with every attempt made.',
+  })
+  @WEBHOOK_ID
+  @ApiSuccess(200, DeliveryListResponse, 'The deliveries and their attempts.')
+  @ApiErrorResponses([401, 404, 429, 503])
+  deliveries(@ClientId() clientId: number, @Param('id') id: string): Promise<DeliveryListResponse> {
+    return this.backends.webhooks(WEBHOOKS.DELIVERIES, webhookRefFromPath(clientId, id));
+  }
+
+  @Post(':id/test')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'testWebhook',
+    summary: 'Send a test event',
+    description: 'Delivers an event with test_mode true and no ids, of the first kind the webhook takes.',
+  })
+  @WEBHOOK_ID
+  @ApiSuccess(201, DeliveryResponse, 'The delivery made, its first attempt queued.')
+  @ApiErrorResponses([401, 404, 429, 503])
+  test(@ClientId() clientId: number, @Param('id') id: string): Promise<DeliveryResponse> {
+    return this.backends.webhooks(WEBHOOKS.TEST, webhookRefFromPath(clientId, id));
+  }
+
+  @Post(':id/deliveries/:delivery_id/redeliver')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'redeliverWebhook',
+    summary: 'Deliver again',
+    description: 'Makes one more attempt of the delivery now, with the same webhook-id, whatever its state.',
+  })
+  @WEBHOOK_ID
+  @ApiParam({
+    name: 'delivery_id',
+    description: 'The delivery’s id: its event id.',
+    example: 'evt_1f0c4b0e4a3b4e8f9d3c2b1a0f9e8d7c',
+  })
+  @ApiSuccess(200, DeliveryResponse, 'The delivery as it was before this attempt, which is queued.')
+  @ApiErrorResponses([401, 404, 429, 503])
+  redeliver(
+    @ClientId() clientId: number,
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<DeliveryResponse> {
+    const message: RedeliverMessage = { ...webhookRefFromPath(clientId, id), delivery_id: deliveryId };
+    return this.backends.webhooks(WEBHOOKS.REDELIVER, message);
+  }
+}

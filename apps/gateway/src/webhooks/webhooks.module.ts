@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { BackendsModule } from '../backends/backends.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { WebhooksHttpController } from './webhooks.http.controller';
+
+@Module({
+  imports: [AuthModule, RateLimitModule, BackendsModule],
+  controllers: [WebhooksHttpController],
+})
+export class WebhooksModule {}

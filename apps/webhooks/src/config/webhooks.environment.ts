@@ -1,0 +1,34 @@
+import { IsIn, Matches } from 'class-validator';
+import { isIntegerInRange, ServiceEnvironment } from '@app/config';
+
+/**
+ * Seconds between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h three times; the last
+ * attempt is made about 37 hours after the first.
+ */
+export const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,36000,36000';
+
+export class WebhooksEnvironment extends ServiceEnvironment {
+  override HTTP_PORT: number = 3005;
+
+  /** Seconds to wait before each retry of a failed delivery, comma separated: one retry per entry. */
+  @Matches(/^\d{1,6}(,\d{1,6}){0,19}$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE must be up to 20 whole numbers of seconds, comma separated',
+  })
+  WEBHOOK_RETRY_SCHEDULE: string = DEFAULT_RETRY_SCHEDULE;
+
+  /** Allow loopback, private and link-local targets and plain http (tests, local receivers). */
+  @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_URLS: string = 'false';
+
+  /** Deliveries one instance has under way at once. */
+  @isIntegerInRange('WEBHOOK_CONCURRENCY', 1, 500)
+  WEBHOOK_CONCURRENCY: number = 32;
+
+  get retrySchedule(): number[] {
+    return this.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
+  }
+
+  get allowPrivateUrls(): boolean {
+    return this.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
+  }
+}

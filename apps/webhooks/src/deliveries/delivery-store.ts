@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { DeliveryRepresentation, DeliveryStatus, DomainEvent, formatTimestamp } from '@app/contracts';
+import { claimed, ignoreExistingCollection } from '@app/persistence';
+import { AttemptOutcome } from './webhook-sender';
+
+/** The webhook body: the event without the client it belongs to. */
+export type WebhookBody = Omit<DomainEvent, 'client_id'>;
+
+/** One event to one subscription, under `<subscription id>:<event id>`: made once, however often the event arrives. */
+export interface DeliveryRecord {
+  _id: string;
+  subscription_id: number;
+  client_id: number;
+  body: WebhookBody;
+  status: DeliveryStatus;
+  /** Set once its first attempt is on the deliveries queue. */
+  queued: boolean;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+export interface AttemptRecord extends AttemptOutcome {
+  _id: string;
+  delivery_key: string;
+  subscription_id: number;
+  number: number;
+  attempted_at: Date;
+}
+
+/** Deliveries listed per subscription, newest first, at most this many. */
+export const MAX_LISTED_DELIVERIES = 100;
+
+export function deliveryKey(subscriptionId: number, eventId: string): string {
+  return `${subscriptionId}:${eventId}`;
+}
+
+/** Deliveries and every attempt of each, in the webhooks service's own database. */
+@Injectable()
+export class DeliveryStore implements OnModuleInit {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  private get deliveries() {
+    return this.connection.collection<DeliveryRecord>('deliveries');
+  }
+
+  private get attempts() {
+    return this.connection.collection<AttemptRecord>('delivery_attempts');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.connection.createCollection('deliveries').catch(ignoreExistingCollection);
+    await this.connection.createCollection('delivery_attempts').catch(ignoreExistingCollection);
+  }
+
+  /** Stores the delivery; false when it exists already (the event came twice). */
+  create(record: DeliveryRecord): Promise<boolean> {
+    return claimed(this.deliveries.insertOne(record));
+  }
+
+  find(key: string): Promise<DeliveryRecord | null> {
+    return this.deliveries.findOne({ _id: key });
+  }
+
+  async update(key: string, changes: Partial<Omit<DeliveryRecord, '_id'>>): Promise<void> {
+    await this.deliveries.updateOne({ _id: key }, { $set: changes });
+  }
+
+  /**
+   * Records an attempt under the number its task gave it (listings number attempts by time, so a
+   * repeated number, after a redelivery or a crash, shows as the next one there).
+   */
+  async recordAttempt(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date, number: number): Promise<AttemptRecord> {
+    const attempt: AttemptRecord = {
+      _id: `${delivery._id}:${number}:${randomBytes(4).toString('hex')}`,
+      delivery_key: delivery._id,
+      subscription_id: delivery.subscription_id,
+      number,
+      attempted_at: at,
+      ...outcome,
+    };
+    await this.attempts.insertOne(attempt);
+    return attempt;
+  }
+
+  /** The subscription's latest deliveries, each with its attempts, newest first. */
+  async list(subscriptionId: number, limit = MAX_LISTED_DELIVERIES): Promise<DeliveryRepresentation[]> {
+    const deliveries = await this.deliveries
+      .find({ subscription_id: subscriptionId })
+      .sort({ created_at: -1 })
+      .limit(limit)
+      .toArray();
+    const keys = deliveries.map(({ _id }) => _id);
+    const attempts = keys.length === 0 ? [] : await this.attempts.find({ delivery_key: { $in: keys } }).toArray();
+    return deliveries.map((delivery) =>
+      toDeliveryRepresentation(
+        delivery,
+        attempts.filter((a) => a.delivery_key === delivery._id),
+      ),
+    );
+  }
+
+  async representation(key: string): Promise<DeliveryRepresentation | null> {
+    const delivery = await this.find(key);
+    if (!delivery) return null;
+    return toDeliveryRepresentation(delivery, await this.attempts.find({ delivery_key: key }).toArray());
+  }
+}
+
+export function toDeliveryRepresentation(delivery: DeliveryRecord, attempts: AttemptRecord[]): DeliveryRepresentation {
+  return {
+    id: delivery.body.id,
+    event: delivery.body.event,
+    test_mode: delivery.body.test_mode,
+    status: delivery.status,
+    next_attempt_at: delivery.next_attempt_at ? formatTimestamp(delivery.next_attempt_at) : null,
+    created_at: formatTimestamp(delivery.created_at),
+    attempts: [...attempts]
+      .sort((a, b) => a.attempted_at.getTime() - b.attempted_at.getTime())
+      .map((attempt, index) => ({
+        number: index + 1,
+        attempted_at: formatTimestamp(attempt.attempted_at),
+        success: attempt.success,
+        response_status: attempt.response_status,
+        error: attempt.error,
+        duration_ms: attempt.duration_ms,
+      })),
+  };
+}

@@ -1,0 +1,162 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { DomainEvent, EVENTS_EXCHANGE, queueName } from '@app/contracts';
+import { BrokerChannel } from '@app/messaging';
+import { WebhooksEnvironment } from '../config/webhooks.environment';
+import { SubscriptionStore } from '../subscriptions/subscription-store';
+import { DeliveryRecord, deliveryKey, DeliveryStore, WebhookBody } from './delivery-store';
+import { signatureHeaders } from './signature';
+import { sendWebhook } from './webhook-sender';
+
+/** A delivery to attempt: `retry` counts the automatic retries made before it; `manual` ones are asked for. */
+export interface DeliveryTask {
+  key: string;
+  retry: number;
+  manual?: boolean;
+}
+
+/**
+ * Delivers events to their subscriptions, with nothing held in memory between attempts:
+ *  - the events queue, bound to the events exchange, gets every event; each makes a delivery
+ *    per matching subscription (once, under a unique key) and puts it on the deliveries queue;
+ *  - the deliveries queue holds attempts to make now; any instance takes them;
+ *  - a failed attempt goes to the retry queue of its delay (one per distinct entry of
+ *    WEBHOOK_RETRY_SCHEDULE, with that TTL), which dead-letters it back to the deliveries queue
+ *    when the delay is over. The broker keeps the schedule; a restart of any process loses none.
+ * A message is acknowledged only after what it caused is stored and published, so an instance
+ * killed mid-delivery leaves it to another, which may send it once more (same webhook-id).
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('DeliveryWorker');
+  private broker?: BrokerChannel;
+  private readonly schedule: number[];
+  private readonly names: { exchange: string; events: string; deliveries: string };
+
+  constructor(
+    private readonly subscriptions: SubscriptionStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly env: WebhooksEnvironment,
+  ) {
+    this.schedule = env.retrySchedule;
+    const name = (base: string) => queueName(env.NAMESPACE, base);
+    this.names = { exchange: name(EVENTS_EXCHANGE), events: name('webhooks.events'), deliveries: name('webhooks.deliveries') };
+  }
+
+  private retryQueue(seconds: number): string {
+    return queueName(this.env.NAMESPACE, `webhooks.retry.${seconds}s`);
+  }
+
+  onApplicationBootstrap(): void {
+    this.broker = new BrokerChannel(this.env.AMQP_URL, 'webhook-deliveries', (channel) => this.setup(channel));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.broker?.close();
+  }
+
+  private async setup(channel: ConfirmChannel): Promise<void> {
+    const { exchange, events, deliveries } = this.names;
+    const quorum = { durable: true, arguments: { 'x-queue-type': 'quorum' } };
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    await channel.assertQueue(events, quorum);
+    await channel.bindQueue(events, exchange, '#');
+    await channel.assertQueue(deliveries, quorum);
+    for (const seconds of new Set(this.schedule)) {
+      // Quorum, with at-least-once dead-lettering: a retry waiting here survives a broker restart
+      // and is moved back only once the deliveries queue has taken it.
+      await channel.assertQueue(this.retryQueue(seconds), {
+        durable: true,
+        arguments: {
+          'x-queue-type': 'quorum',
+          'x-message-ttl': seconds * 1000,
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': deliveries,
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
+        },
+      });
+    }
+    await channel.prefetch(this.env.WEBHOOK_CONCURRENCY);
+    await channel.consume(events, (message) => message && void this.settle(channel, message, () => this.fanOut(message)));
+    await channel.consume(deliveries, (message) => message && void this.settle(channel, message, () => this.attempt(message)));
+  }
+
+  /** Acknowledges once `work` is done; otherwise hands the message back, to be taken again. */
+  private async settle(channel: ConfirmChannel, message: ConsumeMessage, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+      channel.ack(message);
+    } catch (error) {
+      this.logger.warn(`will try again: ${String(error)}`);
+      try {
+        channel.nack(message, false, true);
+      } catch {
+        // The channel is gone: the broker hands the message out again anyway.
+      }
+    }
+  }
+
+  /** One delivery per live subscription of the event's client that wants it. */
+  private async fanOut(message: ConsumeMessage): Promise<void> {
+    const event = JSON.parse(message.content.toString()) as DomainEvent;
+    const { client_id, ...body } = event;
+    for (const subscription of await this.subscriptions.listLive(client_id)) {
+      if (subscription.events.includes(event.event)) await this.enqueue(subscription.id, client_id, body);
+    }
+  }
+
+  /**
+   * Stores the delivery (once, whatever number of times the event arrives) and queues its first
+   * attempt, unless that was done already.
+   */
+  async enqueue(subscriptionId: number, clientId: number, body: WebhookBody): Promise<DeliveryRecord> {
+    const record: DeliveryRecord = {
+      _id: deliveryKey(subscriptionId, body.id),
+      subscription_id: subscriptionId,
+      client_id: clientId,
+      body,
+      status: 'pending',
+      queued: false,
+      next_attempt_at: null,
+      created_at: new Date(),
+    };
+    const stored = (await this.deliveries.create(record)) ? record : await this.deliveries.find(record._id);
+    if (stored && !stored.queued) {
+      await this.queue({ key: stored._id, retry: 0 });
+      await this.deliveries.update(stored._id, { queued: true });
+    }
+    return stored ?? record;
+  }
+
+  /** Queues an attempt to make now. */
+  async queue(task: DeliveryTask): Promise<void> {
+    await this.broker!.publish('', this.names.deliveries, task);
+  }
+
+  private async attempt(message: ConsumeMessage): Promise<void> {
+    const task = JSON.parse(message.content.toString()) as DeliveryTask;
+    const delivery = await this.deliveries.find(task.key);
+    if (!delivery || (delivery.status === 'succeeded' && !task.manual)) return;
+    const subscription = await this.subscriptions.findLive(delivery.client_id, delivery.subscription_id);
+    if (!subscription) {
+      await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
+      return;
+    }
+    const body = JSON.stringify(delivery.body);
+    const at = new Date();
+    const headers = signatureHeaders(subscription.secret, delivery.body.id, body, at);
+    const outcome = await sendWebhook(subscription.url, body, headers, this.env.allowPrivateUrls);
+    await this.deliveries.recordAttempt(delivery, outcome, at, task.retry + 1);
+    if (outcome.success) {
+      await this.deliveries.update(delivery._id, { status: 'succeeded', next_attempt_at: null });
+    } else if (!task.manual && task.retry < this.schedule.length) {
+      const seconds = this.schedule[task.retry];
+      const next: DeliveryTask = { key: delivery._id, retry: task.retry + 1 };
+      await this.broker!.publish('', this.retryQueue(seconds), next);
+      await this.deliveries.update(delivery._id, { status: 'retrying', next_attempt_at: new Date(Date.now() + seconds * 1000) });
+    } else if (delivery.status !== 'succeeded') {
+      await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CreatedWebhookRepresentation,
+  DeliveryRepresentation,
+  DomainEventName,
+  ErrorCode,
+  formatTimestamp,
+  newEventId,
+  ServiceError,
+  WebhookInput,
+  WebhookRepresentation,
+} from '@app/contracts';
+import { CreateScope, documentKey, IdAllocator, Idempotency } from '@app/persistence';
+import { WebhooksEnvironment } from '../config/webhooks.environment';
+import { deliveryKey, DeliveryStore } from '../deliveries/delivery-store';
+import { DeliveryWorker } from '../deliveries/delivery-worker';
+import { newSigningSecret } from '../deliveries/signature';
+import { resolveTarget, TargetRefused } from '../deliveries/target-guard';
+import { SubscriptionRecord, SubscriptionStore, toWebhookRepresentation } from './subscription-store';
+
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly subscriptions: SubscriptionStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly worker: DeliveryWorker,
+    private readonly ids: IdAllocator,
+    private readonly idempotency: Idempotency,
+    private readonly env: WebhooksEnvironment,
+  ) {}
+
+  /** Subscribes the URL, once per request; the answer is the only one that shows the secret. */
+  create(
+    clientId: number,
+    input: WebhookInput,
+    scope: Omit<CreateScope, 'clientId' | 'body'>,
+  ): Promise<CreatedWebhookRepresentation> {
+    return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
+      await this.checkTarget(input.url);
+      const id = await this.ids.allocate('webhooks');
+      const stored = await this.subscriptions.insertOnce({
+        _id: documentKey(id),
+        id,
+        client_id: clientId,
+        url: input.url,
+        events: input.events,
+        secret: newSigningSecret(),
+        created_at: new Date(),
+        deleted_at: null,
+        request_key: requestKey,
+      });
+      return { ...toWebhookRepresentation(stored), secret: stored.secret };
+    });
+  }
+
+  async list(clientId: number): Promise<WebhookRepresentation[]> {
+    return (await this.subscriptions.listLive(clientId)).map(toWebhookRepresentation);
+  }
+
+  async get(clientId: number, id: number): Promise<WebhookRepresentation> {
+    return toWebhookRepresentation(await this.owned(clientId, id));
+  }
+
+  /** Unsubscribes: no attempt is made after this, queued retries included. */
+  async delete(clientId: number, id: number): Promise<WebhookRepresentation> {
+    const subscription = await this.owned(clientId, id);
+    await this.subscriptions.markDeleted(id, new Date());
+    return toWebhookRepresentation(subscription);
+  }
+
+  async listDeliveries(clientId: number, id: number): Promise<DeliveryRepresentation[]> {
+    await this.owned(clientId, id);
+    return this.deliveries.list(id);
+  }
+
+  /** Delivers a `test_mode: true` event of the first kind the subscription takes, as any other is delivered. */
+  async test(clientId: number, id: number): Promise<DeliveryRepresentation> {
+    const subscription = await this.owned(clientId, id);
+    const eventId = newEventId();
+    const body = {
+      id: eventId,
+      event: subscription.events[0] as DomainEventName,
+      test_mode: true,
+      created_at: formatTimestamp(new Date()),
+      data: {},
+    };
+    await this.worker.enqueue(id, clientId, body);
+    return (await this.deliveries.representation(deliveryKey(id, eventId)))!;
+  }
+
+  /** Makes one more attempt of a delivery now, whatever its state; it keeps its webhook-id. */
+  async redeliver(clientId: number, id: number, deliveryId: string): Promise<DeliveryRepresentation> {
+    await this.owned(clientId, id);
+    const key = deliveryKey(id, deliveryId);
+    const delivery = await this.deliveries.representation(key);
+    if (!delivery) throw ServiceError.notFound('delivery', deliveryId);
+    await this.worker.queue({ key, retry: 0, manual: true });
+    return delivery;
+  }
+
+  private async owned(clientId: number, id: number): Promise<SubscriptionRecord> {
+    const subscription = await this.subscriptions.findLive(clientId, id);
+    if (!subscription) throw ServiceError.notFound('webhook', id);
+    return subscription;
+  }
+
+  private async checkTarget(url: string): Promise<void> {
+    try {
+      await resolveTarget(url, this.env.allowPrivateUrls);
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      const details = [{ field: 'webhook.url', message: error.message }];
+      throw new ServiceError(ErrorCode.VALIDATION_FAILED, `webhook.url ${error.message}`, details);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+
+/** Every domain event a change publishes; the routing key of its message on the events exchange. */
+export const DOMAIN_EVENTS = [
+  'property.created',
+  'property.updated',
+  'property.deleted',
+  'floor_plan.created',
+  'floor_plan.updated',
+  'floor_plan.deleted',
+  'application.created',
+  'applicant.created',
+  'application_form.started',
+  'application_form.completed',
+] as const;
+
+export type DomainEventName = (typeof DOMAIN_EVENTS)[number];
+
+/** The ids an event is about: those that apply to it, and no others. */
+export interface EventData {
+  property_id?: number;
+  floor_plan_id?: number;
+  application_id?: number;
+  applicant_id?: number;
+  reference_id?: string | null;
+}
+
+/**
+ * A domain event as published on the exchange (the webhook body is the same without
+ * `client_id`). `id` names the event on every publish of it, so consumers drop duplicates by it.
+ */
+export interface DomainEvent {
+  id: string;
+  event: DomainEventName;
+  client_id: number;
+  test_mode: boolean;
+  /** ISO 8601, seconds precision, numeric offset. */
+  created_at: string;
+  data: EventData;
+}
+
+/** Base name of the durable topic exchange the events are published on (NAMESPACE prefixed). */
+export const EVENTS_EXCHANGE = 'events';
+
+export function newEventId(): string {
+  return `evt_${randomUUID().replace(/-/g, '')}`;
+}

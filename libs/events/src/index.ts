@@ -1,0 +1,3 @@
+export * from './event-outbox';
+export * from './event-relay';
+export * from './events.module';

@@ -1,0 +1,154 @@
+import { DOMAIN_EVENTS } from '@app/contracts';
+import { Stack } from '../tools/stack';
+import { EventTap } from './support/events';
+import { api, Api } from './support/http';
+import { eventually } from './support/wait';
+
+const applicant = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', reference_id: 'crm-7' };
+
+describe('domain events', () => {
+  describe('every change publishes its event once written', () => {
+    let stack: Stack;
+    let client: Api;
+    let tap: EventTap;
+
+    beforeAll(async () => {
+      stack = await Stack.start({ env: { EVENT_RELAY_INTERVAL_MS: '100' } });
+      client = api(stack.url);
+      tap = await EventTap.open(stack.namespace);
+    });
+
+    afterAll(async () => {
+      await tap?.close();
+      await stack?.stop();
+    });
+
+    it('publishes property, floor plan, application and applicant events with the ids that apply', async () => {
+      const property = (await client.post('/api/v2/properties', { property: { name: 'Maple Court' } })).body.property;
+      expect((await client.patch(`/api/v2/properties/${property.id}`, { property: { city: 'Boston' } })).status).toBe(200);
+      const plans = `/api/v2/properties/${property.id}/floor_plans`;
+      const plan = (await client.post(plans, { floor_plan: { name: '2 bed', beds: 2 } })).body.floor_plan;
+      expect((await client.patch(`${plans}/${plan.id}`, { floor_plan: { rent: 2000 } })).status).toBe(200);
+      expect((await client.delete(`${plans}/${plan.id}`)).status).toBe(200);
+      const application = (await client.post('/api/v2/applications', { application: { property_id: property.id, applicant } }))
+        .body.application;
+      const co = (
+        await client.post(`/api/v2/applications/${application.id}/applicants`, {
+          applicant: { ...applicant, first_name: 'Bea', reference_id: null },
+        })
+      ).body.applicant;
+      expect((await client.delete(`/api/v2/properties/${property.id}`)).status).toBe(200);
+
+      const expected = {
+        'property.created': [{ property_id: property.id }],
+        'property.updated': [{ property_id: property.id }],
+        'floor_plan.created': [{ property_id: property.id, floor_plan_id: plan.id }],
+        'floor_plan.updated': [{ property_id: property.id, floor_plan_id: plan.id }],
+        'floor_plan.deleted': [{ property_id: property.id, floor_plan_id: plan.id }],
+        'property.deleted': [{ property_id: property.id }],
+        'application.created': [{ application_id: application.id, property_id: property.id }],
+        'applicant.created': [
+          {
+            applicant_id: application.applicants[0].id,
+            application_id: application.id,
+            property_id: property.id,
+            reference_id: 'crm-7',
+          },
+          { applicant_id: co.id, application_id: application.id, property_id: property.id, reference_id: null },
+        ],
+      };
+      await eventually('every event published', () =>
+        Object.entries(expected).every(([name, data]) => tap.named(name).length === data.length),
+      );
+      for (const [name, data] of Object.entries(expected)) {
+        expect(tap.named(name).map((event) => event.data)).toEqual(expect.arrayContaining(data));
+      }
+      for (const event of tap.received) {
+        expect(DOMAIN_EVENTS).toContain(event.event);
+        expect(tap.routingKeys[tap.received.indexOf(event)]).toBe(event.event);
+        expect(event).toEqual({
+          id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+          event: event.event,
+          client_id: 1,
+          test_mode: false,
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
+          data: event.data,
+        });
+      }
+    });
+
+    it('publishes nothing for a change refused before any write', async () => {
+      const before = tap.received.length;
+      expect((await client.patch('/api/v2/properties/999999', { property: { city: 'Nowhere' } })).status).toBe(404);
+      const marker = (await client.post('/api/v2/properties', { property: { name: 'Marker' } })).body.property;
+      await eventually('the marker event', () =>
+        tap.named('property.created').some((event) => event.data.property_id === marker.id),
+      );
+      expect(tap.received.slice(before).map((event) => event.event)).toEqual(['property.created']);
+    });
+  });
+
+  describe('a writer SIGKILLed between its write and its publish', () => {
+    let stack: Stack;
+    let client: Api;
+    let tap: EventTap;
+
+    beforeAll(async () => {
+      // The relay passes once at boot, then not for an hour: every write below stays unpublished.
+      stack = await Stack.start({ env: { EVENT_RELAY_INTERVAL_MS: '3600000' } });
+      client = api(stack.url);
+      tap = await EventTap.open(stack.namespace);
+    });
+
+    afterAll(async () => {
+      await tap?.close();
+      await stack?.stop();
+    });
+
+    it('loses no event, and the instance that comes next publishes none for a write that never happened', async () => {
+      const property = (await client.post('/api/v2/properties', { property: { name: 'Killed before publishing' } })).body
+        .property;
+      expect((await client.patch(`/api/v2/properties/${property.id}`, { property: { zip: '02139' } })).status).toBe(200);
+      const application = (await client.post('/api/v2/applications', { application: { property_id: property.id, applicant } }))
+        .body.application;
+
+      // What a writer killed after recording its event and before its write leaves behind.
+      const properties = await stack.database('properties');
+      const orphan = 'evt_00000000000000000000000000000001';
+      await properties.collection('event_outbox').insertOne({
+        _id: orphan as never,
+        event: {
+          id: orphan,
+          event: 'property.updated',
+          client_id: 1,
+          test_mode: false,
+          created_at: '',
+          data: { property_id: property.id },
+        },
+        witness: { collection: 'property_versions', key: `${property.id}:99` },
+        recorded_at: new Date(Date.now() - 1000),
+      });
+
+      await stack.signal(stack.process('properties'), 'SIGKILL');
+      await stack.signal(stack.process('applications'), 'SIGKILL');
+      expect(tap.received).toEqual([]);
+
+      const restart = { EVENT_RELAY_INTERVAL_MS: '100', EVENT_DROP_AFTER_SECONDS: '1' };
+      await Promise.all([stack.startApp('properties', restart), stack.startApp('applications', restart)]);
+      await eventually('the events of the writes before the kill', () =>
+        ['property.created', 'property.updated', 'application.created', 'applicant.created'].every(
+          (name) => tap.named(name).length === 1,
+        ),
+      );
+      expect(tap.named('property.updated')[0].data).toEqual({ property_id: property.id });
+      expect(tap.named('application.created')[0].data).toEqual({ application_id: application.id, property_id: property.id });
+
+      await eventually(
+        'the orphan dropped from the outbox',
+        async () => !(await properties.collection('event_outbox').findOne({ _id: orphan as never })),
+      );
+      expect(tap.received.map((event) => event.id)).not.toContain(orphan);
+      await properties.close();
+    });
+  });
+});
