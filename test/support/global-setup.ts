@@ -1,10 +1,18 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { connect } from 'amqplib';
+import { freePort } from '../../tools/stack';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
+export const FERRETDB_SCRIPT = join(__dirname, '..', '..', 'scripts', 'ferretdb.sh');
 
 /**
  * RabbitMQ must be reachable (there is no stand-in for it). MongoDB comes from MONGODB_URI, or
- * else an in-memory mongod from mongodb-memory-server, started here and stopped in teardown.
+ * else a FerretDB of the run's own, as `npm start` runs one (built once with Go by
+ * scripts/ferretdb.sh), started here and stopped in teardown.
  */
 export default async function globalSetup(): Promise<void> {
   const amqpUrl = (process.env.AMQP_URL ||= DEFAULT_AMQP_URL);
@@ -20,9 +28,11 @@ export default async function globalSetup(): Promise<void> {
     );
   }
   if (!process.env.MONGODB_URI) {
-    const { MongoMemoryServer } = await import('mongodb-memory-server-core');
-    const server = await MongoMemoryServer.create();
-    (globalThis as { __mongod?: { stop(): Promise<boolean> } }).__mongod = server;
-    process.env.MONGODB_URI = server.getUri();
+    const dir = await mkdtemp(join(tmpdir(), 'rental-applications-test-ferretdb-'));
+    const { stdout } = await promisify(execFile)(FERRETDB_SCRIPT, ['start', dir, String(await freePort())], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    (globalThis as { __ferretdbDir?: string }).__ferretdbDir = dir;
+    process.env.MONGODB_URI = stdout.trim().split('\n').pop();
   }
 }
