@@ -15,7 +15,7 @@ export abstract class ServiceClients implements OnApplicationBootstrap {
   protected constructor(
     private readonly propertiesQueue: ClientProxy,
     private readonly applicationsQueue: ClientProxy,
-    private readonly timeoutMs: number,
+    protected readonly timeoutMs: number,
   ) {}
 
   /** Connects early so the first request does not pay for it; a broker that is down is retried. */

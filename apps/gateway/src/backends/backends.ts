@@ -7,8 +7,6 @@ import { GatewayEnvironment } from '../config/gateway.environment';
 /** The services behind the gateway, each reached over its queue with the gateway's deadline. */
 @Injectable()
 export class Backends extends ServiceClients {
-  private readonly rpcTimeoutMs: number;
-
   constructor(
     @InjectQueueClient(QUEUES.PROPERTIES) propertiesQueue: ClientProxy,
     @InjectQueueClient(QUEUES.APPLICATIONS) applicationsQueue: ClientProxy,
@@ -16,7 +14,6 @@ export class Backends extends ServiceClients {
     env: GatewayEnvironment,
   ) {
     super(propertiesQueue, applicationsQueue, env.RPC_TIMEOUT_MS);
-    this.rpcTimeoutMs = env.RPC_TIMEOUT_MS;
   }
 
   /** Connects the webhooks client early too; a broker that is down is retried. */
@@ -26,6 +23,6 @@ export class Backends extends ServiceClients {
   }
 
   webhooks<T>(pattern: string, message: unknown): Promise<T> {
-    return sendRpc<T>(this.webhooksQueue, pattern, message, this.rpcTimeoutMs);
+    return sendRpc<T>(this.webhooksQueue, pattern, message, this.timeoutMs);
   }
 }
