@@ -95,6 +95,14 @@ export class ServiceEnvironment extends CommonEnvironment {
   EVENT_DROP_AFTER_SECONDS: number = 600;
 
   /**
+   * Publish a change's events as soon as its write is done (`true`), or leave them to the
+   * relay's next pass over the outbox (`false`: what a process killed right after its write
+   * leaves behind, which the tests need to make on purpose).
+   */
+  @IsIn(['true', 'false'], { message: 'EVENT_RELAY_ON_WRITE must be true or false' })
+  EVENT_RELAY_ON_WRITE: 'true' | 'false' = 'true';
+
+  /**
    * Port of the service's own HTTP listener (health and metrics). Each service sets its own
    * default, so that a whole stack can run on one host; 0 takes any free port, for running
    * several instances side by side.

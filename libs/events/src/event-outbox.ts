@@ -29,6 +29,9 @@ export interface PendingEvent {
 
 export const OUTBOX_COLLECTION = 'event_outbox';
 
+/** Events recorded by this process and not yet said written or discarded, kept at most this many. */
+const MAX_UNCONFIRMED = 10_000;
+
 /**
  * Where a change records its events, before it writes. FerretDB has no transactions, so the
  * event cannot be committed with the change; instead it is recorded first, naming the document
@@ -41,9 +44,16 @@ export const OUTBOX_COLLECTION = 'event_outbox';
  *   const eventIds = await outbox.record(clientId, witness, [{ event, data }]);
  *   await collection.insertOne({ _id: witness.key, ..., event_ids: eventIds });   // or
  *   await collection.updateOne({ _id: witness.key }, { $set: ..., $addToSet: { event_ids: { $each: eventIds } } });
+ * and, once the write is done, `outbox.written(eventIds)`, which hands them to this process's
+ * relay at once. That third step only saves the relay a read of the outbox and a wait for its
+ * next pass: the relay checks the witness either way, and an event never said written (its
+ * writer died, say) is found by the relay's pass over the outbox.
  */
 export class EventOutbox implements OnModuleInit {
   private readonly logger = new Logger('EventOutbox');
+  /** What this process recorded, by id, until its writer says written or discards it. */
+  private readonly unconfirmed = new Map<string, PendingEvent>();
+  private onWritten?: (events: PendingEvent[]) => void;
 
   constructor(private readonly connection: Connection) {}
 
@@ -66,24 +76,68 @@ export class EventOutbox implements OnModuleInit {
         recorded_at: now,
       };
     });
-    if (pending.length > 0) await this.pending.insertMany(pending, { ordered: true });
+    if (pending.length === 0) return [];
+    await this.pending.insertMany(pending, { ordered: true });
+    if (this.onWritten) {
+      // The oldest go first: the relay's pass over the outbox finds them anyway.
+      for (const id of this.unconfirmed.keys()) {
+        if (this.unconfirmed.size + pending.length <= MAX_UNCONFIRMED) break;
+        this.unconfirmed.delete(id);
+      }
+      for (const event of pending) this.unconfirmed.set(event._id, event);
+    }
     return pending.map(({ _id }) => _id);
+  }
+
+  /** Where events said written go: the relay of this process, which registers itself. */
+  relayTo(onWritten: (events: PendingEvent[]) => void): void {
+    this.onWritten = onWritten;
+  }
+
+  /** The write of these events is done: they are published now rather than at the relay's next pass. */
+  written(eventIds: string[]): void {
+    const events = eventIds.flatMap((id) => {
+      const event = this.unconfirmed.get(id);
+      this.unconfirmed.delete(id);
+      return event ? [event] : [];
+    });
+    if (events.length > 0) this.onWritten?.(events);
   }
 
   /** Drops events whose change is known not to have been written (it lost its claim, say). */
   async discard(eventIds: string[]): Promise<void> {
     if (eventIds.length === 0) return;
+    for (const id of eventIds) this.unconfirmed.delete(id);
     // Only an optimisation: the relay would drop them anyway once their grace has passed.
     await this.pending.deleteMany({ _id: { $in: eventIds } }).catch((error: unknown) => {
       this.logger.warn(`discarding events failed: ${String(error)}`);
     });
   }
 
-  /** Whether the change of `pending` was written: its witness carries the event id. */
-  async written(pending: PendingEvent): Promise<boolean> {
-    const document = await this.connection
-      .collection<{ _id: string; event_ids?: string[] }>(pending.witness.collection)
-      .findOne({ _id: pending.witness.key }, { projection: { event_ids: 1 } });
-    return document?.event_ids?.includes(pending._id) ?? false;
+  /**
+   * Which of these events were written: those whose witness carries their id. One read per
+   * witness collection, by `_id` alone, for the whole batch.
+   */
+  async writtenAmong(batch: PendingEvent[]): Promise<Set<string>> {
+    const keysByCollection = new Map<string, Set<string>>();
+    for (const { witness } of batch) {
+      const keys = keysByCollection.get(witness.collection) ?? new Set<string>();
+      keysByCollection.set(witness.collection, keys.add(witness.key));
+    }
+    const shown = new Set<string>();
+    for (const [collection, keys] of keysByCollection) {
+      const witnesses = await this.connection
+        .collection<{ _id: string; event_ids?: string[] }>(collection)
+        .find({ _id: { $in: [...keys] } }, { projection: { event_ids: 1 } })
+        .limit(keys.size)
+        .toArray();
+      for (const witness of witnesses) for (const id of witness.event_ids ?? []) shown.add(id);
+    }
+    return new Set(batch.filter(({ _id }) => shown.has(_id)).map(({ _id }) => _id));
+  }
+
+  /** Takes published and dropped events out of the outbox, in one command. */
+  async remove(eventIds: string[]): Promise<void> {
+    if (eventIds.length > 0) await this.pending.deleteMany({ _id: { $in: eventIds } });
   }
 }

@@ -3,7 +3,7 @@ import { EVENTS_EXCHANGE, queueName } from '@app/contracts';
 import { BrokerChannel } from '@app/messaging';
 import { EventOutbox, PendingEvent } from './event-outbox';
 
-/** Events read from the outbox per pass; more wait for the next. */
+/** Events read from the outbox, or taken from writers, per batch; more wait for the next. */
 const BATCH = 500;
 
 export interface RelaySettings {
@@ -13,6 +13,11 @@ export interface RelaySettings {
   intervalMs: number;
   /** An event whose write has not shown after this long never happened, and is dropped. */
   graceMs: number;
+  /**
+   * Publish the events this process's writers say written as soon as they say so. Off, only the
+   * passes over the outbox publish: what a process killed right after its write leaves behind.
+   */
+  onWrite: boolean;
 }
 
 /**
@@ -20,16 +25,26 @@ export interface RelaySettings {
  * exchange with publisher confirms, under its event name as routing key, and only then leaves
  * the outbox. Every instance of a service runs one; two of them may publish one event twice
  * (consumers drop duplicates by event id), but none drops an event it has not seen published.
- * One pass at a time, then a pause: no busy loop, and the outbox stays small, since it is
- * emptied as events go out (FerretDB scans a collection for any filter).
+ *
+ * Events come two ways. A writer in this process says when its write is done (EventOutbox
+ * `written`), and its events are published at once, in batches with whatever else was said
+ * meanwhile: one read of their witnesses and one delete per batch, no read of the outbox. Every
+ * `intervalMs` a pass over the outbox takes the events older than that, which no writer said
+ * written (it died first, or lives in another process that died): the outbox is the guarantee,
+ * the writers' word only saves time. One batch at a time, then a pause: no busy loop, and the
+ * outbox stays small, since it is emptied as events go out (FerretDB scans a collection for any
+ * filter).
  */
 export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('EventRelay');
   private readonly exchange: string;
+  /** Events whose writers said written, waiting for the next batch. */
+  private readonly written: PendingEvent[] = [];
   private broker?: BrokerChannel;
   private timer?: NodeJS.Timeout;
   private stopped = false;
   private passing?: Promise<void>;
+  private lastScan = 0;
 
   constructor(
     private readonly outbox: EventOutbox,
@@ -42,6 +57,7 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
     this.broker = new BrokerChannel(this.settings.amqpUrl, 'event-relay', (channel) =>
       channel.assertExchange(this.exchange, 'topic', { durable: true }),
     );
+    if (this.settings.onWrite) this.outbox.relayTo((events) => this.take(events));
     this.schedule(0);
   }
 
@@ -52,32 +68,69 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.broker?.close();
   }
 
+  /** Events said written: published by the next batch, which starts now unless one is under way. */
+  private take(events: PendingEvent[]): void {
+    this.written.push(...events);
+    if (this.passing === undefined) this.schedule(0);
+  }
+
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.passing = this.pass()
         .catch((error: unknown) => this.logger.warn(`relaying events failed, trying again: ${String(error)}`))
-        .finally(() => this.schedule(this.settings.intervalMs));
+        .finally(() => {
+          this.passing = undefined;
+          const untilScan = this.lastScan + this.settings.intervalMs - Date.now();
+          this.schedule(this.written.length > 0 ? 0 : Math.max(0, untilScan));
+        });
     }, delayMs);
   }
 
-  /** Publishes or drops the events in the outbox, oldest first. */
+  /**
+   * Publishes the events said written; then, once `intervalMs` has passed since the last, reads
+   * the outbox for those older than that and publishes or drops them, oldest first.
+   */
   async pass(now = Date.now()): Promise<void> {
-    const batch = await this.outbox.pending.find({}).sort({ recorded_at: 1 }).limit(BATCH).toArray();
-    for (const pending of batch) {
-      if (this.stopped) return;
-      await this.relay(pending, now);
-    }
+    if (this.written.length > 0) await this.relay(this.written.splice(0, BATCH), now);
+    if (now - this.lastScan < this.settings.intervalMs) return;
+    this.lastScan = now;
+    // Younger events are most likely a live writer's, which says written in a moment.
+    const settled = new Date(now - this.settings.intervalMs);
+    const batch = await this.outbox.pending
+      .find({ recorded_at: { $lte: settled } })
+      .sort({ recorded_at: 1 })
+      .limit(BATCH)
+      .toArray();
+    await this.relay(batch, now);
   }
 
-  private async relay(pending: PendingEvent, now: number): Promise<void> {
-    if (await this.outbox.written(pending)) {
-      await this.broker!.publish(this.exchange, pending.event.event, pending.event, { messageId: pending._id });
-    } else if (now - pending.recorded_at.getTime() < this.settings.graceMs) {
-      return;
-    } else {
-      this.logger.log(`dropping event ${pending._id} (${pending.event.event}): its change was never written`);
+  /**
+   * Publishes the batch's written events, drops those past their grace, and removes both from
+   * the outbox; the rest stay for a later pass. An event whose publish failed stays too.
+   */
+  private async relay(batch: PendingEvent[], now: number): Promise<void> {
+    if (batch.length === 0) return;
+    const written = await this.outbox.writtenAmong(batch);
+    const done: string[] = [];
+    const publishes: Array<Promise<unknown>> = [];
+    for (const pending of batch) {
+      if (this.stopped) break;
+      if (written.has(pending._id)) {
+        publishes.push(
+          this.broker!.publish(this.exchange, pending.event.event, pending.event, { messageId: pending._id }).then(() =>
+            done.push(pending._id),
+          ),
+        );
+      } else if (now - pending.recorded_at.getTime() >= this.settings.graceMs) {
+        this.logger.log(`dropping event ${pending._id} (${pending.event.event}): its change was never written`);
+        done.push(pending._id);
+      }
     }
-    await this.outbox.pending.deleteOne({ _id: pending._id });
+    const failed = (await Promise.allSettled(publishes)).find((result) => result.status === 'rejected');
+    await this.outbox.remove(done);
+    if (failed) throw failed.reason;
   }
 }

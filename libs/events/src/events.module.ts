@@ -26,6 +26,7 @@ export class EventsModule {
               namespace: env.NAMESPACE,
               intervalMs: env.EVENT_RELAY_INTERVAL_MS,
               graceMs: env.EVENT_DROP_AFTER_SECONDS * 1000,
+              onWrite: env.EVENT_RELAY_ON_WRITE === 'true',
             }),
         },
       ],

@@ -16,7 +16,12 @@ export class BrokerChannel {
   readonly channel: ChannelWrapper;
 
   constructor(url: string, name: string, setup: (channel: ConfirmChannel) => Promise<unknown>) {
-    this.connection = amqp.connect([url], { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 });
+    this.connection = amqp.connect([url], {
+      heartbeatIntervalInSeconds: 5,
+      reconnectTimeInSeconds: 1,
+      // Nagle's algorithm would hold each publish back until the previous one is acknowledged.
+      connectionOptions: { noDelay: true },
+    });
     this.channel = this.connection.createChannel({ name, confirm: true, publishTimeout: PUBLISH_TIMEOUT_MS, setup });
     const logger = new Logger(name);
     this.connection.on('disconnect', ({ err }) => logger.warn(`broker connection lost, reconnecting: ${String(err)}`));

@@ -128,7 +128,9 @@ export class ApplicationFormsService {
       form_completed_at: null,
       ...(contact ? { contact } : {}),
     };
-    await this.forms.save(subject.digest, ids(subject), changes, await this.recordEvent(subject, 'application_form.started'));
+    const eventIds = await this.recordEvent(subject, 'application_form.started');
+    await this.forms.save(subject.digest, ids(subject), changes, eventIds);
+    this.outbox.written(eventIds);
     return { _id: subject.digest, ...ids(subject), ...subject.form, ...changes, updated_at: now };
   }
 
@@ -143,7 +145,9 @@ export class ApplicationFormsService {
       dob: this.sealer.sealField('dob', completion.dob, owner(subject)),
       id_number: this.sealer.sealField('id_number', completion.id_number, owner(subject)),
     };
-    await this.forms.save(subject.digest, ids(subject), changes, await this.recordEvent(subject, 'application_form.completed'));
+    const eventIds = await this.recordEvent(subject, 'application_form.completed');
+    await this.forms.save(subject.digest, ids(subject), changes, eventIds);
+    this.outbox.written(eventIds);
     return { ...subject.form!, ...changes, updated_at: now };
   }
 

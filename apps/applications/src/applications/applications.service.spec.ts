@@ -42,7 +42,7 @@ describe('ApplicationsService', () => {
   let index: jest.Mocked<Pick<ApplicationIndex, 'add'>>;
   let cipher: FieldCipher;
   let service: ApplicationsService;
-  let outbox: jest.Mocked<Pick<EventOutbox, 'record'>>;
+  let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'written'>>;
 
   beforeEach(async () => {
     repository = { insertOnce: jest.fn(async (record: ApplicationRecord) => record) };
@@ -52,7 +52,7 @@ describe('ApplicationsService', () => {
     idempotency = { run: jest.fn() };
     idempotency.run.mockImplementation((_scope, work) => work('message:m-1', false));
     index = { add: jest.fn().mockResolvedValue(undefined) };
-    outbox = { record: jest.fn().mockResolvedValue(['evt_1', 'evt_2']) };
+    outbox = { record: jest.fn().mockResolvedValue(['evt_1', 'evt_2']), written: jest.fn() };
     cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
     const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
 

@@ -180,6 +180,7 @@ export class ApplicationsService {
     const stored = await this.repository.insertOnce(record);
     // One an earlier try stored (a redelivery) was checked by that try, or is the one it resumes.
     if (stored.id === id) await this.keepIfPropertyLive(clientId, stored);
+    this.outbox.written(eventIds);
     return toApplicationRepresentation(stored, this.publicBaseUrl);
   }
 
@@ -222,6 +223,7 @@ export class ApplicationsService {
       if (await this.versions.claim(application.id, version, applicant, eventIds)) {
         const changed = { ...application, applicants: [...application.applicants, applicant], version, updated_at: now };
         await this.repository.saveApplicants(changed);
+        this.outbox.written(eventIds);
         return this.applicantRepresentation(changed, applicant);
       }
       await this.outbox.discard(eventIds);

@@ -25,6 +25,7 @@ describe('ApplicationsEnvironment', () => {
       RMQ_PREFETCH: 32,
       EVENT_RELAY_INTERVAL_MS: 1000,
       EVENT_DROP_AFTER_SECONDS: 600,
+      EVENT_RELAY_ON_WRITE: 'true',
       HTTP_PORT: 3002,
       DB_COMMAND_METRICS: 'false',
       TRUSTED_SENDERS: '',

@@ -23,6 +23,7 @@ describe('PropertiesEnvironment', () => {
       RMQ_PREFETCH: 32,
       EVENT_RELAY_INTERVAL_MS: 1000,
       EVENT_DROP_AFTER_SECONDS: 600,
+      EVENT_RELAY_ON_WRITE: 'true',
       HTTP_PORT: 3001,
       DB_COMMAND_METRICS: 'false',
       APPLY_BASE_URL: 'http://localhost:3003',

@@ -139,7 +139,7 @@ describe('PropertiesRepository versions', () => {
 describe('PropertiesService.delete over the repository', () => {
   const env = Object.assign(new PropertiesEnvironment(), { APPLY_BASE_URL: 'https://rentals.example.com' });
   // The events of a change are not what this tests: an outbox that records none.
-  const outbox = { record: async () => [], discard: async () => undefined } as unknown as EventOutbox;
+  const outbox = { record: async () => [], discard: async () => undefined, written: () => undefined } as unknown as EventOutbox;
   const serviceOn = (repository: PropertiesRepository) =>
     new PropertiesService(
       repository,

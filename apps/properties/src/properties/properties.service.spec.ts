@@ -45,7 +45,7 @@ describe('PropertiesService', () => {
   let repository: jest.Mocked<
     Pick<PropertiesRepository, 'insertOnce' | 'findLive' | 'commit' | 'createdWitness' | 'nextVersionWitness'>
   >;
-  let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'discard'>>;
+  let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'discard' | 'written'>>;
   let list: jest.Mocked<Pick<PropertyList, 'append'>>;
   let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
   let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
@@ -62,7 +62,11 @@ describe('PropertiesService', () => {
         key: `${current.id}:${current.version + 1}`,
       })),
     };
-    outbox = { record: jest.fn().mockResolvedValue(['evt_1']), discard: jest.fn().mockResolvedValue(undefined) };
+    outbox = {
+      record: jest.fn().mockResolvedValue(['evt_1']),
+      discard: jest.fn().mockResolvedValue(undefined),
+      written: jest.fn(),
+    };
     list = { append: jest.fn().mockResolvedValue(1) };
     const next: Record<string, number> = { properties: 41, floor_plans: 90 };
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };

@@ -92,6 +92,7 @@ export class PropertiesService {
         version: 0,
         event_ids: eventIds,
       });
+      this.outbox.written(eventIds);
       return toPropertyRepresentation(stored, this.applyBaseUrl);
     });
   }
@@ -188,8 +189,10 @@ export class PropertiesService {
       const { state, answer, events } = decide(current);
       if (state === null) return answer(current);
       const eventIds = await this.outbox.record(clientId, this.repository.nextVersionWitness(current), events);
-      if (await this.repository.commit(current, state, eventIds, requestKey))
+      if (await this.repository.commit(current, state, eventIds, requestKey)) {
+        this.outbox.written(eventIds);
         return answer({ ...current, ...state, version: current.version + 1 });
+      }
       await this.outbox.discard(eventIds);
     }
     throw ServiceError.unavailable(`property ${id} is being changed by many requests at once; retry`);
