@@ -94,7 +94,11 @@ export class EventOutbox implements OnModuleInit {
     this.onWritten = onWritten;
   }
 
-  /** The write of these events is done: they are published now rather than at the relay's next pass. */
+  /**
+   * The write that stored these event ids succeeded: they are published now, without the relay
+   * reading their witness, rather than at its next pass. Never say it of events whose write
+   * failed, or of a write that stored another try's events instead (insertOnce's earlier record).
+   */
   written(eventIds: string[]): void {
     const events = eventIds.flatMap((id) => {
       const event = this.unconfirmed.get(id);
@@ -116,27 +120,26 @@ export class EventOutbox implements OnModuleInit {
 
   /**
    * Which of these events were written: those whose witness carries their id. One read per
-   * witness collection, by `_id` alone, for the whole batch.
+   * witness, however many events it carries, each by `_id` alone: on FerretDB an `$in` filter
+   * decodes every document of the collection (43 ms among 500 applications, against 3 ms for
+   * an `_id`).
    */
   async writtenAmong(batch: PendingEvent[]): Promise<Set<string>> {
-    const keysByCollection = new Map<string, Set<string>>();
-    for (const { witness } of batch) {
-      const keys = keysByCollection.get(witness.collection) ?? new Set<string>();
-      keysByCollection.set(witness.collection, keys.add(witness.key));
-    }
+    const witnesses = new Map<string, EventWitness>();
+    for (const { witness } of batch) witnesses.set(`${witness.collection}/${witness.key}`, witness);
     const shown = new Set<string>();
-    for (const [collection, keys] of keysByCollection) {
-      const witnesses = await this.connection
-        .collection<{ _id: string; event_ids?: string[] }>(collection)
-        .find({ _id: { $in: [...keys] } }, { projection: { event_ids: 1 } })
-        .limit(keys.size)
-        .toArray();
-      for (const witness of witnesses) for (const id of witness.event_ids ?? []) shown.add(id);
-    }
+    await Promise.all(
+      [...witnesses.values()].map(async ({ collection, key }) => {
+        const document = await this.connection
+          .collection<{ _id: string; event_ids?: string[] }>(collection)
+          .findOne({ _id: key }, { projection: { event_ids: 1 } });
+        for (const id of document?.event_ids ?? []) shown.add(id);
+      }),
+    );
     return new Set(batch.filter(({ _id }) => shown.has(_id)).map(({ _id }) => _id));
   }
 
-  /** Takes published and dropped events out of the outbox, in one command. */
+  /** Takes published and dropped events out of the outbox, in one command (the outbox stays small). */
   async remove(eventIds: string[]): Promise<void> {
     if (eventIds.length > 0) await this.pending.deleteMany({ _id: { $in: eventIds } });
   }

@@ -42,7 +42,7 @@ describe('ApplicationsService', () => {
   let index: jest.Mocked<Pick<ApplicationIndex, 'add'>>;
   let cipher: FieldCipher;
   let service: ApplicationsService;
-  let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'written'>>;
+  let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'written' | 'discard'>>;
 
   beforeEach(async () => {
     repository = { insertOnce: jest.fn(async (record: ApplicationRecord) => record) };
@@ -52,7 +52,7 @@ describe('ApplicationsService', () => {
     idempotency = { run: jest.fn() };
     idempotency.run.mockImplementation((_scope, work) => work('message:m-1', false));
     index = { add: jest.fn().mockResolvedValue(undefined) };
-    outbox = { record: jest.fn().mockResolvedValue(['evt_1', 'evt_2']), written: jest.fn() };
+    outbox = { record: jest.fn().mockResolvedValue(['evt_1', 'evt_2']), written: jest.fn(), discard: jest.fn() };
     cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
     const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
 
@@ -139,6 +139,9 @@ describe('ApplicationsService', () => {
         { event: 'applicant.created', data: { applicant_id: 80, application_id: 60, property_id: 3, reference_id: null } },
       ]);
       expect(outbox.record.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
+      // Said written once stored and its property seen live after: the relay publishes them at once.
+      expect(outbox.written).toHaveBeenCalledWith(['evt_1', 'evt_2']);
+      expect(outbox.written.mock.invocationCallOrder[0]).toBeGreaterThan(properties.lookup.mock.invocationCallOrder[1]);
     });
 
     it('puts the application in its client’s and its property’s lists before storing it', async () => {
@@ -205,6 +208,9 @@ describe('ApplicationsService', () => {
           },
         ],
       });
+      // The earlier try's record carries that try's events: this try's are never said written.
+      expect(outbox.written).not.toHaveBeenCalled();
+      expect(outbox.discard).toHaveBeenCalledWith(['evt_1', 'evt_2']);
     });
 
     it('raises PROPERTY_ID_INVALID when the property lookup answers null, allocating and storing nothing', async () => {

@@ -178,9 +178,14 @@ export class ApplicationsService {
     // Listed before it is stored: readers skip an entry until its application exists.
     await this.index.add(clientId, property.id, id);
     const stored = await this.repository.insertOnce(record);
-    // One an earlier try stored (a redelivery) was checked by that try, or is the one it resumes.
-    if (stored.id === id) await this.keepIfPropertyLive(clientId, stored);
-    this.outbox.written(eventIds);
+    if (stored.id === id) {
+      await this.keepIfPropertyLive(clientId, stored);
+      this.outbox.written(eventIds);
+    } else {
+      // One an earlier try stored (a redelivery) was checked by that try, or is the one it
+      // resumes, and carries that try's events.
+      await this.outbox.discard(eventIds);
+    }
     return toApplicationRepresentation(stored, this.publicBaseUrl);
   }
 

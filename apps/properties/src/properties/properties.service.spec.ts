@@ -139,6 +139,9 @@ describe('PropertiesService', () => {
       // Listed before it is stored, so that a stored property is always in the list.
       expect(list.append).toHaveBeenCalledWith(CLIENT, 41);
       expect(list.append.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
+      // Said written once the insert that carries it succeeded: the relay publishes it at once.
+      expect(outbox.written).toHaveBeenCalledWith(['evt_1']);
+      expect(outbox.written.mock.invocationCallOrder[0]).toBeGreaterThan(repository.insertOnce.mock.invocationCallOrder[0]);
     });
 
     it('keeps every value the request gave', async () => {
@@ -170,6 +173,9 @@ describe('PropertiesService', () => {
         name: 'Stored First',
         application_url: 'https://rentals.example.com/properties/12/apply',
       });
+      // The earlier try's record carries that try's event: this try's is never said written.
+      expect(outbox.written).not.toHaveBeenCalled();
+      expect(outbox.discard).toHaveBeenCalledWith(['evt_1']);
     });
 
     it('allocates and stores nothing when the idempotency check refuses', async () => {

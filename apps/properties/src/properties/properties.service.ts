@@ -92,7 +92,9 @@ export class PropertiesService {
         version: 0,
         event_ids: eventIds,
       });
-      this.outbox.written(eventIds);
+      // On a redelivery the record is the first try's, which carries that try's events.
+      if (stored.id === id) this.outbox.written(eventIds);
+      else await this.outbox.discard(eventIds);
       return toPropertyRepresentation(stored, this.applyBaseUrl);
     });
   }
