@@ -64,7 +64,7 @@ function storeInMemory() {
     db: { db: { collection: () => properties }, collection: () => versions },
     collection: { collectionName: 'properties' },
   } as unknown as Model<PropertyRecord>;
-  return { properties, versions, repository: new PropertiesRepository(model) };
+  return { properties, versions, model, repository: new PropertiesRepository(model) };
 }
 
 describe('PropertiesRepository versions', () => {
@@ -99,6 +99,37 @@ describe('PropertiesRepository versions', () => {
     properties.documents.set('42', { _id: '42', ...property({ version: 1, city: 'One' }) });
     versions.documents.set('42:2', { _id: '42:2', property_id: 42, version: 2, state: { ...stateOf(property()), city: 'Two' } });
     expect((await repository.findLive(7, 42))!.city).toBe('Two');
+  });
+
+  it('reads the document and the claim after the version it last saw in one round trip', async () => {
+    const { properties, versions, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property() });
+    let reading = 0;
+    let together = 0;
+    for (const table of [properties, versions]) {
+      const findOne = table.findOne;
+      table.findOne = async (filter) => {
+        together = Math.max(together, ++reading);
+        await new Promise((resolve) => setImmediate(resolve));
+        reading--;
+        return findOne(filter);
+      };
+    }
+    expect((await repository.findLive(7, 42))!.version).toBe(0);
+    expect(together).toBe(2);
+  });
+
+  it('reads on from the document’s version when another process changed the property since', async () => {
+    const { properties, versions, model, repository } = storeInMemory();
+    properties.documents.set('42', { _id: '42', ...property() });
+    const other = new PropertiesRepository(model);
+    expect((await repository.findLive(7, 42))!.version).toBe(0);
+    // Another process changes it twice; its second change is claimed but not yet in the document.
+    const first = (await other.findLive(7, 42))!;
+    expect(await other.commit(first, { ...stateOf(first), city: 'One' })).toBe(true);
+    versions.documents.set('42:2', { _id: '42:2', property_id: 42, version: 2, state: { ...stateOf(first), city: 'Two' } });
+    const current = (await repository.findLive(7, 42))!;
+    expect([current.city, current.version]).toEqual(['Two', 2]);
   });
 
   it('sees a deletion claimed as a version, and another client’s property as none', async () => {

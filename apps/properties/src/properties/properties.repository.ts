@@ -20,6 +20,8 @@ interface PropertyVersion {
 
 /** Bounds the walk along changes the property document does not show yet. */
 const MAX_CHAIN = 1000;
+/** Properties whose last version seen is remembered, at most; past that the memory starts over. */
+const MAX_REMEMBERED_VERSIONS = 10_000;
 
 /**
  * Stored properties, as plain objects; mongoose documents never leave this class.
@@ -34,6 +36,9 @@ const MAX_CHAIN = 1000;
  */
 @Injectable()
 export class PropertiesRepository extends RecordRepository<PropertyRecord> {
+  /** The latest version seen of each property, by id: what the next read guesses it is at. */
+  private readonly versionsSeen = new Map<number, number>();
+
   constructor(@InjectModel(PropertyRecord.name) properties: Model<PropertyRecord>) {
     super(properties);
   }
@@ -48,18 +53,37 @@ export class PropertiesRepository extends RecordRepository<PropertyRecord> {
     return record && record.client_id === clientId && !record.deleted_at ? record : null;
   }
 
-  /** The property with every claimed change applied, whoever owns it, or null. */
+  /**
+   * The property with every claimed change applied, whoever owns it, or null. The document and
+   * the claim of the version after the one last seen are read together, in one round trip: when
+   * the document is at that version, which it is unless the property changed since, the claim
+   * read is the one needed, and the answer is as current as reading them one after the other
+   * (claims are only ever added, in order, and a document shows a version only once it is
+   * claimed). Otherwise the claim after the document's version is read next, as before.
+   */
   async findCurrent(id: number): Promise<PropertyRecord | null> {
-    const stored = await this.findByKey(id);
+    const guess = this.versionsSeen.get(id) ?? 0;
+    const [stored, guessedNext] = await Promise.all([this.findByKey(id), this.findVersion(id, guess + 1)]);
     if (!stored) return null;
     let record: PropertyRecord = { ...stored, version: stored.version ?? 0 };
-    for (let step = 0; step < MAX_CHAIN; step++) {
-      const next = await this.versions.findOne({ _id: versionKey(id, record.version + 1) });
-      if (!next) break;
+    let next = record.version === guess ? guessedNext : await this.findVersion(id, record.version + 1);
+    for (let step = 0; next && step < MAX_CHAIN; step++) {
       record = { ...record, ...next.state, version: next.version };
+      next = await this.findVersion(id, record.version + 1);
     }
+    this.rememberVersion(id, record.version);
     if (record.version !== (stored.version ?? 0)) await this.refresh(id, record.version, stateOf(record));
     return record;
+  }
+
+  private findVersion(id: number, version: number): Promise<PropertyVersion | null> {
+    return this.versions.findOne({ _id: versionKey(id, version) });
+  }
+
+  private rememberVersion(id: number, version: number): void {
+    if (version <= (this.versionsSeen.get(id) ?? 0)) return;
+    if (this.versionsSeen.size >= MAX_REMEMBERED_VERSIONS) this.versionsSeen.clear();
+    this.versionsSeen.set(id, version);
   }
 
   /**
@@ -108,6 +132,7 @@ export class PropertiesRepository extends RecordRepository<PropertyRecord> {
     };
     if (requestKey !== undefined) claim.request_key = requestKey;
     if (!(await claimed(this.versions.insertOne(claim)))) return false;
+    this.rememberVersion(current.id, version);
     await this.refresh(current.id, version, state);
     return true;
   }
