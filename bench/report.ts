@@ -280,7 +280,7 @@ export function renderTables(report: BenchReport): string {
     report.targets.map((t) => [t.target, t.actual ?? '-', t.met === null ? 'not measured' : t.met ? 'yes' : 'NO']),
   );
   const parts = [
-    `Measured (latencies of 2xx answers):\n${measured}`,
+    `Measured (latencies of 2xx answers, and of the 303s a form answers; form-submission: a page and its POST as one):\n${measured}`,
     `Each process of the stack: peak RSS during the run, and CPU time per request:\n${perProcess(report.scenarios)}`,
     `Each process of the references:\n${perProcess(report.references)}`,
     `Ratios to the references at the same concurrency (req/s: higher is better; p50, p99: lower is better):\n${compared}`,
