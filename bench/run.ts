@@ -11,10 +11,21 @@ import { commandsSent, perRequest } from './db-commands';
 import { BenchOptions, parseOptions } from './options';
 import { renderProfiles, summarizeProfiles } from './profile';
 import { References, startReferences } from './references';
-import { BenchReport, checkTargets, highest, ratios, renderTables, Result, Run, ScenarioRun, SoakResult } from './report';
+import {
+  BenchReport,
+  checkTargets,
+  Deliveries,
+  highest,
+  ratios,
+  renderTables,
+  Result,
+  Run,
+  ScenarioRun,
+  SoakResult,
+} from './report';
 import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
-import { sideScenarios } from './side-scenarios';
+import { SideMeasurement, sideScenarios } from './side-scenarios';
 import { namedPids, startTarget, Target } from './target';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
@@ -199,7 +210,7 @@ async function measured(
   name: string,
   connections: number,
   processes: Watched[],
-  drive: (durationS: number) => Promise<Measurement>,
+  drive: (durationS: number) => Promise<SideMeasurement>,
   options: BenchOptions,
   metricsUrls: string[] = [],
 ): Promise<Run> {
@@ -208,18 +219,26 @@ async function measured(
   const rss = sampleRss(processes);
   const cpu = measureCpu(processes);
   const measurement = await drive(options.durationS);
+  const { deliveries, ...numbers } = measurement;
   const run: Run = {
-    ...measurement,
+    ...numbers,
     peakRssMb: rss.stop(),
     cpuMsPerRequest: cpu.stop(measurement.requests),
     dbCommandsPerRequest: null,
+    deliveries: deliveries ?? null,
   };
   if (commandsBefore)
     run.dbCommandsPerRequest = perRequest(commandsBefore, await commandsSent(metricsUrls), measurement.requests);
   progress(
-    `${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+    `${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}` +
+      (deliveries ? `; ${describeDeliveries(deliveries)}` : ''),
   );
   return run;
+}
+
+function describeDeliveries({ published, duringRun, total, catchUpMs }: Deliveries): string {
+  const after = catchUpMs === null ? `${total} by the deadline` : `all ${total} ${catchUpMs} ms after the load ended`;
+  return `${published} events published, ${duringRun} delivered during the run, ${after}`;
 }
 
 /** The mix for `soakS` seconds after a warmup, with the RSS of each process sampled as it goes. */

@@ -1,20 +1,27 @@
 /**
- * The scenarios that need apps the main stack does without: the application form. Each runs on
- * a stack of its own, started once the main scenarios are done and that stack is stopped, so that
- * these apps' background work never shows in the main scenarios' numbers, nor one side
- * scenario's in another's.
+ * The scenarios that need apps the main stack does without: the application form, and the
+ * webhooks service delivering to a receiver. Each runs on a stack of its own, started once the
+ * main scenarios are done and that stack is stopped, so that these apps' background work (the
+ * webhooks service's consumers, a relay's passes over a busier outbox) never shows in the main
+ * scenarios' numbers, nor one side scenario's in the other's.
  */
 import autocannon from 'autocannon';
 import { driveHttp, Measurement } from './measure';
-import { createProperty } from './scenarios';
+import { Deliveries } from './report';
+import { createProperty, jsonPost, PROPERTY_BODY } from './scenarios';
 import { ExtraApps, Target } from './target';
+import { WebhookReceiver } from './webhook-receiver';
 
 export const FORM_SUBMISSION = 'form-submission';
+export const EVENT_PUBLISH = 'event-publish';
+
+/** What one run of a side scenario measured, with what it reports beside the usual numbers. */
+export type SideMeasurement = Measurement & { deliveries?: Deliveries };
 
 /** A side scenario's load, once what it needs on its stack is in place. */
 export interface PreparedLoad {
   /** One run (a warmup or a measured run). */
-  drive(connections: number, durationS: number): Promise<Measurement>;
+  drive(connections: number, durationS: number): Promise<SideMeasurement>;
   stop(): Promise<void>;
 }
 
@@ -25,6 +32,9 @@ export interface SideScenario {
   apps: ExtraApps;
   prepare(target: Target): Promise<PreparedLoad>;
 }
+
+/** Longest the event-publish scenario waits, after a run, for the receiver to get every event. */
+const CATCH_UP_DEADLINE_MS = 60_000;
 
 /** Where a form page carries its CSRF token (base64url and dots: nothing escaped). */
 const CSRF_FIELD = /name="csrf_token" value="([^"]+)"/;
@@ -38,7 +48,7 @@ interface FormContext {
 }
 
 export function sideScenarios(): SideScenario[] {
-  return [formSubmission()];
+  return [formSubmission(), eventPublish()];
 }
 
 /**
@@ -91,4 +101,62 @@ function submission(path: string): autocannon.Request[] {
       }),
     },
   ];
+}
+
+/**
+ * Creates properties with a webhook subscribed to `property.created`: each create writes an event
+ * to the outbox, which the properties service's relay publishes and the webhooks service delivers
+ * (signed, its attempt stored) to a receiver the bench runs. After each run (the warmup included)
+ * it waits, woken by the deliveries, until the receiver has the event of every create the run
+ * counted, so that a measured run starts with (almost: a create under way when a run stops is not
+ * awaited) nothing in flight and its CPU time covers delivering what it published.
+ */
+function eventPublish(): SideScenario {
+  return {
+    name: EVENT_PUBLISH,
+    description:
+      'POST /api/v2/properties with a webhook on property.created: each create publishes an event delivered to a receiver on 127.0.0.1',
+    apps: { webhooks: true, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } },
+    prepare: async (target) => {
+      const receiver = await WebhookReceiver.start();
+      try {
+        await subscribe(target, receiver.url, ['property.created']);
+      } catch (error) {
+        await receiver.stop();
+        throw error;
+      }
+      const drive = async (connections: number, durationS: number): Promise<SideMeasurement> => {
+        const created: number[] = [];
+        const measurement = await driveHttp({
+          url: target.url,
+          connections,
+          durationS,
+          headers: { authorization: `Bearer ${target.apiKey}` },
+          requests: [{ ...jsonPost(PROPERTY_BODY), path: '/api/v2/properties', onResponse: collectId(created) }],
+        });
+        const duringRun = receiver.deliveredOf(created);
+        const catchUpMs = await receiver.until(created, CATCH_UP_DEADLINE_MS);
+        const total = receiver.deliveredOf(created);
+        return { ...measurement, deliveries: { published: created.length, duringRun, total, catchUpMs } };
+      };
+      return { drive, stop: () => receiver.stop() };
+    },
+  };
+}
+
+/** An onResponse that keeps the id of each property created (each one's event is awaited). */
+function collectId(ids: number[]): autocannon.Request['onResponse'] {
+  return (status, body) => {
+    if (status === 201) ids.push((JSON.parse(body) as { property: { id: number } }).property.id);
+  };
+}
+
+/** Subscribes a webhook through the gateway, as an integrator would. */
+async function subscribe(target: Target, url: string, events: string[]): Promise<void> {
+  const answer = await fetch(`${target.url}/api/v2/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ webhook: { url, events } }),
+  });
+  if (answer.status !== 201) throw new Error(`subscribing a webhook answered ${answer.status}: ${await answer.text()}`);
 }

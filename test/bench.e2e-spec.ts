@@ -18,6 +18,7 @@ const SCENARIOS = [
   'get-applicant',
   // On stacks of their own, after the others.
   'form-submission',
+  'event-publish',
 ];
 const REFERENCES = [
   'nest-rmq-echo',
@@ -30,7 +31,7 @@ const REFERENCES = [
 ];
 const STACK_PROCESSES = ['gateway', 'properties', 'applications'];
 /** What the side scenarios' stacks run beside the main stack's processes. */
-const EXTRA_PROCESSES: Record<string, string[]> = { 'form-submission': ['form'] };
+const EXTRA_PROCESSES: Record<string, string[]> = { 'form-submission': ['form'], 'event-publish': ['webhooks'] };
 const CONNECTIONS = 2;
 
 describe('npm run bench, in a smoke configuration (shape only: no speed is asserted)', () => {
@@ -90,6 +91,24 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
     expect(run.non2xx).toBe(0);
     expect(run.cpuMsPerRequest.form).toBeGreaterThan(0);
     expect(run.dbCommandsPerRequest!.insert).toBeGreaterThanOrEqual(1);
+    expect(run.deliveries).toBeNull();
+  });
+
+  it('publishes an event per property created, every one of them delivered to the bench’s receiver', () => {
+    const [run] = report.scenarios.find((s) => s.name === 'event-publish')!.runs;
+    expect(run.non2xx).toBe(0);
+    expect(run.cpuMsPerRequest.webhooks).toBeGreaterThan(0);
+    expect(run.deliveries).toEqual({
+      published: run.requests,
+      duringRun: expect.any(Number),
+      total: run.requests,
+      catchUpMs: expect.any(Number),
+    });
+    expect(run.deliveries!.total).toBeGreaterThanOrEqual(1);
+    expect(run.deliveries!.duringRun).toBeLessThanOrEqual(run.deliveries!.total);
+    for (const { name, runs } of report.scenarios) {
+      if (name !== 'event-publish') expect(runs[0].deliveries).toBeNull();
+    }
   });
 
   it('measures the references and gives every scenario its ratios to each', () => {
