@@ -9,7 +9,10 @@ export interface Measurement {
   p50: number;
   p99: number;
   max: number;
-  /** Answers whose status was not 2xx: counted here, never dropped. */
+  /**
+   * Answers whose status was not 2xx (nor one of those the load expects, such as a form's 303),
+   * counted here, never dropped; with `sequenceIsUnit`, the units that had such an answer.
+   */
   non2xx: number;
   /** Requests that got no answer: connection errors and timeouts. */
   errors: number;
@@ -52,12 +55,31 @@ export interface HttpLoad {
   headers?: Record<string, string>;
   /** Sent in turn by every connection, over and over. */
   requests: autocannon.Request[];
+  /** Statuses that count as success besides 2xx: a form answers a good POST with a 303. */
+  alsoSucceeded?: number[];
+  /**
+   * Count each pass through `requests` as one unit (a form's page, then its POST) instead of each
+   * request: its latency is the sum of its requests' (they follow each other on one connection),
+   * and it succeeded only if every answer did.
+   */
+  sequenceIsUnit?: boolean;
+}
+
+/** A unit of load under way on one connection: what its answers so far took, and whether all succeeded. */
+interface PendingUnit {
+  ms: number;
+  succeeded: boolean;
 }
 
 /** Drives an HTTP server with autocannon: `connections` clients, each one request at a time. */
 export async function driveHttp(load: HttpLoad): Promise<Measurement> {
   const latencies = new Latencies();
   let non2xx = 0;
+  const succeeded = (status: number) => (status >= 200 && status < 300) || (load.alsoSucceeded ?? []).includes(status);
+  const record = (ok: boolean, ms: number) => (ok ? latencies.add(ms) : non2xx++);
+  const { requests, answered } = load.sequenceIsUnit ? tagged(load.requests) : { requests: load.requests, answered: () => 0 };
+  const pending = new Map<unknown, PendingUnit>();
+  const last = load.requests.length - 1;
   const started = process.hrtime.bigint();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -66,27 +88,52 @@ export async function driveHttp(load: HttpLoad): Promise<Measurement> {
         connections: load.connections,
         duration: load.durationS,
         headers: load.headers,
-        requests: load.requests,
+        requests,
         timeout: 10,
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (status >= 200 && status < 300) latencies.add(ms);
-      else non2xx++;
+    instance.on('response', (client: unknown, status: number, _bytes: number, ms: number) => {
+      if (!load.sequenceIsUnit) return record(succeeded(status), ms);
+      // A unit starts at the first request: what a timeout left of an earlier one is dropped.
+      const unit = answered() === 0 ? { ms: 0, succeeded: true } : (pending.get(client) ?? { ms: 0, succeeded: false });
+      unit.ms += ms;
+      unit.succeeded &&= succeeded(status);
+      if (answered() < last) pending.set(client, unit);
+      else {
+        pending.delete(client);
+        record(unit.succeeded, unit.ms);
+      }
     });
   });
   const durationS = Number(process.hrtime.bigint() - started) / 1e9;
-  const requests = latencies.size + non2xx;
+  const measured = latencies.size + non2xx;
   return {
     connections: load.connections,
     durationS: round(durationS),
-    requests,
-    rps: round(requests / durationS),
+    requests: measured,
+    rps: round(measured / durationS),
     ...latencies.summary(),
     non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/**
+ * The requests, each wrapped so that `answered()` says which of them (by index) the answer just
+ * being counted was for: autocannon calls a request's onResponse right before it emits the
+ * answer's response event, and that event does not say which request it answers.
+ */
+function tagged(requests: autocannon.Request[]): { requests: autocannon.Request[]; answered: () => number } {
+  let index = 0;
+  const wrapped = requests.map((request, i): autocannon.Request => ({
+    ...request,
+    onResponse: (status, body, context, headers) => {
+      index = i;
+      if (typeof request.onResponse === 'function') request.onResponse(status, body, context, headers);
+    },
+  }));
+  return { requests: wrapped, answered: () => index };
 }
 
 /**

@@ -30,7 +30,9 @@ export const USAGE = `npm run bench -- [options]
                         (default 300), RSS sampled from the end of the warmup to the end
   --profile <dir>       start the stack with --cpu-prof, write the profiles to <dir> and
                         summarize where each process spends its time
-  --only <list>         run only these scenarios and references, comma separated
+  --only <list>         run only these scenarios and references, comma separated;
+                        form-submission and event-publish run last, each on a stack of its
+                        own with the form or the webhooks service
   --node-args "<args>"  options for node when starting each stack process, e.g.
                         "--max-old-space-size=96"
   --db-commands         start the services with DB_COMMAND_METRICS=true and report the

@@ -14,6 +14,23 @@ export interface Run extends Measurement {
    * (`--db-commands`); null when not counted.
    */
   dbCommandsPerRequest: Record<string, number> | null;
+  /** What the webhook receiver got of the events the run published (event-publish only, else null). */
+  deliveries: Deliveries | null;
+}
+
+/**
+ * The events a run published (one per create answered 2xx) against what the receiver got: they
+ * lag, as the relay publishes from the outbox in passes and the webhooks service delivers after.
+ */
+export interface Deliveries {
+  /** Creates answered 2xx during the measured run: one `property.created` event each. */
+  published: number;
+  /** Of those events, how many the receiver got while the load ran (each counted once). */
+  duringRun: number;
+  /** Of those events, how many it had once it had them all or the deadline passed. */
+  total: number;
+  /** ms from the load's end until every event had arrived; null when the deadline passed first. */
+  catchUpMs: number | null;
 }
 
 /** A scenario's numbers divided by a reference's at the same concurrency. */
@@ -275,16 +292,34 @@ export function renderTables(report: BenchReport): string {
       runs.map((run) => [name, run.connections, ...commandNames.map((c) => run.dbCommandsPerRequest?.[c] ?? '')]),
     ),
   );
+  const delivering = report.scenarios.filter(({ runs }) => runs.some((run) => run.deliveries !== null));
+  const deliveries = table(
+    ['scenario', 'conns', 'published', 'delivered during run', 'delivered in all', 'caught up after ms', 'webhooks CPU ms/req'],
+    delivering.flatMap(({ name, runs }) =>
+      runs.map((run) => [
+        name,
+        run.connections,
+        run.deliveries?.published ?? '',
+        run.deliveries?.duringRun ?? '',
+        run.deliveries?.total ?? '',
+        run.deliveries?.catchUpMs ?? 'not by the deadline',
+        run.cpuMsPerRequest.webhooks ?? '',
+      ]),
+    ),
+  );
   const targets = table(
     ['target', 'actual', 'met'],
     report.targets.map((t) => [t.target, t.actual ?? '-', t.met === null ? 'not measured' : t.met ? 'yes' : 'NO']),
   );
   const parts = [
-    `Measured (latencies of 2xx answers):\n${measured}`,
+    `Measured (latencies of 2xx answers, and of the 303s a form answers; form-submission: a page and its POST as one):\n${measured}`,
     `Each process of the stack: peak RSS during the run, and CPU time per request:\n${perProcess(report.scenarios)}`,
     `Each process of the references:\n${perProcess(report.references)}`,
     `Ratios to the references at the same concurrency (req/s: higher is better; p50, p99: lower is better):\n${compared}`,
   ];
+  if (delivering.length > 0) {
+    parts.push(`Webhook deliveries: events published (creates answered 2xx) and what the receiver got:\n${deliveries}`);
+  }
   if (counted.length > 0) parts.push(`Database commands the services sent per request, by name (all: their total):\n${commands}`);
   parts.push(`Targets:\n${targets}`);
   if (report.soak) {

@@ -10,10 +10,22 @@ import { driveHttp, Measurement } from './measure';
 import { commandsSent, perRequest } from './db-commands';
 import { BenchOptions, parseOptions } from './options';
 import { renderProfiles, summarizeProfiles } from './profile';
-import { Reference, References, startReferences } from './references';
-import { BenchReport, checkTargets, highest, ratios, renderTables, Result, Run, ScenarioRun, SoakResult } from './report';
+import { References, startReferences } from './references';
+import {
+  BenchReport,
+  checkTargets,
+  Deliveries,
+  highest,
+  ratios,
+  renderTables,
+  Result,
+  Run,
+  ScenarioRun,
+  SoakResult,
+} from './report';
 import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
+import { SideMeasurement, sideScenarios } from './side-scenarios';
 import { namedPids, startTarget, Target } from './target';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
@@ -31,90 +43,153 @@ async function main(): Promise<void> {
   if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
   const profileDir = options.profileDir && resolve(options.profileDir);
 
+  const sideNames = sideScenarios().map((s) => s.name);
+  // Asked for side scenarios alone, the bench starts no main stack: nothing would run on it.
+  const mainWanted = options.only === null || options.soakS !== null || options.only.some((name) => !sideNames.includes(name));
+  const main = mainWanted ? await runMain(options, profileDir) : measuredNothing();
+  const side = main.soak === null ? await runSideScenarios(options, profileDir, main.references) : measuredNothing();
+  const scenarioResults = [...main.scenarios, ...side.scenarios];
+  const stackProcesses = [...main.processes, ...side.processes];
+  const stackNames = new Set(stackProcesses.map((p) => p.name));
+  // A soak's memory is sampled as it goes; every other run keeps its own peaks.
+  const peaks = main.soak
+    ? main.soak.samples.map((sample) => ({ peakRssMb: sample.rssMb }))
+    : scenarioResults.flatMap((s) => s.runs);
+  const peakRssMb = Object.fromEntries(Object.entries(highest(peaks)).filter(([name]) => stackNames.has(name)));
+  const report: BenchReport = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      os: `${type()} ${release()}`,
+      node: process.version,
+      loadAverage: { start: loadAtStart, end: loadavg()[0] },
+    },
+    config: {
+      durationS: options.durationS,
+      warmupS: options.warmupS,
+      connections: options.connections,
+      target: [...main.targets, ...side.targets].join('; '),
+    },
+    references: main.references,
+    scenarios: scenarioResults,
+    peakRssMb,
+    targets: checkTargets(scenarioResults, main.references, peakRssMb, main.soak),
+    soak: main.soak,
+  };
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
+  if (profileDir) {
+    const names = new Map(stackProcesses.map((p) => [p.pid, p.name]));
+    process.stderr.write(`\nCPU profiles in ${profileDir}:\n\n${renderProfiles(summarizeProfiles(profileDir, names))}\n`);
+  }
+}
+
+/** What a part of the bench measured, and on what. */
+interface Measured {
+  references: Result[];
+  scenarios: Result<ScenarioRun>[];
+  soak: SoakResult | null;
+  /** The stack processes its runs watched. */
+  processes: Watched[];
+  /** What each stack it measured was. */
+  targets: string[];
+}
+
+const measuredNothing = (): Measured => ({ references: [], scenarios: [], soak: null, processes: [], targets: [] });
+
+/**
+ * The main stack (or BENCH_URL's gateway) with its fixtures, and the references: concurrency by
+ * concurrency, the references, then the main scenarios; or the soak alone. Both are stopped before
+ * it returns, so that nothing of theirs runs beside the side scenarios.
+ */
+async function runMain(options: BenchOptions, profileDir: string | null): Promise<Measured> {
   progress(process.env.BENCH_URL ? `using ${process.env.BENCH_URL}` : 'starting the stack');
   const target = await startTarget(profileDir, options.nodeArgs, options.dbCommands);
+  const result: Measured = { ...measuredNothing(), processes: [...target.processes], targets: [target.description] };
   let started: References | null = null;
-  const references: Reference[] = [];
-  let report: BenchReport;
   try {
     const fixtures = await createFixtures(target);
     const all = scenarios(fixtures).filter((s) => options.only === null || options.only.includes(s.name));
-    const referenceResults: Result[] = [];
-    const scenarioResults: Result<ScenarioRun>[] = all.map(({ name, description }) => ({ name, description, runs: [] }));
-    let soak: SoakResult | null = null;
+    result.scenarios = all.map(({ name, description }) => ({ name, description, runs: [] }));
     if (options.soakS !== null) {
-      soak = await runSoak(
+      result.soak = await runSoak(
         target,
         all.find((s) => s.name === 'mix')!,
         Math.max(...options.connections),
         options,
       );
-    } else {
-      progress('starting the references');
-      started = await startReferences(options.only);
-      references.push(...started.list);
-      referenceResults.push(...references.map(({ name, description }) => ({ name, description, runs: [] as Run[] })));
-      // Concurrency by concurrency, references first, so that what is compared ran close in time.
-      for (const connections of options.connections) {
-        for (const [i, reference] of references.entries()) {
-          const drive = (durationS: number) => reference.drive(connections, durationS);
-          referenceResults[i].runs.push(await measured(reference.name, connections, reference.processes, drive, options));
-        }
-        for (const [i, scenario] of all.entries()) {
-          const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
-          const counted = options.dbCommands ? target.metricsUrls : [];
-          const run = await measured(
-            scenario.name,
-            connections,
-            [...target.processes, ...alsoWatched()],
-            drive,
-            options,
-            counted,
-          );
-          const sameConcurrency = (r: Result) => r.runs.find((run) => run.connections === connections);
-          const against = Object.fromEntries(referenceResults.map((r) => [r.name, ratios(run, sameConcurrency(r))]));
-          scenarioResults[i].runs.push({ ...run, ratios: against });
-        }
+      return result;
+    }
+    progress('starting the references');
+    started = await startReferences(options.only);
+    result.references = started.list.map(({ name, description }) => ({ name, description, runs: [] }));
+    // Concurrency by concurrency, references first, so that what is compared ran close in time.
+    for (const connections of options.connections) {
+      for (const [i, reference] of started.list.entries()) {
+        const drive = (durationS: number) => reference.drive(connections, durationS);
+        result.references[i].runs.push(await measured(reference.name, connections, reference.processes, drive, options));
+      }
+      for (const [i, scenario] of all.entries()) {
+        const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
+        const counted = options.dbCommands ? target.metricsUrls : [];
+        const run = await measured(scenario.name, connections, [...target.processes, ...alsoWatched()], drive, options, counted);
+        result.scenarios[i].runs.push({ ...run, ratios: ratiosAt(run, result.references, connections) });
       }
     }
-    const stackProcesses = new Set(target.processes.map((p) => p.name));
-    // A soak's memory is sampled as it goes; every other run keeps its own peaks.
-    const peaks = soak ? soak.samples.map((sample) => ({ peakRssMb: sample.rssMb })) : scenarioResults.flatMap((s) => s.runs);
-    const peakRssMb = Object.fromEntries(Object.entries(highest(peaks)).filter(([name]) => stackProcesses.has(name)));
-    report = {
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model ?? 'unknown',
-        memoryGb: Math.round(totalmem() / 2 ** 30),
-        os: `${type()} ${release()}`,
-        node: process.version,
-        loadAverage: { start: loadAtStart, end: loadavg()[0] },
-      },
-      config: {
-        durationS: options.durationS,
-        warmupS: options.warmupS,
-        connections: options.connections,
-        target: target.description,
-      },
-      references: referenceResults,
-      scenarios: scenarioResults,
-      peakRssMb,
-      targets: checkTargets(scenarioResults, referenceResults, peakRssMb, soak),
-      soak,
-    };
+    return result;
   } finally {
     progress('stopping');
     await started?.stop();
     await target.stop();
   }
-  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
-  if (profileDir) {
-    const names = new Map(target.processes.map((p) => [p.pid, p.name]));
-    process.stderr.write(`\nCPU profiles in ${profileDir}:\n\n${renderProfiles(summarizeProfiles(profileDir, names))}\n`);
+}
+
+/** A run's ratios to each reference's run at the same concurrency. */
+function ratiosAt(run: Run, references: Result[], connections: number): ScenarioRun['ratios'] {
+  const sameConcurrency = (r: Result) => r.runs.find((run) => run.connections === connections);
+  return Object.fromEntries(references.map((r) => [r.name, ratios(run, sameConcurrency(r))]));
+}
+
+/**
+ * The side scenarios selected (see side-scenarios.ts), each on a stack of its own started now,
+ * after the main stack stopped, at every concurrency in turn, compared with the references'
+ * runs measured before.
+ */
+async function runSideScenarios(options: BenchOptions, profileDir: string | null, references: Result[]): Promise<Measured> {
+  const selected = sideScenarios().filter((s) => options.only === null || options.only.includes(s.name));
+  const measuredSide = measuredNothing();
+  if (selected.length > 0 && process.env.BENCH_URL) {
+    progress(`skipping ${selected.map((s) => s.name).join(', ')}: they start apps of their own, not BENCH_URL's`);
+    return measuredSide;
   }
+  for (const scenario of selected) {
+    progress(`starting a stack of its own for ${scenario.name}`);
+    const target = await startTarget(profileDir, options.nodeArgs, options.dbCommands, scenario.apps);
+    measuredSide.processes.push(...target.processes);
+    measuredSide.targets.push(`for ${scenario.name}, ${target.description}`);
+    const result: Result<ScenarioRun> = { name: scenario.name, description: scenario.description, runs: [] };
+    try {
+      const load = await scenario.prepare(target);
+      try {
+        for (const connections of options.connections) {
+          const drive = (durationS: number) => load.drive(connections, durationS);
+          const watched = [...target.processes, ...alsoWatched()];
+          const counted = options.dbCommands ? target.metricsUrls : [];
+          const run = await measured(scenario.name, connections, watched, drive, options, counted);
+          result.runs.push({ ...run, ratios: ratiosAt(run, references, connections) });
+        }
+      } finally {
+        await load.stop();
+      }
+    } finally {
+      await target.stop();
+    }
+    measuredSide.scenarios.push(result);
+  }
+  return measuredSide;
 }
 
 /** BENCH_WATCH: `name=pid,...` of other processes to report on beside the stack's (the database, say). */
@@ -135,7 +210,7 @@ async function measured(
   name: string,
   connections: number,
   processes: Watched[],
-  drive: (durationS: number) => Promise<Measurement>,
+  drive: (durationS: number) => Promise<SideMeasurement>,
   options: BenchOptions,
   metricsUrls: string[] = [],
 ): Promise<Run> {
@@ -144,18 +219,26 @@ async function measured(
   const rss = sampleRss(processes);
   const cpu = measureCpu(processes);
   const measurement = await drive(options.durationS);
+  const { deliveries, ...numbers } = measurement;
   const run: Run = {
-    ...measurement,
+    ...numbers,
     peakRssMb: rss.stop(),
     cpuMsPerRequest: cpu.stop(measurement.requests),
     dbCommandsPerRequest: null,
+    deliveries: deliveries ?? null,
   };
   if (commandsBefore)
     run.dbCommandsPerRequest = perRequest(commandsBefore, await commandsSent(metricsUrls), measurement.requests);
   progress(
-    `${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+    `${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}` +
+      (deliveries ? `; ${describeDeliveries(deliveries)}` : ''),
   );
   return run;
+}
+
+function describeDeliveries({ published, duringRun, total, catchUpMs }: Deliveries): string {
+  const after = catchUpMs === null ? `${total} by the deadline` : `all ${total} ${catchUpMs} ms after the load ended`;
+  return `${published} events published, ${duringRun} delivered during the run, ${after}`;
 }
 
 /** The mix for `soakS` seconds after a warmup, with the RSS of each process sampled as it goes. */

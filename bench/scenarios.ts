@@ -49,20 +49,23 @@ export const jsonPost = (body: unknown): autocannon.Request => ({
   body: JSON.stringify(body),
 });
 
+/** Creates one property through the API, with the bench's key; its id. */
+export async function createProperty(target: Target): Promise<number> {
+  const answer = await fetch(`${target.url}/api/v2/properties`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(PROPERTY_BODY),
+  });
+  const body = (await answer.json()) as { property?: { id?: number } };
+  if (answer.status !== 201 || typeof body.property?.id !== 'number') {
+    throw new Error(`creating a fixture property answered ${answer.status}: ${JSON.stringify(body)}`);
+  }
+  return body.property.id;
+}
+
 export async function createFixtures(target: Target): Promise<Fixtures> {
   const propertyIds: number[] = [];
-  for (let i = 0; i < FIXTURE_PROPERTIES; i++) {
-    const answer = await fetch(`${target.url}/api/v2/properties`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(PROPERTY_BODY),
-    });
-    const body = (await answer.json()) as { property?: { id?: number } };
-    if (answer.status !== 201 || typeof body.property?.id !== 'number') {
-      throw new Error(`creating a fixture property answered ${answer.status}: ${JSON.stringify(body)}`);
-    }
-    propertyIds.push(body.property.id);
-  }
+  for (let i = 0; i < FIXTURE_PROPERTIES; i++) propertyIds.push(await createProperty(target));
   const answer = await fetch(`${target.url}/api/v2/applications`, {
     method: 'POST',
     headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },

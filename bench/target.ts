@@ -5,6 +5,8 @@ import { Watched } from './procfs';
 /** The API under load: a stack the bench started, or one already running at BENCH_URL. */
 export interface Target {
   url: string;
+  /** The application form's base URL, when the bench started one. */
+  formUrl: string | null;
   apiKey: string;
   /** The processes whose memory is reported. */
   processes: Watched[];
@@ -17,7 +19,20 @@ export interface Target {
 /** The client account of the bench's own key. */
 const BENCH_CLIENT_ID = 7001;
 
-export async function startTarget(profileDir: string | null, nodeArgs: string[], dbCommands = false): Promise<Target> {
+/** Apps the main scenarios do without, started only for the scenarios about them (they add background work). */
+export interface ExtraApps {
+  form?: boolean;
+  webhooks?: boolean;
+  /** More environment for every process. */
+  env?: Record<string, string>;
+}
+
+export async function startTarget(
+  profileDir: string | null,
+  nodeArgs: string[],
+  dbCommands = false,
+  extra: ExtraApps = {},
+): Promise<Target> {
   const url = process.env.BENCH_URL;
   if (url) return runningTarget(url);
   const apiKey = `bench-${randomBytes(16).toString('hex')}`;
@@ -26,17 +41,27 @@ export async function startTarget(profileDir: string | null, nodeArgs: string[],
     // Per-key rate limits (where the gateway has them) must never throttle the bench.
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
+    // Nor the form's per-address limit: every submission comes from 127.0.0.1 (its highest value).
+    FORM_RATE_LIMIT_PER_MINUTE: '1000000',
     DB_COMMAND_METRICS: String(dbCommands),
+    ...extra.env,
   };
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const stack = await Stack.start({ env, nodeArgs: [...nodeArgs, ...profiling] });
+  const stack = await Stack.start({
+    env,
+    nodeArgs: [...nodeArgs, ...profiling],
+    form: extra.form,
+    instances: { webhooks: extra.webhooks ? 1 : 0 },
+  });
+  const apps = stack.processes.map(({ app }) => app);
   return {
     url: stack.url,
+    formUrl: stack.formUrl || null,
     apiKey,
     processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
     metricsUrls: stack.processes.filter(({ app }) => app !== 'gateway').map(({ httpUrl }) => `${httpUrl}/metrics`),
     description:
-      `the built gateway, properties and applications started by the bench (NAMESPACE ${stack.namespace})` +
+      `the built ${apps.slice(0, -1).join(', ')} and ${apps.at(-1)} started by the bench (NAMESPACE ${stack.namespace})` +
       (nodeArgs.length > 0 ? `, node ${nodeArgs.join(' ')}` : ''),
     stop: () => stack.stop(),
   };
@@ -48,6 +73,7 @@ function runningTarget(url: string): Target {
   const processes = namedPids(process.env.BENCH_PIDS);
   return {
     url: url.replace(/\/+$/, ''),
+    formUrl: null,
     apiKey,
     processes,
     metricsUrls: [],

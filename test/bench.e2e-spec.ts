@@ -16,6 +16,9 @@ const SCENARIOS = [
   'list-properties',
   'list-applications',
   'get-applicant',
+  // On stacks of their own, after the others.
+  'form-submission',
+  'event-publish',
 ];
 const REFERENCES = [
   'nest-rmq-echo',
@@ -27,6 +30,8 @@ const REFERENCES = [
   'amqp-quorum-read',
 ];
 const STACK_PROCESSES = ['gateway', 'properties', 'applications'];
+/** What the side scenarios' stacks run beside the main stack's processes. */
+const EXTRA_PROCESSES: Record<string, string[]> = { 'form-submission': ['form'], 'event-publish': ['webhooks'] };
 const CONNECTIONS = 2;
 
 describe('npm run bench, in a smoke configuration (shape only: no speed is asserted)', () => {
@@ -46,7 +51,7 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
     const [code] = await once(child, 'exit');
     if (code !== 0) throw new Error(`the bench exited with ${code}:\n${stderr}`);
     report = JSON.parse(stdout) as Report;
-  }, 90_000);
+  }, 180_000);
 
   const isRun = (run: Run) => {
     expect(run.connections).toBe(CONNECTIONS);
@@ -72,10 +77,38 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
     for (const scenario of report.scenarios) {
       expect(scenario.runs).toHaveLength(1);
       isRun(scenario.runs[0]);
-      expect(Object.keys(scenario.runs[0].peakRssMb).sort()).toEqual([...STACK_PROCESSES].sort());
+      const processes = [...STACK_PROCESSES, ...(EXTRA_PROCESSES[scenario.name] ?? [])];
+      expect(Object.keys(scenario.runs[0].peakRssMb).sort()).toEqual(processes.sort());
       for (const mb of Object.values(scenario.runs[0].peakRssMb)) expect(mb).toBeGreaterThan(0);
     }
-    expect(Object.keys(report.peakRssMb).sort()).toEqual([...STACK_PROCESSES].sort());
+    const everyProcess = [...STACK_PROCESSES, ...Object.values(EXTRA_PROCESSES).flat()];
+    expect(Object.keys(report.peakRssMb).sort()).toEqual(everyProcess.sort());
+  });
+
+  it('submits the form: every unit a page and its POST answered 303, the form process’s CPU reported', () => {
+    const [run] = report.scenarios.find((s) => s.name === 'form-submission')!.runs;
+    // isRun checked that no unit had an answer other than 200 or 303: no CSRF refusal, no throttling.
+    expect(run.non2xx).toBe(0);
+    expect(run.cpuMsPerRequest.form).toBeGreaterThan(0);
+    expect(run.dbCommandsPerRequest!.insert).toBeGreaterThanOrEqual(1);
+    expect(run.deliveries).toBeNull();
+  });
+
+  it('publishes an event per property created, every one of them delivered to the bench’s receiver', () => {
+    const [run] = report.scenarios.find((s) => s.name === 'event-publish')!.runs;
+    expect(run.non2xx).toBe(0);
+    expect(run.cpuMsPerRequest.webhooks).toBeGreaterThan(0);
+    expect(run.deliveries).toEqual({
+      published: run.requests,
+      duringRun: expect.any(Number),
+      total: run.requests,
+      catchUpMs: expect.any(Number),
+    });
+    expect(run.deliveries!.total).toBeGreaterThanOrEqual(1);
+    expect(run.deliveries!.duringRun).toBeLessThanOrEqual(run.deliveries!.total);
+    for (const { name, runs } of report.scenarios) {
+      if (name !== 'event-publish') expect(runs[0].deliveries).toBeNull();
+    }
   });
 
   it('measures the references and gives every scenario its ratios to each', () => {
@@ -122,10 +155,21 @@ describe('the bench load driver', () => {
   let server: Server;
   let url: string;
 
+  /** POSTs to /form answered so far. */
+  let posts = 0;
+  /** How long each answer on /form is held: a unit of a GET and a POST takes twice as long at least. */
+  const FORM_DELAY_MS = 6;
+
   beforeAll(async () => {
     let served = 0;
-    // Every third answer is a 503: the bench must count them, not drop them.
-    server = createServer((_request, response) => {
+    server = createServer((request, response) => {
+      if (request.url === '/form') {
+        // A page, then its POST: 303, except every third POST, a 409.
+        const status = request.method === 'GET' ? 200 : ++posts % 3 === 0 ? 409 : 303;
+        setTimeout(() => response.writeHead(status).end(), FORM_DELAY_MS);
+        return;
+      }
+      // Every third answer is a 503: the bench must count them, not drop them.
       response.statusCode = ++served % 3 === 0 ? 503 : 200;
       response.end('{}');
     });
@@ -142,5 +186,27 @@ describe('the bench load driver', () => {
     expect(run.requests).toBeGreaterThan(10);
     expect(run.non2xx).toBeGreaterThanOrEqual(Math.floor(run.requests / 3) - 1);
     expect(run.non2xx).toBeLessThanOrEqual(Math.ceil(run.requests / 3) + 1);
+  });
+
+  it('counts a page and its POST as one unit, the redirect expected as success, its latency their sum', async () => {
+    const run = await driveHttp({
+      url,
+      connections: 1,
+      durationS: 0.5,
+      requests: [
+        { method: 'GET', path: '/form' },
+        { method: 'POST', path: '/form' },
+      ],
+      alsoSucceeded: [303],
+      sequenceIsUnit: true,
+    });
+
+    // The run may end after a page whose POST it never sent, or while the last POST is answered.
+    expect(run.requests).toBeGreaterThan(5);
+    expect(run.requests).toBeGreaterThanOrEqual(posts - 1);
+    expect(run.requests).toBeLessThanOrEqual(posts);
+    expect(run.non2xx).toBeGreaterThanOrEqual(Math.floor(run.requests / 3) - 1);
+    expect(run.non2xx).toBeLessThanOrEqual(Math.ceil(run.requests / 3) + 1);
+    expect(run.p50).toBeGreaterThanOrEqual(2 * FORM_DELAY_MS - 2);
   });
 });
