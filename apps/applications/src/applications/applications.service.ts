@@ -156,9 +156,14 @@ export class ApplicationsService {
     const [id, applicantId] = await Promise.all([this.ids.allocate('applications'), this.ids.allocate('applicants')]);
     const now = new Date();
     const primary = this.newApplicant(clientId, applicantId, 'primary', input.applicant, now);
-    const eventIds = await this.outbox.record(clientId, { collection: 'applications', key: documentKey(id) }, [
-      { event: 'application.created', data: { application_id: id, property_id: property.id } },
-      { event: 'applicant.created', data: applicantEventData(id, property.id, primary) },
+    // Recorded and listed before it is stored, side by side: readers skip an entry until its
+    // application exists, and the relay drops events whose application never does.
+    const [eventIds] = await Promise.all([
+      this.outbox.record(clientId, { collection: 'applications', key: documentKey(id) }, [
+        { event: 'application.created', data: { application_id: id, property_id: property.id } },
+        { event: 'applicant.created', data: applicantEventData(id, property.id, primary) },
+      ]),
+      this.index.add(clientId, property.id, id),
     ]);
     const record: ApplicationRecord = {
       id,
@@ -175,8 +180,6 @@ export class ApplicationsService {
       request_key: requestKey,
       event_ids: eventIds,
     };
-    // Listed before it is stored: readers skip an entry until its application exists.
-    await this.index.add(clientId, property.id, id);
     const stored = await this.repository.insertOnce(record);
     if (stored.id === id) {
       await this.keepIfPropertyLive(clientId, stored);

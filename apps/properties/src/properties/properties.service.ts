@@ -66,10 +66,13 @@ export class PropertiesService {
   create(clientId: number, input: PropertyInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<PropertyRepresentation> {
     return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
       const [id, floorPlanId] = await Promise.all([this.ids.allocate('properties'), this.ids.allocate('floor_plans')]);
-      // Listed before it is stored: a property that exists is always in the list.
-      await this.list.append(clientId, id);
+      // Listed and its event recorded before it is stored, side by side: a property that exists is
+      // always in the list, and the relay drops an event whose property never is.
       const created: EventSpec = { event: 'property.created', data: { property_id: id } };
-      const eventIds = await this.outbox.record(clientId, this.repository.createdWitness(id), [created]);
+      const [, eventIds] = await Promise.all([
+        this.list.append(clientId, id),
+        this.outbox.record(clientId, this.repository.createdWitness(id), [created]),
+      ]);
       const now = new Date();
       const stored = await this.repository.insertOnce({
         id,
