@@ -29,8 +29,12 @@ export interface PendingEvent {
 
 export const OUTBOX_COLLECTION = 'event_outbox';
 
-/** Events recorded by this process and not yet said written or discarded, kept at most this many. */
-const MAX_UNCONFIRMED = 10_000;
+/**
+ * Events recorded by this process and not yet said written or discarded (their writer failed,
+ * say), kept at most this many: past that the oldest are forgotten here, and the relay's pass
+ * over the outbox, where they still are, finds them.
+ */
+const MAX_UNCONFIRMED = 2_000;
 
 /**
  * Where a change records its events, before it writes. FerretDB has no transactions, so the

@@ -5,6 +5,11 @@ import { EventOutbox, PendingEvent } from './event-outbox';
 
 /** Events read from the outbox, or taken from writers, per batch; more wait for the next. */
 const BATCH = 500;
+/**
+ * Events said written that wait for a batch, at most; when publishing falls this far behind, the
+ * oldest are left to the passes over the outbox, which still holds them, so memory stays bounded.
+ */
+const MAX_WAITING = 2_000;
 
 export interface RelaySettings {
   amqpUrl: string;
@@ -73,6 +78,7 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** Events said written: published by the next batch, which starts now unless one is under way. */
   private take(events: PendingEvent[]): void {
     this.written.push(...events);
+    if (this.written.length > MAX_WAITING) this.written.splice(0, this.written.length - MAX_WAITING);
     if (this.passing === undefined) this.schedule(0);
   }
 
