@@ -20,7 +20,7 @@ export interface Run extends Measurement {
 
 /**
  * The events a run published (one per create answered 2xx) against what the receiver got: they
- * lag, as the relay publishes from the outbox in passes and the webhooks service delivers after.
+ * lag behind the creates by the relay's publishing and the webhooks service's deliveries.
  */
 export interface Deliveries {
   /** Creates answered 2xx during the measured run: one `property.created` event each. */

@@ -48,10 +48,10 @@ const MAX_UNCONFIRMED = 2_000;
  *   const eventIds = await outbox.record(clientId, witness, [{ event, data }]);
  *   await collection.insertOne({ _id: witness.key, ..., event_ids: eventIds });   // or
  *   await collection.updateOne({ _id: witness.key }, { $set: ..., $addToSet: { event_ids: { $each: eventIds } } });
- * and, once the write is done, `outbox.written(eventIds)`, which hands them to this process's
- * relay at once. That third step only saves the relay a read of the outbox and a wait for its
- * next pass: the relay checks the witness either way, and an event never said written (its
- * writer died, say) is found by the relay's pass over the outbox.
+ * and, once the write has succeeded, `outbox.written(eventIds)`, which hands them to this
+ * process's relay to publish at once. That third step only saves the relay a read of the outbox
+ * and a wait for its next pass: an event never said written (its writer died, say) is found by
+ * the relay's pass over the outbox, which publishes it once its witness shows its id.
  */
 export class EventOutbox implements OnModuleInit {
   private readonly logger = new Logger('EventOutbox');
@@ -117,7 +117,7 @@ export class EventOutbox implements OnModuleInit {
     if (eventIds.length === 0) return;
     for (const id of eventIds) this.unconfirmed.delete(id);
     // Only an optimisation: the relay would drop them anyway once their grace has passed.
-    await this.pending.deleteMany({ _id: { $in: eventIds } }).catch((error: unknown) => {
+    await this.remove(eventIds).catch((error: unknown) => {
       this.logger.warn(`discarding events failed: ${String(error)}`);
     });
   }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel } from 'amqplib';
+import { SOCKET_OPTIONS } from './rmq-options';
 
 /** A publish the broker has not confirmed within this long is failed, to be tried again later. */
 export const PUBLISH_TIMEOUT_MS = 5000;
@@ -16,12 +17,7 @@ export class BrokerChannel {
   readonly channel: ChannelWrapper;
 
   constructor(url: string, name: string, setup: (channel: ConfirmChannel) => Promise<unknown>) {
-    this.connection = amqp.connect([url], {
-      heartbeatIntervalInSeconds: 5,
-      reconnectTimeInSeconds: 1,
-      // Nagle's algorithm would hold each publish back until the previous one is acknowledged.
-      connectionOptions: { noDelay: true },
-    });
+    this.connection = amqp.connect([url], SOCKET_OPTIONS);
     this.channel = this.connection.createChannel({ name, confirm: true, publishTimeout: PUBLISH_TIMEOUT_MS, setup });
     const logger = new Logger(name);
     this.connection.on('disconnect', ({ err }) => logger.warn(`broker connection lost, reconnecting: ${String(err)}`));

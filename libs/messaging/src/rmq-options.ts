@@ -76,7 +76,8 @@ export const DEAD_LETTER_QUEUE_OPTIONS = {
   },
 } as const;
 
-const SOCKET_OPTIONS = {
+/** Every broker connection's: heartbeats, reconnects, and Nagle's algorithm off. */
+export const SOCKET_OPTIONS = {
   heartbeatIntervalInSeconds: 5,
   reconnectTimeInSeconds: 1,
   connectionOptions: { noDelay: true },
