@@ -2,6 +2,7 @@ import { DOMAIN_EVENTS } from '@app/contracts';
 import { Stack } from '../tools/stack';
 import { EventTap } from './support/events';
 import { api, Api } from './support/http';
+import { scrape, valueOf } from './support/metrics';
 import { eventually } from './support/wait';
 
 const applicant = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', reference_id: 'crm-7' };
@@ -77,6 +78,14 @@ describe('domain events', () => {
           data: event.data,
         });
       }
+      // Counted as the relay takes them out of the outbox (just after publishing): every one on
+      // its writer's word, none by a pass.
+      const relayed = async (service: 'properties' | 'applications', found: string) =>
+        valueOf(await scrape(stack.process(service).httpUrl), 'events_relayed_total', { outcome: 'published', found });
+      await eventually('the relayed events counted', async () => (await relayed('properties', 'on_write')) === 6);
+      await eventually('the relayed events counted', async () => (await relayed('applications', 'on_write')) === 3);
+      expect(await relayed('properties', 'pass')).toBe(0);
+      expect(await relayed('applications', 'pass')).toBe(0);
     });
 
     it('publishes nothing for a change refused before any write', async () => {
@@ -151,6 +160,12 @@ describe('domain events', () => {
         async () => !(await properties.collection('event_outbox').findOne({ _id: orphan as never })),
       );
       expect(tap.received.map((event) => event.id)).not.toContain(orphan);
+      // What the restarted instances' passes over the outbox took out of it, counted just after.
+      const relayed = async (service: 'properties' | 'applications', outcome: string) =>
+        valueOf(await scrape(stack.process(service).httpUrl), 'events_relayed_total', { outcome, found: 'pass' });
+      await eventually('the events published by a pass counted', async () => (await relayed('properties', 'published')) === 2);
+      await eventually('the orphan dropped by a pass counted', async () => (await relayed('properties', 'dropped')) === 1);
+      await eventually('the events published by a pass counted', async () => (await relayed('applications', 'published')) === 2);
       await properties.close();
     });
   });

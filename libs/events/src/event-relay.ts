@@ -1,6 +1,7 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { EVENTS_EXCHANGE, queueName } from '@app/contracts';
 import { BrokerChannel } from '@app/messaging';
+import { countEventsRelayed } from '@app/observability';
 import { EventOutbox, PendingEvent } from './event-outbox';
 
 /** Events read from the outbox, or taken from writers, per batch; more wait for the next. */
@@ -104,7 +105,7 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async pass(now = Date.now()): Promise<void> {
     if (this.written.length > 0) {
       const batch = this.written.splice(0, BATCH);
-      await this.relay(batch, now, new Set(batch.map(({ _id }) => _id)));
+      await this.relay(batch, now, new Set(batch.map(({ _id }) => _id)), 'on_write');
     }
     if (now - this.lastScan < this.settings.intervalMs) return;
     this.lastScan = now;
@@ -115,15 +116,16 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
       .sort({ recorded_at: 1 })
       .limit(BATCH)
       .toArray();
-    await this.relay(batch, now, await this.outbox.writtenAmong(batch));
+    await this.relay(batch, now, await this.outbox.writtenAmong(batch), 'pass');
   }
 
   /**
    * Publishes the batch's `written` events, drops the others once past their grace, and removes
    * both from the outbox; the rest stay for a later pass. An event whose publish failed stays too.
    */
-  private async relay(batch: PendingEvent[], now: number, written: Set<string>): Promise<void> {
+  private async relay(batch: PendingEvent[], now: number, written: Set<string>, found: 'on_write' | 'pass'): Promise<void> {
     const done: string[] = [];
+    let dropped = 0;
     const publishes: Array<Promise<unknown>> = [];
     for (const pending of batch) {
       if (this.stopped) break;
@@ -136,10 +138,13 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
       } else if (now - pending.recorded_at.getTime() >= this.settings.graceMs) {
         this.logger.log(`dropping event ${pending._id} (${pending.event.event}): its change was never written`);
         done.push(pending._id);
+        dropped++;
       }
     }
     const failed = (await Promise.allSettled(publishes)).find((result) => result.status === 'rejected');
     await this.outbox.remove(done);
+    countEventsRelayed('published', found, done.length - dropped);
+    countEventsRelayed('dropped', found, dropped);
     if (failed) throw failed.reason;
   }
 }

@@ -46,6 +46,20 @@ const dbCommands = new Counter({
   registers: [metricsRegistry],
 });
 
+const eventsRelayed = new Counter({
+  name: 'events_relayed_total',
+  help:
+    'Domain events the relay took out of the outbox, by outcome (published, or dropped as their change was never ' +
+    'written) and by how it found them (on_write: its writer said them written; pass: its pass over the outbox)',
+  labelNames: ['outcome', 'found'] as const,
+  registers: [metricsRegistry],
+});
+
+/** For the event relay: counts the events of a batch it published or dropped. */
+export function countEventsRelayed(outcome: 'published' | 'dropped', found: 'on_write' | 'pass', count: number): void {
+  if (count > 0) eventsRelayed.inc({ outcome, found }, count);
+}
+
 /** For the driver's command monitoring: counts one command sent to the database. */
 export function countDbCommand(command: string): void {
   dbCommands.inc({ command });
