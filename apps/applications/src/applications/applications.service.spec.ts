@@ -213,13 +213,27 @@ describe('ApplicationsService', () => {
       expect(outbox.discard).toHaveBeenCalledWith(['evt_1', 'evt_2']);
     });
 
-    it('raises PROPERTY_ID_INVALID when the property lookup answers null, allocating and storing nothing', async () => {
+    it('claims the ids while the property is being looked up, not after', async () => {
+      let answer: (property: { id: number; name: string }) => void = () => undefined;
+      properties.lookup.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+      const created = service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
+      await new Promise(setImmediate);
+
+      expect(ids.allocate.mock.calls.map(([kind]) => kind).sort()).toEqual(['applicants', 'applications']);
+      expect(repository.insertOnce).not.toHaveBeenCalled();
+      answer({ id: 3, name: 'Maple Court' });
+      await created;
+      expect(repository.insertOnce).toHaveBeenCalledTimes(1);
+    });
+
+    it('raises PROPERTY_ID_INVALID when the property lookup answers null, recording and storing nothing', async () => {
       properties.lookup.mockResolvedValue(null);
       const failure = service.create(CLIENT, applicationInput(), { messageId: 'm-1' });
 
       await expect(failure).rejects.toEqual(ServiceError.propertyIdInvalid());
       await expect(failure).rejects.toMatchObject({ code: ErrorCode.PROPERTY_ID_INVALID });
-      expect(ids.allocate).not.toHaveBeenCalled();
+      expect(outbox.record).not.toHaveBeenCalled();
+      expect(index.add).not.toHaveBeenCalled();
       expect(repository.insertOnce).not.toHaveBeenCalled();
     });
 

@@ -150,10 +150,15 @@ export class ApplicationsService {
     const earlier = resumed ? await this.repository.findByRequestKey(requestKey) : null;
     if (earlier) return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
 
-    const property = await this.properties.lookup(clientId, input.property_id);
+    // The ids are claimed while the property is looked up, one round trip after the other no
+    // longer: a refused create leaves a gap in the ids, which promise increasing, never dense.
+    const [property, id, applicantId] = await Promise.all([
+      this.properties.lookup(clientId, input.property_id),
+      this.ids.allocate('applications'),
+      this.ids.allocate('applicants'),
+    ]);
     if (!property) throw ServiceError.propertyIdInvalid();
 
-    const [id, applicantId] = await Promise.all([this.ids.allocate('applications'), this.ids.allocate('applicants')]);
     const now = new Date();
     const primary = this.newApplicant(clientId, applicantId, 'primary', input.applicant, now);
     // Recorded and listed before it is stored, side by side: readers skip an entry until its
