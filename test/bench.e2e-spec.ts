@@ -3,10 +3,12 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { driveHttp } from '../bench/measure';
 import { BenchReport as Report, Run } from '../bench/report';
 
 const BENCH = join(__dirname, '..', 'dist', 'bench', 'bench', 'run.js');
+const DB_WRITE_PROBE = join(__dirname, '..', 'dist', 'bench', 'bench', 'db-write-probe.js');
 const SCENARIOS = [
   'create-property',
   'get-property',
@@ -209,4 +211,29 @@ describe('the bench load driver', () => {
     expect(run.non2xx).toBeLessThanOrEqual(Math.ceil(run.requests / 3) + 1);
     expect(run.p50).toBeGreaterThanOrEqual(2 * FORM_DELAY_MS - 2);
   });
+});
+
+describe('the database write probe', () => {
+  it('times one insert, three at once and one read on the test database, and leaves no database behind', async () => {
+    const child = spawn(process.execPath, [DB_WRITE_PROBE, '5'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+
+    const result = JSON.parse(stdout) as Record<string, number>;
+    expect(result.rounds).toBe(5);
+    for (const name of ['oneInsertMs', 'threeInsertsAtOnceMs', 'oneReadMs', 'threeToOne'])
+      expect(result[name]).toBeGreaterThan(0);
+    expect(result.threeToOne).toBeCloseTo(result.threeInsertsAtOnceMs / result.oneInsertMs, 1);
+    const client = await MongoClient.connect(process.env.MONGODB_URI!);
+    try {
+      const { databases } = await client.db().admin().listDatabases({ nameOnly: true });
+      expect(databases.map(({ name }) => name).filter((name) => name.startsWith('db_write_probe_'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
