@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { KEYS, Stack } from '../tools/stack';
 import { api, Api, expectErrorBody } from './support/http';
+import { scrape, valueOf } from './support/metrics';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -14,7 +15,12 @@ describe('webhooks', () => {
   beforeAll(async () => {
     stack = await Stack.start({
       instances: { webhooks: 1 },
-      env: { EVENT_RELAY_INTERVAL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      env: {
+        EVENT_RELAY_INTERVAL_MS: '100',
+        WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        DB_COMMAND_METRICS: 'true',
+      },
     });
     client = api(stack.url);
     receiver = await WebhookReceiver.start();
@@ -65,6 +71,19 @@ describe('webhooks', () => {
     const answer = await client.post(webhooks, { webhook: { url: 'ftp://x', events: ['property.exploded'] } });
     expect(answer.status).toBe(422);
     expect(answer.body.error.details.map((d: any) => d.field).sort()).toEqual(['webhook.events', 'webhook.url']);
+  });
+
+  // Before any test that leaves deliveries failing: their retries would write too.
+  it('updates a delivered event’s delivery once, with its outcome: nothing marks its attempt queued', async () => {
+    const webhook = await subscribe(['property.created']);
+    const updates = async () =>
+      valueOf(await scrape(stack.process('webhooks').operationsUrl), 'db_commands_total', { command: 'update' });
+    const before = await updates();
+    await createProperty('Counted');
+    await eventually('the delivery succeeded', async () => (await deliveries(webhook.id))[0]?.status === 'succeeded');
+
+    expect((await updates()) - before).toBe(1);
+    await client.delete(`${webhooks}/${webhook.id}`);
   });
 
   it('delivers the events subscribed to, signed so that the standardwebhooks library verifies them', async () => {

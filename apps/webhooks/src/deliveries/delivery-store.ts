@@ -16,8 +16,6 @@ export interface DeliveryRecord {
   client_id: number;
   body: WebhookBody;
   status: DeliveryStatus;
-  /** Set once its first attempt is on the deliveries queue. */
-  queued: boolean;
   next_attempt_at: Date | null;
   created_at: Date;
 }

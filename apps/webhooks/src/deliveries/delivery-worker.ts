@@ -108,7 +108,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Stores the delivery (once, whatever number of times the event arrives) and queues its first
-   * attempt, unless that was done already.
+   * attempt. An event that comes again finds its delivery stored; while no attempt has ended
+   * (`pending`) the try that stored it may have stopped before queueing, so it is queued again:
+   * an attempt skips a delivery that succeeded meanwhile, and a receiver that got it twice sees
+   * one webhook-id. Once an attempt has ended, the retries are the broker's to make.
+   *
+   * Nothing is written to mark the attempt queued: on FerretDB an update by `_id` reads the
+   * collection up to the document (20 ms for the newest of 1,000 deliveries, measured), and a
+   * delivery made three of them.
    */
   async enqueue(subscriptionId: number, clientId: number, body: WebhookBody): Promise<DeliveryRecord> {
     const record: DeliveryRecord = {
@@ -117,15 +124,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       client_id: clientId,
       body,
       status: 'pending',
-      queued: false,
       next_attempt_at: null,
       created_at: new Date(),
     };
     const stored = (await this.deliveries.create(record)) ? record : await this.deliveries.find(record._id);
-    if (stored && !stored.queued) {
-      await this.queue({ key: stored._id, retry: 0 });
-      await this.deliveries.update(stored._id, { queued: true });
-    }
+    if (stored?.status === 'pending') await this.queue({ key: stored._id, retry: 0 });
     return stored ?? record;
   }
 
