@@ -214,8 +214,8 @@ describe('the bench load driver', () => {
 });
 
 describe('the database write probe', () => {
-  it('times one insert, three at once and one read on the test database, and leaves no database behind', async () => {
-    const child = spawn(process.execPath, [DB_WRITE_PROBE, '5'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('times one insert, three at once, and a read and an update among stored documents, leaving no database behind', async () => {
+    const child = spawn(process.execPath, [DB_WRITE_PROBE, '5', '50'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -224,9 +224,10 @@ describe('the database write probe', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 
     const result = JSON.parse(stdout) as Record<string, number>;
-    expect(result.rounds).toBe(5);
-    for (const name of ['oneInsertMs', 'threeInsertsAtOnceMs', 'oneReadMs', 'threeToOne'])
+    expect(result).toMatchObject({ rounds: 5, stored: 50 });
+    for (const name of ['oneInsertMs', 'threeInsertsAtOnceMs', 'threeToOne', 'readNewestMs', 'updateNewestMs']) {
       expect(result[name]).toBeGreaterThan(0);
+    }
     expect(result.threeToOne).toBeCloseTo(result.threeInsertsAtOnceMs / result.oneInsertMs, 1);
     const client = await MongoClient.connect(process.env.MONGODB_URI!);
     try {
