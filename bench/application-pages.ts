@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { KEYS, Stack } from '../tools/stack';
 import { applicationBody } from './scenarios';
+import { hundredths } from './stats';
 
 interface Options {
   large: number;
@@ -39,12 +40,11 @@ interface Timing {
 function summarize(ms: number[]): Timing {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  const round = (n: number) => Math.round(n * 100) / 100;
   return {
-    p50: round(at(0.5)),
-    p90: round(at(0.9)),
-    p99: round(at(0.99)),
-    mean: round(ms.reduce((a, b) => a + b, 0) / ms.length),
+    p50: hundredths(at(0.5)),
+    p90: hundredths(at(0.9)),
+    p99: hundredths(at(0.99)),
+    mean: hundredths(ms.reduce((a, b) => a + b, 0) / ms.length),
   };
 }
 

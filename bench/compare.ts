@@ -6,16 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { BenchReport, STACK_NODE_PROCESSES } from './report';
+import { hundredths, median } from './stats';
 
 type Metric = 'rps' | 'p50' | 'p99';
 /** CPU ms per request of every watched process, or of the stack's Node processes alone. */
 type Cpu = 'cpu' | 'nodeCpu';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 function main(): void {
   const columns = process.argv
@@ -37,7 +32,7 @@ function main(): void {
         );
         return processes.reduce<number>((sum, [, ms]) => sum + (ms ?? 0), 0);
       });
-    return values.length > 0 ? Math.round(median(values) * 100) / 100 : null;
+    return values.length > 0 ? hundredths(median(values)) : null;
   };
   const first = columns[0][0];
   const rows: string[][] = [];

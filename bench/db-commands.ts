@@ -3,6 +3,8 @@
  * they run with DB_COMMAND_METRICS=true: the driver's command monitoring), read from each
  * service's /metrics before and after a run.
  */
+import { hundredths } from './stats';
+
 const SERIES = /^db_commands_total\{([^}]*)\}\s+(\S+)$/gm;
 const COMMAND_LABEL = /command="([^"]+)"/;
 
@@ -32,9 +34,7 @@ export function perRequest(
     const sent = count - (before[command] ?? 0);
     if (sent <= 0) continue;
     all += sent;
-    result[command] = round(sent / Math.max(requests, 1));
+    result[command] = hundredths(sent / Math.max(requests, 1));
   }
-  return { all: round(all / Math.max(requests, 1)), ...result };
+  return { all: hundredths(all / Math.max(requests, 1)), ...result };
 }
-
-const round = (n: number) => Math.round(n * 100) / 100;

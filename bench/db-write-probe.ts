@@ -13,6 +13,7 @@
  * document even by `_id`: the newest of many costs a read or an update in proportion to them.
  */
 import { MongoClient } from 'mongodb';
+import { hundredths, median } from './stats';
 
 const DATABASE = `db_write_probe_${process.pid}`;
 const USAGE = 'usage: db-write-probe.js [rounds] [stored], both positive integers';
@@ -53,16 +54,16 @@ async function main(): Promise<void> {
       read.push(await timed(() => many.findOne({ _id: newest })));
       update.push(await timed(() => many.updateOne({ _id: newest }, { $set: { touched: round } })));
     }
-    const oneInsertMs = median(one);
-    const threeInsertsAtOnceMs = median(three);
+    const oneInsertMs = hundredths(median(one));
+    const threeInsertsAtOnceMs = hundredths(median(three));
     const result = {
       rounds,
       stored,
       oneInsertMs,
       threeInsertsAtOnceMs,
-      threeToOne: round2(threeInsertsAtOnceMs / oneInsertMs),
-      readNewestMs: median(read),
-      updateNewestMs: median(update),
+      threeToOne: hundredths(threeInsertsAtOnceMs / oneInsertMs),
+      readNewestMs: hundredths(median(read)),
+      updateNewestMs: hundredths(median(update)),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
     await db.dropDatabase();
@@ -82,13 +83,6 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   await work();
   return performance.now() - started;
 }
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return round2(sorted[Math.floor(sorted.length / 2)]);
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

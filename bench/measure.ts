@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { hundredths } from './stats';
 
 /** What one load run measured. Latencies are of successful requests, in milliseconds. */
 export interface Measurement {
@@ -39,13 +40,10 @@ export class Latencies {
   /** Nearest-rank percentiles of what was recorded: `[p50, p99, max]`, rounded to 0.01 ms. */
   summary(): { p50: number; p99: number; max: number } {
     const sorted = this.values.slice(0, this.count).sort();
-    const at = (q: number) => (this.count === 0 ? 0 : round(sorted[Math.min(this.count - 1, Math.ceil(q * this.count) - 1)]));
+    const at = (q: number) =>
+      this.count === 0 ? 0 : hundredths(sorted[Math.min(this.count - 1, Math.ceil(q * this.count) - 1)]);
     return { p50: at(0.5), p99: at(0.99), max: at(1) };
   }
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 export interface HttpLoad {
@@ -110,9 +108,9 @@ export async function driveHttp(load: HttpLoad): Promise<Measurement> {
   const measured = latencies.size + non2xx;
   return {
     connections: load.connections,
-    durationS: round(durationS),
+    durationS: hundredths(durationS),
     requests: measured,
-    rps: round(measured / durationS),
+    rps: hundredths(measured / durationS),
     ...latencies.summary(),
     non2xx,
     errors: result.errors + result.timeouts,
@@ -160,9 +158,9 @@ export async function driveLoop(connections: number, durationS: number, operatio
   const measuredS = Number(process.hrtime.bigint() - started) / 1e9;
   return {
     connections,
-    durationS: round(measuredS),
+    durationS: hundredths(measuredS),
     requests: latencies.size,
-    rps: round(latencies.size / measuredS),
+    rps: hundredths(latencies.size / measuredS),
     ...latencies.summary(),
     non2xx: 0,
     errors,

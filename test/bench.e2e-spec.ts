@@ -36,21 +36,24 @@ const STACK_PROCESSES = ['gateway', 'properties', 'applications'];
 const EXTRA_PROCESSES: Record<string, string[]> = { 'form-submission': ['form'], 'event-publish': ['webhooks'] };
 const CONNECTIONS = 2;
 
+/** Runs a built script with this test's environment; what it printed, and how it exited. */
+async function runNode(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [script, ...args], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 describe('npm run bench, in a smoke configuration (shape only: no speed is asserted)', () => {
   let report: Report;
 
   beforeAll(async () => {
     if (!existsSync(BENCH)) throw new Error(`${BENCH} is missing: run \`npm run build\` first`);
-    const child = spawn(
-      process.execPath,
-      [BENCH, '--duration', '1', '--warmup', '0.3', '--connections', String(CONNECTIONS), '--json', '--db-commands'],
-      { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = await once(child, 'exit');
+    const options = ['--duration', '1', '--warmup', '0.3', '--connections', String(CONNECTIONS), '--json', '--db-commands'];
+    const { code, stdout, stderr } = await runNode(BENCH, options);
     if (code !== 0) throw new Error(`the bench exited with ${code}:\n${stderr}`);
     report = JSON.parse(stdout) as Report;
   }, 180_000);
@@ -215,12 +218,7 @@ describe('the bench load driver', () => {
 
 describe('the database write probe', () => {
   it('times one insert, three at once, and a read and an update among stored documents, leaving no database behind', async () => {
-    const child = spawn(process.execPath, [DB_WRITE_PROBE, '5', '50'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = await once(child, 'exit');
+    const { code, stdout, stderr } = await runNode(DB_WRITE_PROBE, ['5', '50']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 
     const result = JSON.parse(stdout) as Record<string, number>;

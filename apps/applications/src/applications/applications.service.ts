@@ -150,8 +150,8 @@ export class ApplicationsService {
     const earlier = resumed ? await this.repository.findByRequestKey(requestKey) : null;
     if (earlier) return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
 
-    // The ids are claimed while the property is looked up, one round trip after the other no
-    // longer: a refused create leaves a gap in the ids, which promise increasing, never dense.
+    // The ids are claimed while the property is looked up rather than after it. A refused create
+    // then leaves a gap in the ids, which are promised to increase, not to be dense.
     const [property, id, applicantId] = await Promise.all([
       this.properties.lookup(clientId, input.property_id),
       this.ids.allocate('applications'),
