@@ -6,11 +6,15 @@
 #   scripts/ferretdb.sh stop <dir>           stop the server started with <dir>
 #
 # The binary is built from Go's module proxy with the local Go toolchain and cached in
-# ${FERRETDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rental-applications}/ferretdb-<version>/.
+# ${FERRETDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rental-applications}/ferretdb-<version>-p<patch level>/.
 set -euo pipefail
 
 FERRETDB_VERSION=v1.24.2
+# Raised whenever the patches applied to the module source (patch_source) change, so that a binary
+# cached by an earlier build is rebuilt rather than reused.
+FERRETDB_PATCH_LEVEL=1
 FERRETDB_MODULE=github.com/FerretDB/FerretDB
+PATCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/ferretdb-patches"
 START_TIMEOUT_S=${FERRETDB_START_TIMEOUT:-30}
 STOP_TIMEOUT_S=10
 
@@ -40,7 +44,23 @@ die() {
 }
 
 cache_dir() {
-  echo "${FERRETDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rental-applications}/ferretdb-$FERRETDB_VERSION"
+  echo "${FERRETDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rental-applications}/ferretdb-$FERRETDB_VERSION-p$FERRETDB_PATCH_LEVEL"
+}
+
+# Applies scripts/ferretdb-patches/*.patch, in order, to the copied module source. Each patch
+# says at its top what it changes and why; the main one makes reads, updates and deletes by
+# `{_id: <string or ObjectId>}` use the unique `_id` index instead of scanning the table. To check
+# a build: `db.runCommand({explain: {find: "<coll>", filter: {_id: "x"}}})` returns SQLite's plan
+# in queryPlanner.Plan, `SEARCH ... USING INDEX` rather than `SCAN` (test/ferretdb-index.e2e-spec.ts).
+patch_source() {
+  local src="$1" file
+  # A repository of its own, so that git applies the paths relative to the source even when the
+  # cache lies inside another work tree.
+  git -C "$src" init -q || die "git init in $src failed"
+  for file in "$PATCH_DIR"/*.patch; do
+    git -C "$src" apply "$file" >&2 ||
+      die "applying $(basename "$file") to FerretDB $FERRETDB_VERSION failed"
+  done
 }
 
 # Builds the binary into the cache if absent; prints its path (and nothing else) on stdout.
@@ -63,7 +83,7 @@ cmd_install() {
   tmp=$(mktemp -d "$dir/.build.XXXXXX")
   # shellcheck disable=SC2064 # expand $tmp now
   trap "chmod -R u+w '$tmp' 2>/dev/null; rm -rf '$tmp'" EXIT
-  echo "$prog: building FerretDB $FERRETDB_VERSION into $dir (once; may take a minute)" >&2
+  echo "$prog: building FerretDB $FERRETDB_VERSION into $dir (once; takes 2 to 5 minutes on 2 cores)" >&2
   moddir=$(go mod download -json "$FERRETDB_MODULE@$FERRETDB_VERSION" |
     sed -n 's/^[[:space:]]*"Dir":[[:space:]]*"\(.*\)",\{0,1\}[[:space:]]*$/\1/p') ||
     die "go mod download $FERRETDB_MODULE@$FERRETDB_VERSION failed"
@@ -72,6 +92,7 @@ cmd_install() {
   cp -R "$moddir" "$tmp/src"
   chmod -R u+w "$tmp/src"
   echo "$FERRETDB_VERSION" >"$tmp/src/build/version/version.txt"
+  patch_source "$tmp/src"
   (cd "$tmp/src" && go build -buildvcs=false -o "$tmp/ferretdb" ./cmd/ferretdb) >&2 ||
     die "building FerretDB failed"
   "$tmp/ferretdb" --version >/dev/null 2>&1 ||
