@@ -12,7 +12,7 @@ set -euo pipefail
 FERRETDB_VERSION=v1.24.2
 # Raised whenever the patches applied to the module source (patch_source) change, so that a binary
 # cached by an earlier build is rebuilt rather than reused.
-FERRETDB_PATCH_LEVEL=1
+FERRETDB_PATCH_LEVEL=2
 FERRETDB_MODULE=github.com/FerretDB/FerretDB
 PATCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/ferretdb-patches"
 START_TIMEOUT_S=${FERRETDB_START_TIMEOUT:-30}

@@ -5,9 +5,10 @@ import { api } from './support/http';
 import { ServiceName, Stack } from '../tools/stack';
 
 /**
- * Every read, update and delete of the data layer filters on `{_id: <string>}`, the one filter
- * that FerretDB can answer from an index. Its SQLite backend uses the index only when the query
- * spells the `_id` expression as the index does (scripts/ferretdb-patches); these tests ask the
+ * Every read, update and delete of the data layer filters on `{_id: <string>}` (or, for a page,
+ * `{_id: {$in: [...]}}`), the filters that FerretDB can answer from an index. Its SQLite backend
+ * uses the index only when the query spells the `_id` expression as the index does, and reads
+ * `$in` from it only in the project's build (scripts/ferretdb-patches); these tests ask the
  * database itself. On MongoDB (docker-compose) they check its own plan the same way.
  */
 
@@ -44,7 +45,7 @@ describe('lookups by _id use the _id index', () => {
     await stack?.stop();
   });
 
-  it('for a find, an update and a delete on every collection of every service', async () => {
+  it('for a find (of one key or several), an update and a delete on every collection of every service', async () => {
     const planned: string[] = [];
     for (const service of SERVICES) {
       const db = mongo.db(`${stack.namespace}${service}`);
@@ -54,6 +55,7 @@ describe('lookups by _id use the _id index', () => {
         const filter = { _id: '1' };
         const commands = {
           find: { find: name, filter, limit: 1 },
+          'find of several keys': { find: name, filter: { _id: { $in: ['1', '2', '3'] } } },
           update: { update: name, updates: [{ q: filter, u: { $set: { touched: true } } }] },
           delete: { delete: name, deletes: [{ q: filter, limit: 1 }] },
         };
