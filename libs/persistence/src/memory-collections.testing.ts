@@ -6,8 +6,9 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A collection in memory with what the applications service relies on from FerretDB: a unique
- * `_id`, answers on a later turn of the event loop, and reads by `_id` only. Any other filter
- * fails the spec, since FerretDB would answer it by reading the whole collection.
+ * `_id`, answers on a later turn of the event loop, and reads by `_id` only (one key, or `$in` of
+ * keys, as the project's FerretDB build reads from the index). Any other filter fails the spec,
+ * since FerretDB would answer it by reading the whole collection.
  */
 export class MemoryCollection {
   readonly documents = new Map<string, Stored>();
@@ -42,6 +43,22 @@ export class MemoryCollection {
     return found ? structuredClone(found) : null;
   }
 
+  /** A read of several keys at once, `{_id: {$in: [...]}}`: one round trip, counted as one read. */
+  find(filter: Record<string, unknown>): { toArray(): Promise<Stored[]> } {
+    expectKeysFilter(filter);
+    return {
+      toArray: async () => {
+        this.reads++;
+        await nextTurn();
+        const keys = (filter._id as { $in: string[] }).$in;
+        return keys.flatMap((key) => {
+          const found = this.documents.get(key);
+          return found ? [structuredClone(found)] : [];
+        });
+      },
+    };
+  }
+
   async updateOne(filter: Record<string, unknown>, update: { $set: Record<string, unknown> }): Promise<void> {
     expectKeyFilter(filter);
     this.updates++;
@@ -68,6 +85,13 @@ export class MemoryCollection {
 function expectKeyFilter(filter: Record<string, unknown>): void {
   if (Object.keys(filter).join() !== '_id' || typeof filter._id !== 'string') {
     throw new Error(`a read not by _id alone scans the collection: ${JSON.stringify(filter)}`);
+  }
+}
+
+function expectKeysFilter(filter: Record<string, unknown>): void {
+  const keys = (filter._id as { $in?: unknown } | undefined)?.$in;
+  if (Object.keys(filter).join() !== '_id' || !Array.isArray(keys) || keys.some((key) => typeof key !== 'string')) {
+    throw new Error(`a read not by _id keys alone scans the collection: ${JSON.stringify(filter)}`);
   }
 }
 

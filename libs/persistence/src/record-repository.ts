@@ -16,8 +16,8 @@ export type Keyed<T> = T & { _id: string };
 
 /**
  * A resource's public id as its document key, in text: a filter on `_id` alone is the one that
- * FerretDB answers from an index (string and ObjectId keys, not numbers); any other filter reads
- * and decodes every document of the collection.
+ * FerretDB answers from an index (string and ObjectId keys, not numbers; `$in` of them in the
+ * project's build); any other filter reads and decodes every document of the collection.
  */
 export function documentKey(id: number): string {
   return String(id);
@@ -67,6 +67,16 @@ export abstract class RecordRepository<T extends StoredRecord> implements OnModu
   /** Removes the record with this public id, as a refused request does with what it stored. */
   async remove(id: number): Promise<void> {
     await this.documents.deleteOne({ _id: documentKey(id) } as mongo.Filter<Keyed<T>>);
+  }
+
+  /**
+   * The records with these public ids that exist, in no particular order: one read of their keys,
+   * which MongoDB and the project's FerretDB build both answer from the `_id` index.
+   */
+  async findAllByKey(ids: number[]): Promise<Keyed<T>[]> {
+    if (ids.length === 0) return [];
+    const keys = ids.map(documentKey);
+    return (await this.documents.find({ _id: { $in: keys } } as mongo.Filter<Keyed<T>>).toArray()) as Keyed<T>[];
   }
 
   /** The record with this public id, whoever owns it and whatever its state, or null. */

@@ -71,6 +71,20 @@ describe('ApplicationIndex', () => {
     expect(await index.read({ clientId: 1 }, 0, 10)).toEqual([]);
   });
 
+  it('reads a page of positions in one read of their keys, leaving out positions not yet written', async () => {
+    const database = new MemoryDatabase();
+    const index = new ApplicationIndex(database.connection());
+    for (let i = 1; i <= 30; i++) await index.add(1, 1, i);
+    const entries = database.collection('application_index');
+    entries.documents.delete('c1:27');
+
+    const before = entries.reads;
+    const page = await index.read({ clientId: 1 }, 30, 25);
+    expect(entries.reads - before).toBe(1);
+    expect(page.map((e) => e.position)).toEqual(Array.from({ length: 25 }, (_, i) => 30 - i).filter((p) => p !== 27));
+    expect(page.map((e) => e.application_id)).toEqual(page.map((e) => e.position));
+  });
+
   it('claims the appends that come while one is under way together, in the order they came', async () => {
     const database = new MemoryDatabase();
     const index = new ApplicationIndex(database.connection());

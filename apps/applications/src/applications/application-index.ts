@@ -28,10 +28,11 @@ const MAX_REMEMBERED_HEADS = 10_000;
 
 /**
  * The lists of applications, newest first, read without scanning. FerretDB (1.24, SQLite) uses an
- * index only for a filter that is exactly `{_id: <string>}`: a range or `$in` on `_id`, a sort or
- * any other field reads and decodes every document of the collection. So each list is a dense
- * run of positions 1, 2, 3, ..., each an entry under its own `_id`, and a page is a set of reads
- * by `_id`: positions p, p-1, ... down from the newest (or from the cursor).
+ * index only for a filter on `_id` alone, `{_id: <string>}` or, in the project's build
+ * (scripts/ferretdb-patches), `{_id: {$in: [...]}}`: a range on `_id`, a sort or any other field
+ * reads and decodes every document of the collection. So each list is a dense run of positions
+ * 1, 2, 3, ..., each an entry under its own `_id`, and a page is one read of the keys of
+ * positions p, p-1, ... down from the newest (or from the cursor).
  *
  * An entry is written before its application, with the application's id; a position is claimed
  * by inserting its entry, which the `_id` index makes atomic across instances. A position is
@@ -71,12 +72,21 @@ export class ApplicationIndex implements OnModuleInit {
     return this.findHead(listName(list));
   }
 
-  /** Up to `count` entries from position `from` downwards, newest first. */
+  /**
+   * Up to `count` entries from position `from` downwards, newest first: one read of their keys,
+   * which MongoDB and the project's FerretDB build both answer from the `_id` index.
+   */
   async read(list: ApplicationList, from: number, count: number): Promise<IndexedApplication[]> {
     const name = listName(list);
     const positions = Array.from({ length: Math.max(0, Math.min(count, from)) }, (_, i) => from - i);
-    const found = await Promise.all(positions.map((position) => this.entries.findOne({ _id: entryKey(name, position) })));
-    return found.flatMap((entry, i) => (entry ? [{ position: positions[i], application_id: entry.application_id }] : []));
+    if (positions.length === 0) return [];
+    const keys = positions.map((position) => entryKey(name, position));
+    const found = new Map<string, IndexEntry>();
+    for (const entry of await this.entries.find({ _id: { $in: keys } }).toArray()) found.set(entry._id, entry);
+    return positions.flatMap((position, i) => {
+      const entry = found.get(keys[i]);
+      return entry ? [{ position, application_id: entry.application_id }] : [];
+    });
   }
 
   /**

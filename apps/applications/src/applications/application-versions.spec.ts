@@ -66,4 +66,27 @@ describe('ApplicationVersions', () => {
     expect(await versions.current(upToDate)).toEqual(upToDate);
     expect(database.collection('application_versions').reads - reads).toBe(3);
   });
+
+  it('brings a page of applications up to date in one read when their copies are, folding in what they miss', async () => {
+    const database = new MemoryDatabase();
+    const versions = new ApplicationVersions(database.connection());
+    const claims = database.collection('application_versions');
+    const page = [stored({ id: 7 }), stored({ id: 8 }), stored({ id: 9 })];
+
+    let reads = claims.reads;
+    expect(await versions.currentAll(page)).toEqual(page);
+    expect(claims.reads - reads).toBe(1);
+
+    await versions.claim(8, 1, applicant(2));
+    await versions.claim(8, 2, applicant(3));
+    reads = claims.reads;
+    const current = await versions.currentAll(page);
+    expect(current.map((a) => a.id)).toEqual([7, 8, 9]);
+    expect(current[1].applicants.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(current[1].version).toBe(2);
+    expect(current[0]).toEqual(page[0]);
+    // The page's read, then one more claim and the one past it for the application that had some.
+    expect(claims.reads - reads).toBe(3);
+    expect(await versions.currentAll([])).toEqual([]);
+  });
 });

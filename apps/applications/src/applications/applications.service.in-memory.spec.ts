@@ -33,6 +33,10 @@ class MemoryRepository {
     return this.applications.findOne({ _id: String(id) });
   }
 
+  findAllByKey(ids: number[]) {
+    return this.applications.find({ _id: { $in: ids.map(String) } }).toArray();
+  }
+
   async findByRequestKey(requestKey: string) {
     const stored = [...this.applications.documents.values()].find((d) => d.request_key === requestKey);
     return stored ? structuredClone(stored) : null;
@@ -283,6 +287,18 @@ describe('ApplicationsService over collections in memory', () => {
       const page = await service.list(CLIENT, { limit: 2 });
       expect(page.items.map((a) => a.id)).toEqual([third.id, first.id]);
       expect(page.next_cursor).toBeNull();
+    });
+
+    it('reads a page in three reads of keys however long it is, once the head is known', async () => {
+      for (let i = 0; i < 25; i++) await apply();
+      await service.list(CLIENT, { limit: 25 });
+      const reads = () => ['application_index', 'applications', 'application_versions'].map((c) => database.collection(c).reads);
+      const before = reads();
+      const page = await service.list(CLIENT, { limit: 25 });
+      expect(page.items).toHaveLength(25);
+      const after = reads();
+      // The head checked (one read past it), then the page's positions, applications and claims.
+      expect(after.map((count, i) => count - before[i])).toEqual([2, 1, 1]);
     });
 
     it('starts a cursor from beyond the head at the head', async () => {

@@ -124,9 +124,11 @@ export class ApplicationsService {
     for (let scanned = 0; items.length < query.limit && position >= 1 && scanned < MAX_PAGE_SCAN;) {
       const count = Math.min(query.limit - items.length, position);
       const entries = await this.index.read(list, position, count);
-      const applications = await Promise.all(entries.map((entry) => this.readOwned(clientId, entry.application_id)));
-      for (const application of applications) {
-        if (application) items.push(toApplicationRepresentation(application, this.publicBaseUrl));
+      for (const application of await this.readAllOwned(
+        clientId,
+        entries.map((entry) => entry.application_id),
+      )) {
+        items.push(toApplicationRepresentation(application, this.publicBaseUrl));
       }
       position -= count;
       scanned += count;
@@ -280,6 +282,19 @@ export class ApplicationsService {
     const application = await this.readOwned(clientId, id);
     if (!application) throw ServiceError.notFound('application', id);
     return application;
+  }
+
+  /**
+   * The client's applications among `ids`, in that order, with every change folded in; those that
+   * do not exist (yet) or are another client's are left out. Two reads however many there are.
+   */
+  private async readAllOwned(clientId: number, ids: number[]): Promise<ApplicationRecord[]> {
+    const stored = new Map((await this.repository.findAllByKey(ids)).map((record) => [record.id, record]));
+    const owned = ids.flatMap((id) => {
+      const record = stored.get(id);
+      return record && record.client_id === clientId ? [record] : [];
+    });
+    return this.versions.currentAll(owned);
   }
 
   /** The client's application with every change folded in, or null (none, or another client's). */
