@@ -211,7 +211,7 @@ describe('the application form’s pages', () => {
       await allowed.locator('button[type="submit"]').press('Enter');
       await allowed.getByLabel('Desired move-in date').waitFor();
       const inner = page.frames().find((frame) => frame.url().includes('/details'));
-      expect(inner?.url()).toMatch(/\/applicants\/[\w-]{43}\/details\?iframe=true$/);
+      expect(inner?.url()).toMatch(/\/applicants\/[\w-]{44}\/details\?iframe=true$/);
     } finally {
       await framing.close();
     }

@@ -39,6 +39,11 @@ export interface StartFormMessage extends FormSubmission {
  */
 export interface FormTokenMessage {
   token_digest: string;
+  /**
+   * The application the token names, read from the token by the form (absent for a token issued
+   * before tokens named it): where the service looks for the applicant, by key. No secret.
+   */
+  application_id?: number;
 }
 
 export interface SaveContactMessage extends FormTokenMessage, FormSubmission {

@@ -76,9 +76,10 @@ export class ApplicantForms implements OnModuleInit {
   }
 
   /**
-   * Which application holds the applicant whose form token has `digest`, for an applicant that
-   * has no form record yet (created through the API and never opened). A search by a field other
-   * than `_id`, hence once per applicant: its first step writes the record found by `_id`.
+   * Which application holds the applicant whose form token has `digest`, for a link issued before
+   * tokens named their application, whose applicant has no form record yet (created through the
+   * API and never opened). A search by a field other than `_id`, so it reads every application:
+   * only such links come here, once each, since the first step writes the record found by `_id`.
    */
   async locate(digest: string): Promise<number | null> {
     const application = await this.connection

@@ -23,7 +23,7 @@ import {
   ServiceError,
   StartFormMessage,
 } from '@app/contracts';
-import { ApplicationFormsService } from './application-forms.service';
+import { ApplicationFormsService, FormLink } from './application-forms.service';
 
 /** A token digest: SHA-256 in base64url. */
 const DIGEST = /^[A-Za-z0-9_-]{43}$/;
@@ -49,32 +49,32 @@ export class ApplicationFormsMessageController {
 
   @MessagePattern(APPLICATION_FORMS.FIND)
   find(@Payload() message: FormTokenMessage): Promise<FormApplicant | null> {
-    return this.forms.find(readDigest(message));
+    return this.forms.find(readLink(message));
   }
 
   @MessagePattern(APPLICATION_FORMS.SAVE_CONTACT)
   async saveContact(@Payload() message: SaveContactMessage): Promise<FormApplicant> {
-    const digest = readDigest(message);
+    const link = readLink(message);
     const contact = parseRequest(FormContactInput, message.request);
     await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.saveContact(digest, contact);
+    return this.forms.saveContact(link, contact);
   }
 
   @MessagePattern(APPLICATION_FORMS.SAVE_DETAILS)
   async saveDetails(@Payload() message: SaveDetailsMessage): Promise<FormApplicant> {
-    const digest = readDigest(message);
+    const link = readLink(message);
     const details = parseRequest(FormDetailsInput, message.request);
     await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.saveDetails(digest, details);
+    return this.forms.saveDetails(link, details);
   }
 
   @MessagePattern(APPLICATION_FORMS.COMPLETE)
   async complete(@Delivered() { data, messageId }: DeliveredMessage): Promise<FormApplicant> {
     const message = data as CompleteFormMessage;
-    const digest = readDigest(message);
+    const link = readLink(message);
     const identity = parseRequest(
       FormIdentityInput,
-      this.sealer.openFields(message.sealed_applicant, { tokenDigest: digest, messageId }),
+      this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId }),
     );
     const { signature } = parseRequest(FormCompletionInput, { signature: message.signature });
     const coApplicants = Array.isArray(message.co_applicants) ? message.co_applicants : [];
@@ -82,7 +82,7 @@ export class ApplicationFormsMessageController {
     const answers = readAnswers(message.answers);
     const named = coApplicants.map((co) => parseRequest(FormCoApplicantInput, co));
     await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.complete(digest, {
+    return this.forms.complete(link, {
       answers,
       signature,
       co_applicants: named,
@@ -92,9 +92,11 @@ export class ApplicationFormsMessageController {
   }
 }
 
-function readDigest(message: FormTokenMessage): string {
+function readLink(message: FormTokenMessage): FormLink {
   if (typeof message?.token_digest !== 'string' || !DIGEST.test(message.token_digest)) throw malformed();
-  return message.token_digest;
+  const applicationId = message.application_id;
+  if (applicationId !== undefined && !isPositiveId(applicationId)) throw malformed();
+  return { digest: message.token_digest, applicationId: applicationId ?? null };
 }
 
 function readSubmission(message: FormSubmission): string {

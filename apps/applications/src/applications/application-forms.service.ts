@@ -17,6 +17,15 @@ import { ApplicationsRepository } from './applications.repository';
 import { applicantEventData, ApplicationsService } from './applications.service';
 import { formTokenDigest, FormTokens } from './form-tokens';
 
+/**
+ * An applicant's form link as the service is given it: the digest of its token, and the
+ * application the token names (null for a token issued before tokens named one).
+ */
+export interface FormLink {
+  digest: string;
+  applicationId: number | null;
+}
+
 /** An applicant found by its form token, with its application and its form record (if any). */
 interface FormSubject {
   digest: string;
@@ -73,38 +82,38 @@ export class ApplicationFormsService {
     return { ...view({ ...subject, form }), token };
   }
 
-  /** The applicant a form token's digest names, as the form shows it; null for none. */
-  async find(digest: string): Promise<FormApplicant | null> {
-    const subject = await this.subject(digest);
+  /** The applicant a form link names, as the form shows it; null for none. */
+  async find(link: FormLink): Promise<FormApplicant | null> {
+    const subject = await this.subject(link);
     return subject ? view(subject) : null;
   }
 
   /** Step 1 for an applicant created through the API (or step 1 again): its contact details. */
-  async saveContact(digest: string, contact: FormContactInput): Promise<FormApplicant> {
-    const subject = await this.open(digest);
+  async saveContact(link: FormLink, contact: FormContactInput): Promise<FormApplicant> {
+    const subject = await this.open(link);
     const given = { ...contact, phone: contact.phone ?? null };
     if (!subject.form || subject.form.form_status === 'not_started') {
       return view({ ...subject, form: await this.markFormStarted(subject, given) });
     }
     await this.forms.save(subject.digest, ids(subject), { contact: given });
-    return this.find(digest) as Promise<FormApplicant>;
+    return this.find(link) as Promise<FormApplicant>;
   }
 
   /** Step 2: what the property's kind asks, stored on the application. */
-  async saveDetails(digest: string, details: FormDetailsInput): Promise<FormApplicant> {
-    const subject = await this.open(digest);
+  async saveDetails(link: FormLink, details: FormDetailsInput): Promise<FormApplicant> {
+    const subject = await this.open(link);
     if (subject.applicant.type !== 'primary') throw refused('only the primary applicant describes what is wanted');
     await this.repository.saveFormDetails(subject.application.id, {
       floor_plan_id: details.floor_plan_id ?? null,
       desired_unit_description: details.desired_unit_description ?? null,
       desired_move_in: details.desired_move_in ?? null,
     });
-    return this.find(digest) as Promise<FormApplicant>;
+    return this.find(link) as Promise<FormApplicant>;
   }
 
   /** Step 3: the co-applicants the primary one names are added, then the form is completed. */
-  async complete(digest: string, completion: FormCompletion): Promise<FormApplicant> {
-    const subject = await this.open(digest);
+  async complete(link: FormLink, completion: FormCompletion): Promise<FormApplicant> {
+    const subject = await this.open(link);
     if (subject.form?.form_status !== 'started') throw refused('the form must be started first');
     if (subject.applicant.type !== 'primary' && completion.co_applicants.length > 0) {
       throw refused('only the primary applicant names co-applicants');
@@ -160,16 +169,20 @@ export class ApplicationFormsService {
   }
 
   /** The applicant to change, whose form is not completed yet. */
-  private async open(digest: string): Promise<FormSubject> {
-    const subject = await this.subject(digest);
+  private async open(link: FormLink): Promise<FormSubject> {
+    const subject = await this.subject(link);
     if (!subject) throw ServiceError.notFound('applicant', 'for this form link');
     if (subject.form?.form_status === 'completed') throw refused('this application form is already completed');
     return subject;
   }
 
-  private async subject(digest: string): Promise<FormSubject | null> {
+  /**
+   * Found by keys alone: the form record by the digest, else (an applicant that never opened its
+   * form) the application the token names. Only a token that names none is searched for.
+   */
+  private async subject({ digest, applicationId: named }: FormLink): Promise<FormSubject | null> {
     const form = await this.forms.find(digest);
-    const applicationId = form?.application_id ?? (await this.forms.locate(digest));
+    const applicationId = form?.application_id ?? named ?? (await this.forms.locate(digest));
     if (applicationId === null) return null;
     const stored = await this.repository.findByKey(applicationId);
     if (!stored) return null;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
-import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { ApplicantSealer, FieldCipher, formTokenApplication } from '@app/crypto';
 import { EventOutbox } from '@app/events';
 import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
+import { ApplicationFormsService } from './application-forms.service';
 import { ApplicationIndex } from './application-index';
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
@@ -153,7 +154,7 @@ describe('ApplicationsService over collections in memory', () => {
         type: 'primary',
         email: 'ada@example.com',
       });
-      const token = /^https:\/\/apply\.example\.com\/applicants\/([\w-]{43})$/.exec(applicant.form_url!)![1];
+      const token = /^https:\/\/apply\.example\.com\/applicants\/([\w-]{44})$/.exec(applicant.form_url!)![1];
       const stored = database.collection('applications').documents.get(String(created.id))!;
       const [record] = stored.applicants as Array<Record<string, unknown>>;
       expect(record.form_token_digest).toBe(formTokenDigest(token));
@@ -306,6 +307,48 @@ describe('ApplicationsService over collections in memory', () => {
       expect((await service.list(CLIENT, { limit: 5, before: 1_000_000 })).items.map((a) => a.id)).toEqual([only.id]);
     });
   });
+  describe('the form finding an applicant by its link', () => {
+    const forms = () => {
+      const connection = database.connection();
+      const cipher = new FieldCipher(KEYS);
+      return new ApplicationFormsService(
+        service,
+        new MemoryRepository(database.collection('applications')) as unknown as ApplicationsRepository,
+        new ApplicationVersions(connection),
+        new ApplicantForms(connection),
+        new FormTokens(cipher, env),
+        new ApplicantSealer(cipher),
+        new EventOutbox(connection),
+      );
+    };
+    const tokenOf = async (applicationId: number, applicantId: number) =>
+      (await service.getApplicant(CLIENT, applicationId, applicantId)).form_url!.split('/').pop()!;
+
+    // The collections in memory refuse any read not by `_id`, as FerretDB would scan for it.
+    it('finds an applicant made through the API, never opened, by keys alone', async () => {
+      const created = await apply();
+      const co = await service.addApplicant(
+        CLIENT,
+        created.id,
+        { first_name: 'Co', last_name: 'B', email: 'co@example.com' },
+        scope(),
+      );
+      for (const applicant of [created.applicants[0], co]) {
+        const token = await tokenOf(created.id, applicant.id);
+        expect(formTokenApplication(token)).toBe(created.id);
+        const found = await forms().find({ digest: formTokenDigest(token), applicationId: created.id });
+        expect(found).toMatchObject({ application_id: created.id, applicant_id: applicant.id, form_status: 'not_started' });
+      }
+    });
+
+    it('finds nothing, by keys alone, for a link whose token is not of the application it names', async () => {
+      const [one, two] = [await apply(), await apply()];
+      const token = await tokenOf(one.id, one.applicants[0].id);
+      expect(await forms().find({ digest: formTokenDigest(token), applicationId: two.id })).toBeNull();
+      expect(await forms().find({ digest: formTokenDigest('forged'), applicationId: 999 })).toBeNull();
+    });
+  });
+
   describe('create, racing a delete of its property', () => {
     let properties: MemoryProperties;
 

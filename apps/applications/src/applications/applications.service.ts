@@ -162,7 +162,7 @@ export class ApplicationsService {
     if (!property) throw ServiceError.propertyIdInvalid();
 
     const now = new Date();
-    const primary = this.newApplicant(clientId, applicantId, 'primary', input.applicant, now);
+    const primary = this.newApplicant(clientId, id, applicantId, 'primary', input.applicant, now);
     // Recorded and listed before it is stored, side by side: readers skip an entry until its
     // application exists, and the relay drops events whose application never does.
     const [eventIds] = await Promise.all([
@@ -230,7 +230,10 @@ export class ApplicationsService {
 
       applicantId ??= await this.ids.allocate('applicants');
       const now = new Date();
-      const applicant = { ...this.newApplicant(clientId, applicantId, 'co_applicant', input, now), request_key: requestKey };
+      const applicant = {
+        ...this.newApplicant(clientId, applicationId, applicantId, 'co_applicant', input, now),
+        request_key: requestKey,
+      };
       const version = (application.version ?? 0) + 1;
       const eventIds = await this.outbox.record(clientId, this.versions.witness(application.id, version), [
         { event: 'applicant.created', data: applicantEventData(application.id, application.property_id, applicant) },
@@ -246,7 +249,14 @@ export class ApplicationsService {
     throw ServiceError.unavailable(`application ${applicationId} is being changed by many requests at once; retry later`);
   }
 
-  private newApplicant(clientId: number, id: number, type: ApplicantType, input: ApplicantInput, now: Date): ApplicantRecord {
+  private newApplicant(
+    clientId: number,
+    applicationId: number,
+    id: number,
+    type: ApplicantType,
+    input: ApplicantInput,
+    now: Date,
+  ): ApplicantRecord {
     const owner = { clientId, applicantId: id };
     return {
       id,
@@ -260,7 +270,7 @@ export class ApplicationsService {
       custom_data: input.custom_data ? JSON.stringify(input.custom_data) : null,
       reference_id: input.reference_id ?? null,
       redirect_url: input.redirect_url ?? null,
-      ...this.formTokens.issue(clientId, id),
+      ...this.formTokens.issue(clientId, applicationId, id),
       form_status: 'not_started',
       form_started_at: null,
       form_completed_at: null,

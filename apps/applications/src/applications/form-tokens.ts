@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
-import { FieldCipher, formTokenDigest } from '@app/crypto';
+import { FieldCipher, formTokenDigest, newApplicantFormToken } from '@app/crypto';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantRecord } from './application.schema';
 
-const TOKEN_BYTES = 32;
 const CONTEXT = 'applicant.form_token';
 
 /** What an applicant stores of its form token. */
@@ -15,7 +13,7 @@ export { formTokenDigest };
 
 /**
  * Each applicant's link into the online form: `<APPLY_BASE_URL>/applicants/<token>`, the token
- * 32 random bytes. The database holds the token only sealed (to show the link again on a read)
+ * naming the application and 26 random bytes (newApplicantFormToken). The database holds the token only sealed (to show the link again on a read)
  * and as its digest (to find the applicant from a link), never in clear.
  */
 @Injectable()
@@ -30,8 +28,8 @@ export class FormTokens {
   }
 
   /** A new token for the client's applicant, sealed for them: copied to another applicant, it does not open. */
-  issue(clientId: number, applicantId: number): IssuedFormToken {
-    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  issue(clientId: number, applicationId: number, applicantId: number): IssuedFormToken {
+    const token = newApplicantFormToken(applicationId);
     return {
       form_token: this.cipher.seal(token, CONTEXT, tokenOwner(clientId, applicantId)),
       form_token_digest: formTokenDigest(token),

@@ -5,6 +5,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
   CompleteFormMessage,
+  FormTokenMessage,
   ErrorCode,
   FieldProblem,
   FORM_SUBMISSION_FIELD,
@@ -29,7 +30,7 @@ import {
   ServiceError,
   UsableInvitation,
 } from '@app/contracts';
-import { ApplicantSealer, FORM_TOKEN, formTokenDigest } from '@app/crypto';
+import { APPLICANT_FORM_TOKEN, ApplicantSealer, FORM_TOKEN, formTokenApplication, formTokenDigest } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
 import { FormBackends } from '../backends/form-backends';
 import { FormEnvironment } from '../config/form.environment';
@@ -167,14 +168,14 @@ export class FormHttpController {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
       const action = `/applicants/${token}`;
-      const { applicant, property, digest } = await this.openApplicant(token);
+      const { applicant, property, link } = await this.openApplicant(token);
       const body = this.submitted(request, action);
       const contact = this.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_CONTACT, {
-        token_digest: digest,
+        ...link,
         request: contact,
         submission: body.nonce,
       });
@@ -205,7 +206,7 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { property, digest } = await this.openStep(token, 'details', iframe);
+      const { property, link } = await this.openStep(token, 'details', iframe);
       const body = this.submitted(request, `/applicants/${token}/details`);
       const details = this.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
@@ -213,7 +214,7 @@ export class FormHttpController {
         return this.detailsPage(reply, iframe, property, token, body, problems, 422);
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_DETAILS, {
-        token_digest: digest,
+        ...link,
         request: details,
         submission: body.nonce,
       });
@@ -243,7 +244,7 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property, digest } = await this.openStep(token, 'finish', iframe);
+      const { applicant, property, link } = await this.openStep(token, 'finish', iframe);
       const body = this.submitted(request, `/applicants/${token}/finish`);
       const preset = formPreset(property.form_preset_id);
       const answers = fieldsWithPrefix(body, 'answers.');
@@ -258,12 +259,12 @@ export class FormHttpController {
         return this.finishPage(reply, iframe, property, applicant, token, withoutSecrets(body), problems, 422);
       }
       const message = new BoundToMessage((messageId): CompleteFormMessage => ({
-        token_digest: digest,
+        ...link,
         answers: presetAnswers(preset, answers),
         signature: completion.signature,
         co_applicants: coApplicants,
         sealed_applicant: this.sealer.sealFields(identity, {
-          tokenDigest: digest,
+          tokenDigest: link.token_digest,
           messageId,
         }) as CompleteFormMessage['sealed_applicant'],
         submission: body.nonce,
@@ -337,14 +338,15 @@ export class FormHttpController {
   /** The applicant a form link names, and its property, which must still exist. */
   private async openApplicant(
     token: string,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; digest: string }> {
-    if (!FORM_TOKEN.test(token)) throw NOT_FOUND;
-    const digest = formTokenDigest(token);
-    const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, { token_digest: digest });
+  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
+    if (!APPLICANT_FORM_TOKEN.test(token)) throw NOT_FOUND;
+    const link = formLink(token);
+    if (!link) throw NOT_FOUND;
+    const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, link);
     if (!applicant) throw NOT_FOUND;
     const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
     if (!found || found.client_id !== applicant.client_id) throw NOT_FOUND;
-    return { applicant, property: found.property, digest };
+    return { applicant, property: found.property, link };
   }
 
   /**
@@ -409,7 +411,7 @@ export class FormHttpController {
     token: string,
     step: 'details' | 'finish',
     iframe: boolean,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; digest: string }> {
+  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
     const opened = await this.openApplicant(token);
     const { form_status: status, type } = opened.applicant;
     if (status === 'completed') throw new Redirect(this.stepUrl(token, 'done', iframe));
@@ -590,4 +592,16 @@ function answerValues(answers: Record<string, string>): FormBody {
 function withoutSecrets(body: FormBody): FormBody {
   const { id_number: _ssn, csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
   return rest;
+}
+
+/**
+ * How the form names an applicant to the applications service: the digest of its link's token,
+ * and the application a 44-character token names. A 44-character token that names none is no
+ * token of ours (null); a 43-character one was issued before tokens named their application.
+ */
+function formLink(token: string): FormTokenMessage | null {
+  const digest = formTokenDigest(token);
+  if (token.length === 43) return { token_digest: digest };
+  const applicationId = formTokenApplication(token);
+  return applicationId === null ? null : { token_digest: digest, application_id: applicationId };
 }
