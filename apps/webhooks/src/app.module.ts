@@ -4,6 +4,7 @@ import { QUEUES, WEBHOOKS } from '@app/contracts';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { WebhooksEnvironment } from './config/webhooks.environment';
+import { DeliveryRetention } from './deliveries/delivery-retention';
 import { DeliveryStore } from './deliveries/delivery-store';
 import { DeliveryWorker } from './deliveries/delivery-worker';
 import { SubscriptionStore } from './subscriptions/subscription-store';
@@ -17,6 +18,6 @@ import { WebhooksService } from './subscriptions/webhooks.service';
     ServiceOperationsModule.forService(QUEUES.WEBHOOKS, WEBHOOKS.PING),
   ],
   controllers: [WebhooksMessageController],
-  providers: [SubscriptionStore, DeliveryStore, DeliveryWorker, WebhooksService],
+  providers: [SubscriptionStore, DeliveryStore, DeliveryWorker, DeliveryRetention, WebhooksService],
 })
 export class AppModule {}

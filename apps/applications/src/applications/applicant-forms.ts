@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { FormStatus, SealedValue } from '@app/contracts';
@@ -7,6 +7,15 @@ import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantRecord } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
+const FORM_SUBMISSIONS = 'form_submissions';
+
+/**
+ * How long a used form page's submission nonce is kept: longer than the CSRF token that carries
+ * it lives (4 hours, apps/form), so a page sent again is refused while its token is still valid;
+ * after that the form refuses the expired token itself.
+ */
+export const SUBMISSION_RETENTION_MS = 24 * 60 * 60 * 1000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * How far one applicant got in the online form, keyed by the digest of its form token: the form
@@ -34,24 +43,48 @@ export interface ApplicantForm {
 }
 
 @Injectable()
-export class ApplicantForms implements OnModuleInit {
+export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('ApplicantForms');
+  private purgeTimer?: NodeJS.Timeout;
+
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
   private get forms() {
     return this.connection.collection<ApplicantForm>(APPLICANT_FORMS);
   }
 
+  private get submissions() {
+    return this.connection.collection<{ _id: string; at: Date }>(FORM_SUBMISSIONS);
+  }
+
   async onModuleInit(): Promise<void> {
-    await this.connection.createCollection('applicant_forms').catch(ignoreExistingCollection);
-    await this.connection.createCollection('form_submissions').catch(ignoreExistingCollection);
+    await this.connection.createCollection(APPLICANT_FORMS).catch(ignoreExistingCollection);
+    await this.connection.createCollection(FORM_SUBMISSIONS).catch(ignoreExistingCollection);
+    this.purgeTimer = setInterval(() => void this.purgeSubmissions().catch(this.purgeFailed), PURGE_EVERY_MS).unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
   }
 
   /** Whether this is the first use of a form page's submission nonce (the `_id` index decides races). */
   claimSubmission(nonce: string): Promise<boolean> {
-    return claimed(
-      this.connection.collection<{ _id: string; at: Date }>('form_submissions').insertOne({ _id: nonce, at: new Date() }),
-    );
+    return claimed(this.submissions.insertOne({ _id: nonce, at: new Date() }));
   }
+
+  /**
+   * Removes the nonces used longer ago than SUBMISSION_RETENTION_MS; returns how many. FerretDB
+   * has no TTL index, so every instance does this once an hour, on MongoDB too; the filter reads
+   * every nonce on FerretDB, in the background, never on a request's path.
+   */
+  async purgeSubmissions(now = new Date()): Promise<number> {
+    const { deletedCount } = await this.submissions.deleteMany({
+      at: { $lt: new Date(now.getTime() - SUBMISSION_RETENTION_MS) },
+    });
+    return deletedCount;
+  }
+
+  private readonly purgeFailed = (error: unknown) => this.logger.warn(`purging used form nonces failed: ${String(error)}`);
 
   find(digest: string): Promise<ApplicantForm | null> {
     return this.forms.findOne({ _id: digest });

@@ -24,6 +24,17 @@ export class WebhooksEnvironment extends ServiceEnvironment {
   @isIntegerInRange('WEBHOOK_CONCURRENCY', 1, 500)
   WEBHOOK_CONCURRENCY: number = 32;
 
+  /**
+   * Days a finished delivery and its attempts are kept after it last changed (or was asked to be
+   * made again); then they are removed. Must outlast the retry schedule, which it does by far.
+   */
+  @isIntegerInRange('WEBHOOK_DELIVERY_RETENTION_DAYS', 1, 3650)
+  WEBHOOK_DELIVERY_RETENTION_DAYS: number = 30;
+
+  get deliveryRetentionMs(): number {
+    return this.WEBHOOK_DELIVERY_RETENTION_DAYS * 24 * 60 * 60 * 1000;
+  }
+
   get retrySchedule(): number[] {
     return this.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
   }

@@ -18,6 +18,11 @@ export interface DeliveryRecord {
   status: DeliveryStatus;
   next_attempt_at: Date | null;
   created_at: Date;
+  /**
+   * When it last changed or was asked to be made again: its retention counts from here. Absent
+   * from deliveries stored before it was kept, whose retention counts from created_at.
+   */
+  updated_at?: Date;
 }
 
 export interface AttemptRecord extends AttemptOutcome {
@@ -30,6 +35,12 @@ export interface AttemptRecord extends AttemptOutcome {
 
 /** Deliveries listed per subscription, newest first, at most this many. */
 export const MAX_LISTED_DELIVERIES = 100;
+
+/** Expired deliveries removed per round trip of a purge, so that no write holds the database long. */
+const PURGE_BATCH = 500;
+
+/** A delivery that no attempt will change any more: only those expire. */
+const FINISHED: DeliveryStatus[] = ['succeeded', 'failed'];
 
 export function deliveryKey(subscriptionId: number, eventId: string): string {
   return `${subscriptionId}:${eventId}`;
@@ -55,15 +66,49 @@ export class DeliveryStore implements OnModuleInit {
 
   /** Stores the delivery; false when it exists already (the event came twice). */
   create(record: DeliveryRecord): Promise<boolean> {
-    return claimed(this.deliveries.insertOne(record));
+    return claimed(this.deliveries.insertOne({ updated_at: record.created_at, ...record }));
   }
 
   find(key: string): Promise<DeliveryRecord | null> {
     return this.deliveries.findOne({ _id: key });
   }
 
-  async update(key: string, changes: Partial<Omit<DeliveryRecord, '_id'>>): Promise<void> {
-    await this.deliveries.updateOne({ _id: key }, { $set: changes });
+  /** Changes the delivery, which restarts its retention; with no changes, only restarts it. */
+  async update(key: string, changes: Partial<Omit<DeliveryRecord, '_id'>> = {}): Promise<void> {
+    await this.deliveries.updateOne({ _id: key }, { $set: { ...changes, updated_at: new Date() } });
+  }
+
+  /**
+   * Removes the finished deliveries that have not changed for `retentionMs`, and their attempts,
+   * in batches; returns how many deliveries went. A delivery under way, or retried or asked for
+   * again within the retention, stays with every attempt. FerretDB has no TTL index, and a
+   * delivery's attempts must go with it, so this runs on MongoDB too. Its filters read every
+   * delivery and attempt on FerretDB: it runs in the background, never on a request's path.
+   */
+  async purgeExpired(retentionMs: number, now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - retentionMs);
+    const expired = {
+      status: { $in: FINISHED },
+      $or: [{ updated_at: { $lt: cutoff } }, { updated_at: { $exists: false }, created_at: { $lt: cutoff } }],
+    };
+    let purged = 0;
+    for (;;) {
+      const batch = await this.deliveries
+        .find(expired, { projection: { _id: 1 } })
+        .limit(PURGE_BATCH)
+        .toArray();
+      if (batch.length === 0) return purged;
+      const keys = batch.map(({ _id }) => _id);
+      // The filter again: a delivery asked for again since it was read is kept.
+      const { deletedCount } = await this.deliveries.deleteMany({ _id: { $in: keys }, ...expired });
+      const kept = new Set(
+        (await this.deliveries.find({ _id: { $in: keys } }, { projection: { _id: 1 } }).toArray()).map(({ _id }) => _id),
+      );
+      const gone = keys.filter((key) => !kept.has(key));
+      if (gone.length > 0) await this.attempts.deleteMany({ delivery_key: { $in: gone } });
+      purged += deletedCount;
+      if (batch.length < PURGE_BATCH) return purged;
+    }
   }
 
   /**
