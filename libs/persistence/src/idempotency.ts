@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Collection, Connection } from 'mongoose';
+import { BackgroundPurge } from './background-purge';
 import { claimed, isDuplicateKey } from './mongo-errors';
 import { parseKeyRing, RingKey } from '@app/config';
 import { ErrorCode, ErrorPayload, ServiceError } from '@app/contracts';
@@ -71,8 +72,7 @@ export type CreateWork<T> = (requestKey: string, resumed: boolean) => Promise<T>
  * and updates, by `_id` alone, happen only for repeats and takeovers.
  */
 export class Idempotency implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('Idempotency');
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purge = new BackgroundPurge('expired idempotency keys', PURGE_EVERY_MS, () => this.purgeExpired());
 
   constructor(
     private readonly connection: Connection,
@@ -88,22 +88,18 @@ export class Idempotency implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.purgeTimer = setInterval(() => void this.purgeExpired(), PURGE_EVERY_MS).unref();
+    this.purge.start();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+    this.purge.stop();
   }
 
+  /** Removes the claims and outcomes past their 24 hours; returns how many claims went. */
   async purgeExpired(now = new Date()): Promise<number> {
-    try {
-      const { deletedCount } = await this.claims.deleteMany({ expires_at: { $lte: now } });
-      await this.outcomes.deleteMany({ expires_at: { $lte: now } });
-      return deletedCount;
-    } catch (error) {
-      this.logger.warn(`purging expired idempotency keys failed: ${String(error)}`);
-      return 0;
-    }
+    const { deletedCount } = await this.claims.deleteMany({ expires_at: { $lte: now } });
+    await this.outcomes.deleteMany({ expires_at: { $lte: now } });
+    return deletedCount;
   }
 
   async run<T>(scope: CreateScope, work: CreateWork<T>): Promise<T> {

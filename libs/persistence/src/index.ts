@@ -5,3 +5,4 @@ export * from './mongo-errors';
 export * from './record-repository';
 export * from './claim-batches';
 export * from './operation-timeout';
+export * from './background-purge';

@@ -1,9 +1,9 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { FormStatus, SealedValue } from '@app/contracts';
 import { EventWitness } from '@app/events';
-import { claimed, ignoreExistingCollection } from '@app/persistence';
+import { BackgroundPurge, claimed, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantRecord } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
@@ -44,8 +44,7 @@ export interface ApplicantForm {
 
 @Injectable()
 export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('ApplicantForms');
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purge = new BackgroundPurge('used form nonces', PURGE_EVERY_MS, () => this.purgeSubmissions());
 
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
@@ -60,11 +59,11 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection(APPLICANT_FORMS).catch(ignoreExistingCollection);
     await this.connection.createCollection(FORM_SUBMISSIONS).catch(ignoreExistingCollection);
-    this.purgeTimer = setInterval(() => void this.purgeSubmissions().catch(this.purgeFailed), PURGE_EVERY_MS).unref();
+    this.purge.start();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+    this.purge.stop();
   }
 
   /** Whether this is the first use of a form page's submission nonce (the `_id` index decides races). */
@@ -73,9 +72,9 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Removes the nonces used longer ago than SUBMISSION_RETENTION_MS; returns how many. FerretDB
-   * has no TTL index, so every instance does this once an hour, on MongoDB too; the filter reads
-   * every nonce on FerretDB, in the background, never on a request's path.
+   * Removes the nonces used longer ago than SUBMISSION_RETENTION_MS; returns how many. Every
+   * instance does this once an hour (BackgroundPurge); the filter reads every nonce on FerretDB,
+   * in the background, never on a request's path.
    */
   async purgeSubmissions(now = new Date()): Promise<number> {
     const { deletedCount } = await this.submissions.deleteMany({
@@ -83,8 +82,6 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     });
     return deletedCount;
   }
-
-  private readonly purgeFailed = (error: unknown) => this.logger.warn(`purging used form nonces failed: ${String(error)}`);
 
   find(digest: string): Promise<ApplicantForm | null> {
     return this.forms.findOne({ _id: digest });
