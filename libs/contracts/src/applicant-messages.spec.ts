@@ -7,6 +7,7 @@ import {
 import { parseRequest } from './validation/parse';
 import { UpdateApplicantRequest } from './dto/applicant-changes.dto';
 import { ServiceError } from './errors';
+import { CreateWebhookRequest } from './dto/webhook.dto';
 
 const problems = (work: () => unknown) => {
   try {
@@ -95,5 +96,13 @@ describe('UpdateApplicantRequest', () => {
         { field: 'applicant.redirect_url', message: 'is not a known field' },
       ]),
     );
+  });
+});
+
+describe('the applicant events', () => {
+  it('can be subscribed to by a webhook', () => {
+    const events = ['applicant.updated', 'applicant.removed'];
+    const { webhook } = parseRequest(CreateWebhookRequest, { webhook: { url: 'https://crm.example.com/hooks', events } });
+    expect(webhook.events).toEqual(events);
   });
 });
