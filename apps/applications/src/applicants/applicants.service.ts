@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicantSealer, SealedApplicantField } from '@app/crypto';
+import { ApplicantSealer, SEALED_APPLICANT_FIELDS, SealedApplicantField } from '@app/crypto';
 import { EventOutbox } from '@app/events';
 import {
   ApplicantChanges,
@@ -74,7 +74,8 @@ export class ApplicantsService {
     const shown = withFormProgress(stored, form);
     const owner = { clientId, applicantId: id };
     const open = (field: SealedApplicantField) => (shown[field] ? this.sealer.openField(field, shown[field], owner) : null);
-    const values = { dob: open('dob'), id_number: open('id_number') };
+    // Every identity field the applicant gives sealed is sensitive data: a new one is included by being sealed.
+    const values = Object.fromEntries(SEALED_APPLICANT_FIELDS.map((field) => [field, open(field)]));
     await this.audit.recordRead(clientId, reader, { applicationId, applicantId: id });
     return { applicant: representation, sensitive_data: { sealed: this.sealer.sealForMessage(values, { clientId, messageId }) } };
   }

@@ -32,7 +32,7 @@ import {
   UpdateApplicantMessage,
   UpdateApplicantRequest,
 } from '@app/contracts';
-import { ApplicantSealer } from '@app/crypto';
+import { ApplicantSealer, SEALED_APPLICANT_FIELDS } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
 import { currentRequestId } from '@app/observability';
 import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
@@ -142,7 +142,8 @@ export class ApplicantsHttpController {
     const opened = this.sealer.openFromMessage(answer.sensitive_data.sealed, { clientId: credential.clientId, messageId });
     reply.header('cache-control', 'no-store');
     reply.header('etag', entityTag(answer.applicant));
-    const sensitive_data = { dob: (opened.dob as string) ?? null, id_number: (opened.id_number as string) ?? null };
+    // Named in order, each null when the applicant did not give it.
+    const sensitive_data = Object.fromEntries([...SEALED_APPLICANT_FIELDS].sort().map((field) => [field, opened[field] ?? null]));
     return { applicant: { ...answer.applicant, sensitive_data } as ApplicantRepresentation };
   }
 
