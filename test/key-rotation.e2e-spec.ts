@@ -1,6 +1,6 @@
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { api, Api } from './support/http';
-import { Stack, testFieldKey } from '../tools/stack';
+import { KEYS, Stack, testFieldKey } from '../tools/stack';
 
 /**
  * Rotating FIELD_ENCRYPTION_KEYS as the README says: put a new key first everywhere, keeping the
@@ -42,7 +42,7 @@ describe('field encryption key rotation', () => {
   };
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ env: { API_KEY_SCOPES: `${KEYS.clientOne}:sensitive_data` } });
     client = api(stack.url);
     propertyId = (await client.post('/api/v2/properties', { property: { name: 'Rotation Row' } })).body.property.id;
   });
@@ -77,6 +77,19 @@ describe('field encryption key rotation', () => {
         ['333445555', '1972-03-04'],
       ],
     );
+    // And the API reads every one of them to a key with the scope, whichever key sealed it.
+    const read = async (id: number) => {
+      const applicant = (await client.get(`/api/v2/applications/${id}`)).body.application.applicants[0];
+      const answer = await client.get(`${new URL(applicant.api_url).pathname}?include=sensitive_data`);
+      expect(answer.status).toBe(200);
+      return answer.body.applicant.sensitive_data;
+    };
+    expect(await Promise.all([before, during, after].map(read))).toEqual([
+      { dob: '1970-01-02', id_number: '111223333' },
+      { dob: '1971-02-03', id_number: '222334444' },
+      { dob: '1972-03-04', id_number: '333445555' },
+    ]);
+
     // The old value is readable only while its key stays in the ring.
     expect(() =>
       new ApplicantSealer(new FieldCipher(newKey)).openField('id_number', values[0].id_number, values[0].owner),

@@ -6,6 +6,8 @@ import { KEYS, Stack } from '../tools/stack';
 
 /** A key allowed one request a second, with no burst to speak of. */
 const THROTTLED_KEY = 'test-key-throttled';
+/** A key of client one granted the sensitive_data scope. */
+const READER_KEY = 'test-key-sensitive-reader';
 
 const MAPPED_ROUTE = /^Mapped \{(\S+), (\w+)\} route$/;
 
@@ -36,7 +38,8 @@ describe('the published OpenAPI document', () => {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         RPC_TIMEOUT_MS: '1500',
         PROPERTY_LOOKUP_TIMEOUT_MS: '700',
-        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${THROTTLED_KEY}:3:1:1`,
+        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${THROTTLED_KEY}:3:1:1,${READER_KEY}:1`,
+        API_KEY_SCOPES: `${READER_KEY}:sensitive_data`,
       },
     });
     client = api(stack.url);
@@ -273,6 +276,53 @@ describe('the published OpenAPI document', () => {
     expect((await documented('POST', plans, busy)).status).toBe(409);
   });
 
+  it('answers the applicant change, sensitive data and audit responses it documents, each as documented', async () => {
+    const applicantPath = '/api/v2/applications/{application_id}/applicants/{id}';
+    const auditEvents = '/api/v2/audit_events';
+    const live = (await client.post('/api/v2/properties', { property: { name: 'Audited' } })).body.property;
+    const applicant = {
+      first_name: 'Sen',
+      last_name: 'Sitive',
+      email: 'sen@example.com',
+      dob: '1980-02-03',
+      id_number: '123456789',
+    };
+    const made = (await client.post('/api/v2/applications', { application: { property_id: live.id, applicant } })).body
+      .application;
+    const primary = new URL(made.applicants[0].api_url).pathname;
+    const co = (await client.post(`/api/v2/applications/${made.id}/applicants`, { applicant })).body.applicant;
+    const coPath = new URL(co.api_url).pathname;
+    const unknown = `/api/v2/applications/${made.id}/applicants/999999`;
+    const stale = { headers: { 'if-match': '"stale"' } };
+    const reader = { key: READER_KEY };
+    const tooBig = JSON.stringify({ applicant: { first_name: 'x'.repeat(65 * 1024) } });
+    const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
+
+    for (const [method, path, request] of [
+      ['GET', applicantPath, () => client.get(`${primary}?include=sensitive_data`, reader)],
+      ['GET', applicantPath, () => client.get(`${primary}?include=sensitive_data`)],
+      ['GET', applicantPath, () => client.get(`${primary}?include=everything`)],
+      ['PATCH', applicantPath, () => client.patch(primary, { applicant: { reference_id: 'crm-1' } })],
+      ['PATCH', applicantPath, () => client.patch(primary, undefined, { raw: '{"applicant":' })],
+      ['PATCH', applicantPath, () => client.patch(primary, { applicant: {} }, { key: null })],
+      ['PATCH', applicantPath, () => client.patch(unknown, { applicant: {} })],
+      ['PATCH', applicantPath, () => client.patch(primary, { applicant: {} }, stale)],
+      ['PATCH', applicantPath, () => client.patch(primary, undefined, { raw: tooBig })],
+      ['PATCH', applicantPath, () => client.patch(primary, undefined, notJson)],
+      ['PATCH', applicantPath, () => client.patch(primary, { applicant: { type: 'primary', email: 'no' } })],
+      ['DELETE', applicantPath, () => client.delete(coPath, stale)],
+      ['DELETE', applicantPath, () => client.delete(coPath, { key: null })],
+      ['DELETE', applicantPath, () => client.delete(primary)],
+      ['DELETE', applicantPath, () => client.delete(coPath)],
+      ['DELETE', applicantPath, () => client.delete(coPath)],
+      ['GET', auditEvents, () => client.get(`${auditEvents}?applicant_id=${made.applicants[0].id}&limit=1`)],
+      ['GET', auditEvents, () => client.get(auditEvents, { key: null })],
+      ['GET', auditEvents, () => client.get(`${auditEvents}?applicant_id=0`)],
+    ] as const) {
+      await documented(method, path, request());
+    }
+  });
+
   it('answers every response it documents, each as documented', async () => {
     const properties = '/api/v2/properties';
     const property = '/api/v2/properties/{id}';
@@ -448,6 +498,9 @@ describe('the published OpenAPI document', () => {
       ['GET', application, () => client.get(`${applications}/1`, throttled)],
       ['GET', applicantPath, () => client.get(`${applications}/1/applicants/1`, throttled)],
       ['POST', coApplicants, () => client.post(`${applications}/1/applicants`, { applicant }, throttled)],
+      ['PATCH', applicantPath, () => client.patch(`${applications}/1/applicants/1`, { applicant: {} }, throttled)],
+      ['DELETE', applicantPath, () => client.delete(`${applications}/1/applicants/1`, throttled)],
+      ['GET', '/api/v2/audit_events', () => client.get('/api/v2/audit_events', throttled)],
       ['POST', invitations, () => client.post(invitationsOf(1), invitation, throttled)],
       ['GET', formPresets, () => client.get(formPresets, throttled)],
       ['POST', webhooks, () => client.post(webhooks, { webhook: subscription }, throttled)],
@@ -490,6 +543,9 @@ describe('the published OpenAPI document', () => {
       ['GET', application, () => client.get(`${applications}/${made.id}`)],
       ['GET', applicantPath, () => client.get(madeApplicant)],
       ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant })],
+      ['PATCH', applicantPath, () => client.patch(madeApplicant, { applicant: {} })],
+      ['DELETE', applicantPath, () => client.delete(madeApplicant)],
+      ['GET', '/api/v2/audit_events', () => client.get('/api/v2/audit_events')],
       ['POST', invitations, () => client.post(invitationsOf(1), invitation)],
     ] as const) {
       expect((await documented(method, path, request())).status).toBe(503);

@@ -1,6 +1,7 @@
 import fc, { Arbitrary } from 'fast-check';
 import {
   applicant,
+  applicantChanges,
   authorization,
   FuzzRequest,
   headersFor,
@@ -77,4 +78,70 @@ export function addApplicantRequest(applicationIds: number[]): Arbitrary<FuzzReq
   return fc
     .tuple(idSegment(applicationIds), post('/applicants', wrapped('applicant', applicant)))
     .map(([applicationId, request]) => ({ ...request, path: `/api/v2/applications/${applicationId}${request.path}` }));
+}
+
+/** PATCH /api/v2/applications/:aid/applicants/:id, now and then with an If-Match. */
+export function updateApplicantRequest(applicationIds: number[], applicantIds: number[]): Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(
+      idSegment(applicationIds),
+      idSegment(applicantIds),
+      post('', wrapped('applicant', applicantChanges), 'PATCH'),
+      fc.option(fc.constantFrom('*', '"stale"', 'W/"x"', ''), { freq: 5 }),
+    )
+    .map(([applicationId, id, request, ifMatch]) => ({
+      ...request,
+      path: `/api/v2/applications/${applicationId}/applicants/${id}`,
+      headers: ifMatch === null ? request.headers : { ...request.headers, 'if-match': ifMatch },
+    }));
+}
+
+/** DELETE /api/v2/applications/:aid/applicants/:id, now and then with an If-Match or a body. */
+export function removeApplicantRequest(applicationIds: number[], applicantIds: number[]): Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(
+      idSegment(applicationIds),
+      idSegment(applicantIds),
+      query,
+      authorization,
+      fc.option(fc.constantFrom('*', '"stale"', 'W/"x"'), { freq: 4 }),
+    )
+    .map(([applicationId, id, q, auth, ifMatch]) => ({
+      method: 'DELETE' as const,
+      path: `/api/v2/applications/${applicationId}/applicants/${id}${q}`,
+      body: null,
+      headers: { ...headersFor(auth, null), ...(ifMatch === null ? {} : { 'if-match': ifMatch }) },
+    }));
+}
+
+/** GET /api/v2/applications/:aid/applicants/:id with `include` (and other parameters) of any value. */
+export function getApplicantIncludingRequest(applicationIds: number[], applicantIds: number[]): Arbitrary<FuzzRequest> {
+  const parameter = fc.oneof(
+    { weight: 6, arbitrary: queryValue(fc.constant('sensitive_data')).map((v) => ['include', v]) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('include[]', 'fields', '__proto__', 'x'), fc.string()) },
+  );
+  return fc
+    .tuple(idSegment(applicationIds), idSegment(applicantIds), fc.array(parameter, { maxLength: 2 }), authorization)
+    .map(([applicationId, id, parameters, auth]) => ({
+      method: 'GET' as const,
+      path: `/api/v2/applications/${applicationId}/applicants/${id}?${new URLSearchParams(parameters as [string, string][]).toString()}`,
+      body: null,
+      headers: headersFor(auth, null),
+    }));
+}
+
+/** GET /api/v2/audit_events with any mix of parameters, known and not, repeated or not. */
+export function listAuditEventsRequest(applicantIds: number[], cursors: string[]): Arbitrary<FuzzRequest> {
+  const parameter = fc.oneof(
+    { weight: 3, arbitrary: queryValue(fc.constantFrom(...applicantIds).map(String)).map((v) => ['applicant_id', v]) },
+    { weight: 3, arbitrary: queryValue(fc.integer({ min: -5, max: 150 }).map(String)).map((v) => ['limit', v]) },
+    { weight: 3, arbitrary: cursor(cursors).map((v) => ['cursor', v]) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('applicant_id[$gt]', 'client_id', 'action', 'x'), fc.string()) },
+  );
+  return fc.tuple(fc.array(parameter, { maxLength: 4 }), authorization).map(([parameters, auth]) => ({
+    method: 'GET' as const,
+    path: `/api/v2/audit_events${parameters.length ? '?' : ''}${new URLSearchParams(parameters as [string, string][]).toString()}`,
+    body: null,
+    headers: headersFor(auth, null),
+  }));
 }

@@ -151,23 +151,36 @@ const asUsDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8)}/${iso.slic
 const anyDate = dateBetween('1900-01-01', '2099-12-31');
 const birthDate = dateBetween('1920-01-01', '2005-12-31');
 
+/** The applicant fields a PATCH may correct. */
+const correctable = {
+  first_name: field(shortText, mostlyPlausible),
+  last_name: field(shortText, mostlyPlausible),
+  email: field(fc.stringMatching(/^[a-z0-9._-]{1,20}@[a-z0-9-]{1,20}\.(com|org|example)$/), mostlyPlausible),
+  phone: field(fc.stringMatching(/^\+?1? ?\(?\d{3}\)? ?\d{3}-?\d{4}$/), mostlyPlausible),
+  custom_data: field(fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), mostlyPlausible),
+  reference_id: field(shortText, mostlyPlausible),
+};
+
 export const applicant = objectOf(
   {
-    first_name: field(shortText, mostlyPlausible),
-    last_name: field(shortText, mostlyPlausible),
-    email: field(fc.stringMatching(/^[a-z0-9._-]{1,20}@[a-z0-9-]{1,20}\.(com|org|example)$/), mostlyPlausible),
+    ...correctable,
     dob: field(fc.oneof(birthDate, birthDate.map(asUsDate)), mostlyPlausible),
     id_number: field(fc.oneof(fc.stringMatching(/^\d{9}$/), fc.stringMatching(/^\d{3}-\d{2}-\d{4}$/)), mostlyPlausible),
-    phone: field(fc.stringMatching(/^\+?1? ?\(?\d{3}\)? ?\d{3}-?\d{4}$/), mostlyPlausible),
-    custom_data: field(
-      fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
-      mostlyPlausible,
-    ),
-    reference_id: field(shortText, mostlyPlausible),
     redirect_url: field(fc.webUrl(), mostlyPlausible),
   },
   ['first_name', 'last_name', 'email'],
 );
+
+/** A correction: any of the correctable fields, none required; now and then `type`, which is not one. */
+export const applicantChanges = fc
+  .tuple(
+    objectOf(correctable),
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constant({}) },
+      { weight: 1, arbitrary: fc.constantFrom('primary', 'co_applicant', 'guarantor').map((type) => ({ type })) },
+    ),
+  )
+  .map(([changes, type]) => ({ ...changes, ...type }));
 
 function application(propertyIds: number[]) {
   return objectOf(
@@ -380,6 +393,8 @@ export interface Answer {
   status: number;
   contentType: string | null;
   nosniff: string | null;
+  /** Only some suites look at it. */
+  cacheControl?: string | null;
   text: string;
 }
 

@@ -7,6 +7,8 @@ import { queueClients } from '@app/messaging';
 import { EventsModule } from '@app/events';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
+import { ApplicantsMessageController } from './applicants/applicants.message.controller';
+import { ApplicantsService } from './applicants/applicants.service';
 import { ApplicantForms } from './applications/applicant-forms';
 import { ApplicationFormsMessageController } from './applications/application-forms.message.controller';
 import { ApplicationFormsService } from './applications/application-forms.service';
@@ -18,6 +20,7 @@ import { ApplicationsRepository } from './applications/applications.repository';
 import { ApplicationsService } from './applications/applications.service';
 import { FormTokens } from './applications/form-tokens';
 import { PropertiesClient } from './applications/properties.client';
+import { AuditEvents } from './audit/audit-events';
 import { ApplicationsEnvironment } from './config/applications.environment';
 
 @Module({
@@ -29,7 +32,7 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     queueClients(QUEUES.PROPERTIES),
   ],
-  controllers: [ApplicationsMessageController, ApplicationFormsMessageController],
+  controllers: [ApplicationsMessageController, ApplicationFormsMessageController, ApplicantsMessageController],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
     ApplicationsRepository,
@@ -40,6 +43,8 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     ApplicationFormsService,
     ApplicationsService,
     PropertiesClient,
+    ApplicantsService,
+    AuditEvents,
   ],
 })
 export class AppModule {}

@@ -21,3 +21,8 @@ export function tagListMatches(header: string, tag: string, comparison: 'weak' |
     .map((candidate) => (comparison === 'weak' ? candidate.replace(/^W\//, '') : candidate))
     .includes(tag);
 }
+
+/** Whether a change guarded by `ifMatch` (an If-Match header, or none) may go ahead on `representation`. */
+export function ifMatchHolds(ifMatch: string | undefined, representation: unknown): boolean {
+  return ifMatch === undefined || tagListMatches(ifMatch, entityTag(representation), 'strong');
+}

@@ -12,6 +12,8 @@ export const DOMAIN_EVENTS = [
   'applicant.created',
   'application_form.started',
   'application_form.completed',
+  'applicant.updated',
+  'applicant.removed',
 ] as const;
 
 export type DomainEventName = (typeof DOMAIN_EVENTS)[number];

@@ -22,3 +22,6 @@ export * from './dto/invitation.dto';
 export * from './events';
 export * from './dto/webhook.dto';
 export * from './webhook-messages';
+export * from './dto/applicant-changes.dto';
+export * from './applicant-messages';
+export * from './dto/sensitive-data.dto';

@@ -37,8 +37,18 @@ export const APPLICATIONS = {
   LIST: 'applications.list',
   GET_APPLICANT: 'applications.applicants.get',
   ADD_APPLICANT: 'applications.applicants.add',
+  UPDATE_APPLICANT: 'applications.applicants.update',
+  /** Removes a co-applicant or guarantor; never the primary applicant. */
+  REMOVE_APPLICANT: 'applications.applicants.remove',
+  /** An applicant with its sensitive data, for a key with the sensitive_data scope; the read is audited. */
+  READ_SENSITIVE_DATA: 'applications.applicants.read_sensitive_data',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
+} as const;
+
+/** The record of reads of applicants' sensitive data; the applications service keeps it. */
+export const AUDIT_EVENTS = {
+  LIST: 'audit_events.list',
 } as const;
 
 /** What the application form asks the applications service; an applicant is named by its form token's digest. */

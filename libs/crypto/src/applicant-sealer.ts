@@ -115,6 +115,19 @@ export class ApplicantSealer {
     return this.openApplicant({}, sealed, formMessageOwner(owner));
   }
 
+  /**
+   * Just the sealed fields, for an answer that carries them (an applicant read with its
+   * sensitive data), bound to the client and the message it answers, as a request's are.
+   */
+  sealForMessage(values: Partial<Record<SealedApplicantField, string | null>>, owner: MessageOwner): SealedApplicantFields {
+    return this.sealApplicant(values, messageOwner(owner.clientId, owner.messageId)).sealed;
+  }
+
+  /** Those fields in clear, refused as `open` refuses them. */
+  openFromMessage(sealed: unknown, owner: MessageOwner): Partial<Record<SealedApplicantField, unknown>> {
+    return this.openApplicant({}, sealed, messageOwner(owner.clientId, owner.messageId));
+  }
+
   private sealApplicant(input: object, owner: string): { applicant: Fields; sealed: SealedApplicantFields } {
     const applicant: Fields = { ...input };
     const sealed: SealedApplicantFields = {};

@@ -3,15 +3,15 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { EventWitness } from '@app/events';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
+import { ApplicantChange, withApplicantChange } from '../applicants/applicant-change';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 
-/** Change `version` of an application: the co-applicant it added. */
-interface VersionClaim {
+/** Change `version` of an application: the co-applicant it added, or the applicant it changed or removed. */
+interface VersionClaim extends ApplicantChange {
   /** `<application id>:<version>` */
   _id: string;
   application_id: number;
   version: number;
-  applicant: ApplicantRecord;
   created_at: Date;
   /** The domain events of the change (see EventOutbox). */
   event_ids: string[];
@@ -47,14 +47,24 @@ export class ApplicationVersions implements OnModuleInit {
 
   /** Whether this caller won version `version` of the application, adding `applicant` with it. */
   claim(applicationId: number, version: number, applicant: ApplicantRecord, eventIds: string[] = []): Promise<boolean> {
-    const created_at = applicant.created_at ?? new Date();
+    return this.claimChange(applicationId, version, { applicant }, applicant.created_at ?? new Date(), eventIds);
+  }
+
+  /** Whether this caller won version `version` of the application, making `change` with it at `at`. */
+  claimChange(
+    applicationId: number,
+    version: number,
+    change: ApplicantChange,
+    at: Date,
+    eventIds: string[] = [],
+  ): Promise<boolean> {
     return claimed(
       this.claims.insertOne({
         _id: claimKey(applicationId, version),
         application_id: applicationId,
         version,
-        applicant,
-        created_at,
+        ...change,
+        created_at: at,
         event_ids: eventIds,
       }),
     );
@@ -99,7 +109,7 @@ function nextVersion(application: ApplicationRecord): number {
 function withClaim<T extends ApplicationRecord>(application: T, claim: VersionClaim): T {
   return {
     ...application,
-    applicants: [...application.applicants, claim.applicant],
+    applicants: withApplicantChange(application.applicants, claim),
     version: claim.version,
     updated_at: claim.created_at,
   };

@@ -279,7 +279,7 @@ export class ApplicationsService {
     };
   }
 
-  private applicantRepresentation(application: ApplicationRecord, applicant: ApplicantRecord): ApplicantRepresentation {
+  applicantRepresentation(application: ApplicationRecord, applicant: ApplicantRecord): ApplicantRepresentation {
     return toApplicantRepresentation(
       application,
       applicant,
@@ -288,7 +288,8 @@ export class ApplicationsService {
     );
   }
 
-  private async owned(clientId: number, id: number): Promise<ApplicationRecord> {
+  /** The client's application with every change folded in; 404 for none, or another client's. */
+  async owned(clientId: number, id: number): Promise<ApplicationRecord> {
     const application = await this.readOwned(clientId, id);
     if (!application) throw ServiceError.notFound('application', id);
     return application;

@@ -32,6 +32,7 @@ describe('ApplicationsEnvironment', () => {
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
       APPLY_BASE_URL: 'http://localhost:3003',
       FIELD_ENCRYPTION_KEYS,
+      AUDIT_RETENTION_DAYS: 365,
       FINGERPRINT_KEYS,
     });
   });
@@ -52,6 +53,8 @@ describe('ApplicationsEnvironment', () => {
     ['PROPERTY_LOOKUP_TIMEOUT_MS', 'later'],
     ['APPLY_BASE_URL', 'localhost:3003'],
     ['APPLY_BASE_URL', 'ftp://forms.example.com'],
+    ['AUDIT_RETENTION_DAYS', '0'],
+    ['AUDIT_RETENTION_DAYS', 'forever'],
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
   });

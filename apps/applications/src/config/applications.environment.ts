@@ -1,5 +1,5 @@
 import { Matches } from 'class-validator';
-import { HTTP_URL, isTimeout, ServiceEnvironment } from '@app/config';
+import { HTTP_URL, isIntegerInRange, isTimeout, ServiceEnvironment } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 export class ApplicationsEnvironment extends ServiceEnvironment {
@@ -16,4 +16,8 @@ export class ApplicationsEnvironment extends ServiceEnvironment {
 
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
+
+  /** How long audit events (reads of applicants' sensitive data) are kept. */
+  @isIntegerInRange('AUDIT_RETENTION_DAYS', 1, 3650)
+  AUDIT_RETENTION_DAYS: number = 365;
 }

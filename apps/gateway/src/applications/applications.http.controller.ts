@@ -3,7 +3,6 @@ import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } f
 import {
   AddApplicantMessage,
   AddApplicantRequest,
-  applicantRefFromPath,
   ApplicantResponse,
   ApplicationListResponse,
   applicationRefFromPath,
@@ -23,7 +22,7 @@ import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
 import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
-import { APPLICANT_404, APPLICANT_422, APPLICATION_404, ApiTaggedResource, LIST_422 } from '../openapi/application-responses';
+import { APPLICANT_422, APPLICATION_404, ApiTaggedResource, LIST_422 } from '../openapi/application-responses';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
@@ -93,25 +92,6 @@ export class ApplicationsHttpController {
   @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICATION_404 })
   get(@ClientId() clientId: number, @Param('id') id: string): Promise<ApplicationResponse> {
     return this.backends.applications(APPLICATIONS.GET, applicationRefFromPath(clientId, id));
-  }
-
-  @Get(':application_id/applicants/:id')
-  @UseInterceptors(EntityTagInterceptor)
-  @ApiOperation({
-    operationId: 'getApplicant',
-    summary: 'Get an applicant',
-    description: 'The applicant’s record (an application’s applicants[].api_url), never its date of birth or SSN.',
-  })
-  @APPLICATION_ID('application_id')
-  @ApiParam({ name: 'id', description: 'The applicant’s id, a positive integer.', example: 2, schema: { type: 'string' } })
-  @ApiTaggedResource(ApplicantResponse, 'The applicant.')
-  @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICANT_404 })
-  getApplicant(
-    @ClientId() clientId: number,
-    @Param('application_id') applicationId: string,
-    @Param('id') id: string,
-  ): Promise<ApplicantResponse> {
-    return this.backends.applications(APPLICATIONS.GET_APPLICANT, applicantRefFromPath(clientId, applicationId, id));
   }
 
   @Post(':application_id/applicants')

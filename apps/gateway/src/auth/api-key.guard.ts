@@ -43,3 +43,10 @@ export const ClientId = createParamDecorator((_data: unknown, context: Execution
   if (credential === undefined) throw new UnauthorizedException('a valid API key is required');
   return credential.clientId;
 });
+
+/** The authenticated request's credential: its client, its key's fingerprint and scopes. */
+export const Credential = createParamDecorator((_data: unknown, context: ExecutionContext): ApiCredential => {
+  const credential = context.switchToHttp().getRequest<AuthenticatedRequest>().credential;
+  if (credential === undefined) throw new UnauthorizedException('a valid API key is required');
+  return credential;
+});

@@ -85,3 +85,35 @@ describe('ApiKeys', () => {
     expect(() => new ApiKeys(config)).toThrow('API_KEYS');
   });
 });
+
+describe('ApiKeys scopes (API_KEY_SCOPES)', () => {
+  const config = 'alpha-key-0001:1,beta-key-0002:1';
+
+  it('grants a listed key its scope, and no other key any', () => {
+    const keys = new ApiKeys(config, 'alpha-key-0001:sensitive_data');
+    expect(keys.identify('alpha-key-0001')?.scopes).toEqual(['sensitive_data']);
+    expect(keys.identify('beta-key-0002')?.scopes).toEqual([]);
+    expect(new ApiKeys(config).identify('alpha-key-0001')?.scopes).toEqual([]);
+  });
+
+  it('names each key by a fingerprint that is not the key, the same for every read', () => {
+    const keys = new ApiKeys(config);
+    const alpha = keys.identify('alpha-key-0001')!.keyId;
+    expect(alpha).toMatch(/^[0-9a-f]{16}$/);
+    expect(keys.identify('alpha-key-0001')!.keyId).toBe(alpha);
+    expect(keys.identify('beta-key-0002')!.keyId).not.toBe(alpha);
+  });
+
+  it('refuses a scope for a key API_KEYS does not list, and an unknown scope, naming the entry and never the key', () => {
+    expect(() => new ApiKeys(config, 'alpha-key-0001:sensitive_data,gamma-key-0003:sensitive_data')).toThrow(
+      'API_KEY_SCOPES: entry 2 names a key that API_KEYS does not list',
+    );
+    expect(() => new ApiKeys(config, 'alpha-key-0001:admin')).toThrow(/API_KEY_SCOPES: entry 1 must be key:scope/);
+    expect(() => new ApiKeys(config, 'sensitive_data')).toThrow(/entry 1/);
+    try {
+      new ApiKeys(config, 'gamma-key-0003:sensitive_data');
+    } catch (error) {
+      expect((error as Error).message).not.toContain('gamma-key-0003');
+    }
+  });
+});

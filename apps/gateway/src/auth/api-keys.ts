@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { API_KEY_SCOPE_NAMES, ApiKeyScope } from '@app/contracts';
 import { RateLimit } from '../rate-limit/token-bucket';
 
 /** What a presented API key stands for. */
@@ -8,10 +9,15 @@ export interface ApiCredential {
   rateLimit: RateLimit | null;
   /** Names the key's rate-limit bucket without revealing the key. */
   bucket: string;
+  /** Names the key in audit events without revealing it: the first 16 hex digits of its SHA-256. */
+  keyId: string;
+  /** What API_KEY_SCOPES grants the key beyond the client's resources. */
+  scopes: readonly ApiKeyScope[];
 }
 
 interface StoredKey extends ApiCredential {
   digest: Buffer;
+  scopes: ApiKeyScope[];
 }
 
 const ENTRY = /^([^:]+):(\d+)(?::(\d+):(\d+))?$/;
@@ -25,7 +31,8 @@ const ENTRY = /^([^:]+):(\d+)(?::(\d+):(\d+))?$/;
 export class ApiKeys {
   private readonly keys: StoredKey[] = [];
 
-  constructor(config: string) {
+  /** `config` is API_KEYS; `scopes` is API_KEY_SCOPES, `key:scope` entries for keys it lists. */
+  constructor(config: string, scopes = '') {
     for (const entry of config.split(',').filter(Boolean)) {
       const match = ENTRY.exec(entry);
       const clientId = Number(match?.[2]);
@@ -44,7 +51,26 @@ export class ApiKeys {
         // Which client it stood for would hang on the order of the entries. Named by position: never the key.
         throw new Error(`API_KEYS: entries ${listed + 1} and ${this.keys.length + 1} are the same key; list each key once`);
       }
-      this.keys.push({ clientId, rateLimit, digest, bucket: `${clientId}.${digest.subarray(0, 8).toString('hex')}` });
+      const keyId = digest.subarray(0, 8).toString('hex');
+      this.keys.push({ clientId, rateLimit, digest, bucket: `${clientId}.${keyId}`, keyId, scopes: [] });
+    }
+    this.grant(scopes);
+  }
+
+  private grant(config: string): void {
+    for (const [index, entry] of config.split(',').filter(Boolean).entries()) {
+      const separator = entry.lastIndexOf(':');
+      const scope = entry.slice(separator + 1);
+      // Named by position, never by the key.
+      if (separator < 1 || !(API_KEY_SCOPE_NAMES as readonly string[]).includes(scope)) {
+        throw new Error(
+          `API_KEY_SCOPES: entry ${index + 1} must be key:scope, the scope one of ${API_KEY_SCOPE_NAMES.join(', ')}`,
+        );
+      }
+      const digest = digestOf(entry.slice(0, separator));
+      const key = this.keys.find((stored) => stored.digest.equals(digest));
+      if (!key) throw new Error(`API_KEY_SCOPES: entry ${index + 1} names a key that API_KEYS does not list`);
+      if (!key.scopes.includes(scope as ApiKeyScope)) key.scopes = [...key.scopes, scope as ApiKeyScope];
     }
   }
 
@@ -55,7 +81,15 @@ export class ApiKeys {
     for (const stored of this.keys) {
       if (timingSafeEqual(stored.digest, presented)) found = stored;
     }
-    return found && { clientId: found.clientId, rateLimit: found.rateLimit, bucket: found.bucket };
+    return (
+      found && {
+        clientId: found.clientId,
+        rateLimit: found.rateLimit,
+        bucket: found.bucket,
+        keyId: found.keyId,
+        scopes: found.scopes,
+      }
+    );
   }
 }
 

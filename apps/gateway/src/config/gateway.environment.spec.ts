@@ -23,6 +23,7 @@ describe('GatewayEnvironment', () => {
       PORT: 3000,
       HTTP_PORT: 3010,
       API_KEYS: '',
+      API_KEY_SCOPES: '',
       RATE_LIMIT_PER_SECOND: 50,
       RATE_LIMIT_BURST: 100,
       RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 5,
@@ -87,6 +88,8 @@ describe('GatewayEnvironment', () => {
   it.each([
     ['API_KEYS', 'alpha-key-0001:1:5'],
     ['API_KEYS', 'alpha-key-0001:1:5:x'],
+    ['API_KEY_SCOPES', 'alpha-key-0001:admin'],
+    ['API_KEY_SCOPES', 'alpha-key-0001'],
     ['RATE_LIMIT_PER_SECOND', '0'],
     ['RATE_LIMIT_PER_SECOND', '2.5'],
     ['RATE_LIMIT_BURST', '1000001'],

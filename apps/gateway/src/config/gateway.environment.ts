@@ -4,6 +4,8 @@ import { isFieldEncryptionKeys } from '@app/crypto';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
 const API_KEYS = new RegExp(`^(${API_KEY_ENTRY})?(,${API_KEY_ENTRY})*$`);
+const API_KEY_SCOPE_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:sensitive_data';
+const API_KEY_SCOPES = new RegExp(`^(${API_KEY_SCOPE_ENTRY})?(,${API_KEY_SCOPE_ENTRY})*$`);
 
 /** A whole number of requests. */
 const isRate = (name: string) => isIntegerInRange(name, 1, 1_000_000);
@@ -26,6 +28,10 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
       '(keys of 8 to 256 URL-safe characters)',
   })
   API_KEYS: string = '';
+
+  /** `key:sensitive_data` entries, comma separated: the keys (listed in API_KEYS) that may read applicants' sensitive data. */
+  @Matches(API_KEY_SCOPES, { message: 'API_KEY_SCOPES must be key:sensitive_data entries, comma separated' })
+  API_KEY_SCOPES: string = '';
 
   /** Requests per second each API key may make, sustained... */
   @isRate('RATE_LIMIT_PER_SECOND')

@@ -15,7 +15,7 @@ const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: RETRY_AFTER_SECONDS } },
 };
 
-const errorBody = (summary: string, message: string, details: unknown = null) => ({
+export const errorBody = (summary: string, message: string, details: unknown = null) => ({
   summary,
   value: { error: { message, details } },
 });
@@ -31,6 +31,10 @@ const ERRORS = {
     examples: {
       unauthorized: errorBody('No or unknown API key', 'a valid API key is required: Authorization: Bearer <api key>'),
     },
+  },
+  403: {
+    description: 'The API key lacks the scope the request needs.',
+    examples: { forbidden: errorBody('Scope missing', 'this API key does not have the scope this request needs') },
   },
   404: {
     description: 'The id is not a positive integer, names no property, a deleted one, or another client’s.',

@@ -3,12 +3,20 @@ import pino, { stdSerializers } from 'pino';
 import { isSensitiveField, REDACT_PATHS, REDACTED, redactDeep, redactedError, SENSITIVE_FIELDS, spellings } from './redact';
 
 describe('isSensitiveField', () => {
-  it.each([...SENSITIVE_FIELDS, 'Authorization', 'idNumber', 'ID-Number', 'DOB', 'x-api-key', 'apiKey', 'API_KEYS'])(
-    'says %s is sensitive',
-    (key) => {
-      expect(isSensitiveField(key)).toBe(true);
-    },
-  );
+  it.each([
+    ...SENSITIVE_FIELDS,
+    'sensitive_data',
+    'sensitiveData',
+    'Authorization',
+    'idNumber',
+    'ID-Number',
+    'DOB',
+    'x-api-key',
+    'apiKey',
+    'API_KEYS',
+  ])('says %s is sensitive', (key) => {
+    expect(isSensitiveField(key)).toBe(true);
+  });
 
   it.each(['name', 'id', 'client_id', 'property_id', 'request_id', 'status_code', 'msg', 'key', 'number'])(
     'lets %s through',

@@ -11,6 +11,8 @@ export const SENSITIVE_FIELDS = [
   'email',
   'phone',
   'custom_data',
+  // An applicant read with include=sensitive_data carries dob and id_number under it.
+  'sensitive_data',
   'authorization',
   'api_key',
   'api_keys',

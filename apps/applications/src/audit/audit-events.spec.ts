@@ -1,0 +1,62 @@
+import { IdAllocator } from '@app/persistence';
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { AuditEvents } from './audit-events';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const reader = (request_id: string) => ({ key_id: '0123456789abcdef', request_id });
+
+describe('AuditEvents', () => {
+  let database: MemoryDatabase;
+  let audit: AuditEvents;
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
+    database = new MemoryDatabase();
+    let next = 0;
+    const ids = { allocate: async () => ++next } as unknown as IdAllocator;
+    audit = new AuditEvents(
+      database.connection(),
+      ids,
+      Object.assign(new ApplicationsEnvironment(), { AUDIT_RETENTION_DAYS: 30 }),
+    );
+  });
+
+  afterEach(() => jest.useRealTimers());
+
+  it('lists a client’s reads newest first, of one applicant when asked, a page at a time', async () => {
+    await audit.recordRead(1, reader('a'), { applicationId: 5, applicantId: 7 });
+    await audit.recordRead(1, reader('b'), { applicationId: 5, applicantId: 8 });
+    await audit.recordRead(1, reader('c'), { applicationId: 5, applicantId: 7 });
+    await audit.recordRead(2, reader('d'), { applicationId: 6, applicantId: 9 });
+
+    const requestIds = async (clientId: number, query: Parameters<AuditEvents['list']>[1]) =>
+      (await audit.list(clientId, query)).items.map((event) => event.request_id);
+    expect(await requestIds(1, { limit: 25 })).toEqual(['c', 'b', 'a']);
+    expect(await requestIds(1, { limit: 25, applicantId: 7 })).toEqual(['c', 'a']);
+    expect(await requestIds(2, { limit: 25, applicantId: 7 })).toEqual([]);
+    const first = await audit.list(1, { limit: 2 });
+    expect(first.items.map((event) => event.request_id)).toEqual(['c', 'b']);
+    expect(first.next_cursor).not.toBeNull();
+    expect(await requestIds(1, { limit: 2, before: 2 })).toEqual(['a']);
+  });
+
+  it('keeps every event AUDIT_RETENTION_DAYS, and shows none past it, whether deleted yet or not', async () => {
+    await audit.recordRead(1, reader('old'), { applicationId: 5, applicantId: 7 });
+    jest.setSystemTime(Date.now() + 20 * DAY_MS);
+    await audit.recordRead(1, reader('new'), { applicationId: 5, applicantId: 7 });
+    expect((await audit.list(1, { limit: 25 })).items.map((event) => event.request_id)).toEqual(['new', 'old']);
+
+    jest.setSystemTime(Date.now() + 10 * DAY_MS + 1000);
+    expect((await audit.list(1, { limit: 25 })).items.map((event) => event.request_id)).toEqual(['new']);
+    const stored = [...database.collection('audit_events').documents.values()];
+    expect(stored.map((event) => (event.expires_at as Date).getTime() - (event.created_at as Date).getTime())).toEqual([
+      30 * DAY_MS,
+      30 * DAY_MS,
+    ]);
+    const entries = [...database.collection('audit_index').documents.values()];
+    expect(entries.map((entry) => (entry.expires_at as Date).getTime() - (entry.created_at as Date).getTime())).toEqual(
+      entries.map(() => 30 * DAY_MS),
+    );
+  });
+});

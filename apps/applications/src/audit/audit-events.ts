@@ -1,0 +1,169 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import {
+  AuditEventRepresentation,
+  encodeCursor,
+  formatTimestamp,
+  Page,
+  SENSITIVE_DATA_READ,
+  SensitiveReader,
+} from '@app/contracts';
+import { documentKey, IdAllocator, ignoreExistingCollection } from '@app/persistence';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { PositionLists } from '../lists/position-lists';
+
+const AUDIT_EVENTS = 'audit_events';
+const AUDIT_INDEX = 'audit_index';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often each instance deletes what has expired; readers never show it meanwhile. */
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Positions one page reads at most, so that expired or missing entries cannot make a page unbounded. */
+const MAX_PAGE_SCAN = 500;
+
+interface AuditEventRecord {
+  _id: string;
+  id: number;
+  action: typeof SENSITIVE_DATA_READ;
+  client_id: number;
+  key_id: string;
+  application_id: number;
+  applicant_id: number;
+  request_id: string;
+  created_at: Date;
+  /** When it may be deleted: AUDIT_RETENTION_DAYS after it was made. */
+  expires_at: Date;
+}
+
+export interface AuditQuery {
+  applicantId?: number;
+  limit: number;
+  before?: number;
+}
+
+/**
+ * The record of every read of an applicant's sensitive data, kept AUDIT_RETENTION_DAYS. An event
+ * is stored under its id and listed in its client's list and its applicant's (PositionLists), so
+ * that a page is reads by `_id` only. Lifetime: MongoDB removes an expired event through a TTL
+ * index on `expires_at`; FerretDB has none, so every instance also deletes what has expired once
+ * an hour, and readers skip what has expired and is not deleted yet.
+ */
+@Injectable()
+export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('AuditEvents');
+  private readonly lists: PositionLists;
+  private readonly retentionMs: number;
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    private readonly ids: IdAllocator,
+    env: ApplicationsEnvironment,
+  ) {
+    this.retentionMs = env.AUDIT_RETENTION_DAYS * DAY_MS;
+    this.lists = new PositionLists(connection, AUDIT_INDEX, 'audit_event_id', () => this.expiry(new Date()));
+  }
+
+  private get events() {
+    return this.connection.collection<AuditEventRecord>(AUDIT_EVENTS);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.connection.createCollection(AUDIT_EVENTS).catch(ignoreExistingCollection);
+    await this.lists.createCollection();
+    for (const collection of [AUDIT_EVENTS, AUDIT_INDEX]) {
+      await this.connection
+        .collection(collection)
+        .createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 })
+        .catch((error: Error) =>
+          this.logger.log(`no TTL index on ${collection} (${error.message}); the hourly sweep deletes expired events`),
+        );
+    }
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS).unref();
+    await this.sweep();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /** Records a read of the applicant's sensitive data; the read is answered only once this is stored. */
+  async recordRead(
+    clientId: number,
+    reader: SensitiveReader,
+    subject: { applicationId: number; applicantId: number },
+  ): Promise<void> {
+    const id = await this.ids.allocate(AUDIT_EVENTS);
+    const created_at = new Date();
+    // Listed beside the insert: readers skip an entry until its event exists.
+    await Promise.all([
+      this.events.insertOne({
+        _id: documentKey(id),
+        id,
+        action: SENSITIVE_DATA_READ,
+        client_id: clientId,
+        key_id: reader.key_id,
+        application_id: subject.applicationId,
+        applicant_id: subject.applicantId,
+        request_id: reader.request_id,
+        created_at,
+        expires_at: this.expiry(created_at),
+      }),
+      this.lists.append(listName(clientId), id),
+      this.lists.append(listName(clientId, subject.applicantId), id),
+    ]);
+  }
+
+  /** A page of the client's audit events (of one applicant, if given), newest first. */
+  async list(clientId: number, query: AuditQuery): Promise<Page<AuditEventRepresentation>> {
+    const name = listName(clientId, query.applicantId);
+    const head = await this.lists.head(name);
+    let position = query.before === undefined ? head : Math.min(query.before - 1, head);
+    const items: AuditEventRepresentation[] = [];
+    const now = Date.now();
+    for (let scanned = 0; items.length < query.limit && position >= 1 && scanned < MAX_PAGE_SCAN;) {
+      const count = Math.min(query.limit - items.length, position);
+      const entries = await this.lists.read(name, position, count);
+      const events = await Promise.all(entries.map((entry) => this.events.findOne({ _id: documentKey(entry.id) })));
+      for (const event of events) {
+        if (event && event.client_id === clientId && event.expires_at.getTime() > now)
+          items.push(toAuditEventRepresentation(event));
+      }
+      position -= count;
+      scanned += count;
+    }
+    return { items, next_cursor: position >= 1 ? encodeCursor(position + 1) : null };
+  }
+
+  /** Deletes what has expired. A scan on FerretDB, hence hourly and never on a request's path. */
+  async sweep(now = new Date()): Promise<void> {
+    try {
+      for (const collection of [AUDIT_EVENTS, AUDIT_INDEX]) {
+        await this.connection.collection(collection).deleteMany({ expires_at: { $lte: now } });
+      }
+    } catch (error) {
+      this.logger.warn(`expired audit events not deleted this time: ${(error as Error).message}`);
+    }
+  }
+
+  private expiry(from: Date): Date {
+    return new Date(from.getTime() + this.retentionMs);
+  }
+}
+
+function listName(clientId: number, applicantId?: number): string {
+  return applicantId === undefined ? `c${clientId}` : `c${clientId}:a${applicantId}`;
+}
+
+export function toAuditEventRepresentation(event: AuditEventRecord): AuditEventRepresentation {
+  return {
+    id: event.id,
+    action: event.action,
+    client_id: event.client_id,
+    key_id: event.key_id,
+    application_id: event.application_id,
+    applicant_id: event.applicant_id,
+    request_id: event.request_id,
+    created_at: formatTimestamp(event.created_at),
+  };
+}

@@ -1,0 +1,132 @@
+import { ApplicantRefMessage } from './application-messages';
+import { ApplicantRepresentation } from './dto/applicant.dto';
+import { ErrorCode, FieldProblem, ServiceError } from './errors';
+import { ClientScoped, isPositiveId, parseIdSegment, requireClientId, SealedApplicantFields } from './messages';
+import { MAX_PAGE_SIZE, PageRequest, parsePageQuery } from './paging';
+import { ConditionalMessage } from './property-messages';
+
+/** The scope API_KEY_SCOPES grants a key, and the `include` value that asks for what it opens. */
+export const SENSITIVE_DATA_SCOPE = 'sensitive_data';
+
+/** The scopes a key can be granted. */
+export const API_KEY_SCOPE_NAMES = [SENSITIVE_DATA_SCOPE] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPE_NAMES)[number];
+
+/** The action an audit event records. */
+export const SENSITIVE_DATA_READ = 'sensitive_data.read';
+
+/** APPLICATIONS.UPDATE_APPLICANT: `request` is an UpdateApplicantRequest. */
+export interface UpdateApplicantMessage extends ApplicantRefMessage, ConditionalMessage {
+  request: unknown;
+}
+
+export type RemoveApplicantMessage = ApplicantRefMessage & ConditionalMessage;
+
+/** Who reads an applicant's sensitive data: what its audit event names (never the key itself). */
+export interface SensitiveReader {
+  /** A fingerprint of the API key: the first 16 hex digits of its SHA-256. */
+  key_id: string;
+  request_id: string;
+}
+
+/**
+ * APPLICATIONS.READ_SENSITIVE_DATA, sent only for a key that has the scope: the answer carries the
+ * applicant's sensitive fields sealed for this client and message (the reply crosses the broker
+ * too), and the read is recorded first.
+ */
+export interface SensitiveApplicantMessage extends ApplicantRefMessage {
+  reader: SensitiveReader;
+}
+
+/** The answer to it: the applicant, and its sensitive fields sealed for the reply; the gateway opens them. */
+export interface SealedSensitiveApplicant {
+  applicant: ApplicantRepresentation;
+  sensitive_data: { sealed: SealedApplicantFields };
+}
+
+const APPLICANT_QUERY_PARAMETERS = new Set(['include']);
+
+/**
+ * The applicant GET's query: `include=sensitive_data` or nothing. Any other parameter or value
+ * is a 422 naming it, as unknown body fields are: a misspelt include must not pass for a read
+ * without it.
+ */
+export function applicantIncludeFromQuery(query: Record<string, unknown>): { sensitiveData: boolean } {
+  const problems: FieldProblem[] = [];
+  for (const name of Object.keys(query)) {
+    if (!APPLICANT_QUERY_PARAMETERS.has(name)) problems.push({ field: name, message: 'is not a known query parameter' });
+  }
+  const include = query.include;
+  if (include !== undefined && include !== SENSITIVE_DATA_SCOPE) {
+    problems.push({ field: 'include', message: `must be ${SENSITIVE_DATA_SCOPE}` });
+  }
+  if (problems.length > 0) {
+    throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${problems[0].field} ${problems[0].message}`, problems);
+  }
+  return { sensitiveData: include === SENSITIVE_DATA_SCOPE };
+}
+
+/** A SensitiveReader as the service receives it; anything else is not from the gateway. */
+export function readSensitiveReader(message: SensitiveApplicantMessage): SensitiveReader {
+  const reader = message?.reader;
+  const valid =
+    typeof reader === 'object' &&
+    reader !== null &&
+    typeof reader.key_id === 'string' &&
+    /^[0-9a-f]{16}$/.test(reader.key_id) &&
+    typeof reader.request_id === 'string' &&
+    reader.request_id.length <= 128;
+  if (!valid) throw new ServiceError(ErrorCode.INTERNAL, 'malformed sensitive_data reader');
+  return { key_id: reader.key_id, request_id: reader.request_id };
+}
+
+/** AUDIT_EVENTS.LIST: a page of the client's audit events, newest first, of one applicant if given. */
+export interface ListAuditEventsMessage extends ClientScoped, PageRequest {
+  applicant_id?: number;
+}
+
+/**
+ * The list message for a query string: `limit`, `cursor` and one optional id filter, a positive
+ * integer. Any other parameter is refused, as unknown body fields are: a misspelt filter must not
+ * pass for an unfiltered list. Every problem is named in `details`.
+ */
+function pageQueryFiltered(query: Record<string, unknown>, filter: string): PageRequest & { filterId?: number } {
+  const problems: FieldProblem[] = Object.keys(query)
+    .filter((name) => name !== filter && name !== 'limit' && name !== 'cursor')
+    .map((name) => ({ field: name, message: 'is not a known query parameter' }));
+  const given = query[filter];
+  const filterId = given === undefined ? undefined : typeof given === 'string' ? parseIdSegment(given) : null;
+  if (filterId === null) problems.unshift({ field: filter, message: 'must be a positive integer' });
+  let page: PageRequest = { limit: 0 };
+  try {
+    page = parsePageQuery(query);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || !error.details) throw error;
+    problems.unshift(...error.details);
+  }
+  if (problems.length > 0) {
+    throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${problems[0].field} ${problems[0].message}`, problems);
+  }
+  return filterId === undefined ? page : { ...page, filterId: filterId! };
+}
+
+export function listAuditEventsFromQuery(clientId: number, query: Record<string, unknown>): ListAuditEventsMessage {
+  const { filterId, ...page } = pageQueryFiltered(query, 'applicant_id');
+  return { client_id: clientId, ...page, ...(filterId === undefined ? {} : { applicant_id: filterId }) };
+}
+
+/** A list message as the service receives it, checked again: a queue has more writers than the gateway. */
+export function readListAuditEvents(message: ListAuditEventsMessage): {
+  clientId: number;
+  applicantId?: number;
+  limit: number;
+  before?: number;
+} {
+  const clientId = requireClientId(message?.client_id);
+  const { limit, before, applicant_id: applicantId } = message;
+  const optionalIds = [before, applicantId].every((id) => id === undefined || isPositiveId(id));
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= MAX_PAGE_SIZE && optionalIds)) {
+    throw new ServiceError(ErrorCode.VALIDATION_FAILED, 'malformed list message');
+  }
+  return { clientId, limit, ...(before === undefined ? {} : { before }), ...(applicantId === undefined ? {} : { applicantId }) };
+}

@@ -1,0 +1,77 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApplicantRepresentation } from './applicant.dto';
+
+const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
+
+/** An applicant's identity fields, in clear: only to a key with the sensitive_data scope that asks. */
+export class ApplicantSensitiveData {
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    nullable: true,
+    description: 'Date of birth, YYYY-MM-DD.',
+    example: '1985-12-10',
+  })
+  dob: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Social security number, its nine digits.', example: '123456789' })
+  id_number: string | null;
+}
+
+export class ApplicantWithSensitiveData extends ApplicantRepresentation {
+  @ApiProperty({
+    required: false,
+    description:
+      'Only with ?include=sensitive_data, to a key granted the sensitive_data scope; the answer is then ' +
+      'Cache-Control: no-store and the read is recorded as an audit event.',
+  })
+  sensitive_data?: ApplicantSensitiveData;
+}
+
+export class ApplicantWithSensitiveDataResponse {
+  @ApiProperty()
+  applicant: ApplicantWithSensitiveData;
+}
+
+/** A recorded read of an applicant's sensitive data. */
+export class AuditEventRepresentation {
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
+  id: number;
+
+  @ApiProperty({ enum: ['sensitive_data.read'], example: 'sensitive_data.read' })
+  action: string;
+
+  @ApiProperty({ type: 'integer', example: 1 })
+  client_id: number;
+
+  @ApiProperty({
+    description: 'Which API key read: the first 16 hex digits of the SHA-256 of the key, never the key.',
+    example: '3f1c0d9e2b7a4c55',
+  })
+  key_id: string;
+
+  @ApiProperty({ type: 'integer', example: 1 })
+  application_id: number;
+
+  @ApiProperty({ type: 'integer', example: 2 })
+  applicant_id: number;
+
+  @ApiProperty({ description: 'The X-Request-Id of the read.', example: '4bf92f35-77b3-4da6-a3ce-929d0e0e4736' })
+  request_id: string;
+
+  @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
+  created_at: string;
+}
+
+export class AuditEventListResponse {
+  @ApiProperty({ type: [AuditEventRepresentation], description: 'Newest first.' })
+  audit_events: AuditEventRepresentation[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null when there is none.',
+    example: 'djE6MTI',
+  })
+  next_cursor: string | null;
+}
