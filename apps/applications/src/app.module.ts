@@ -9,6 +9,8 @@ import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { ApplicantForms } from './applications/applicant-forms';
 import { ApplicationFormsMessageController } from './applications/application-forms.message.controller';
+import { ApplicationChangesMessageController } from './applications/application-changes.message.controller';
+import { ApplicationChangesService } from './applications/application-changes.service';
 import { ApplicationFormsService } from './applications/application-forms.service';
 import { ApplicationIndex } from './applications/application-index';
 import { ApplicationVersions } from './applications/application-versions';
@@ -29,7 +31,7 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     queueClients(QUEUES.PROPERTIES),
   ],
-  controllers: [ApplicationsMessageController, ApplicationFormsMessageController],
+  controllers: [ApplicationsMessageController, ApplicationFormsMessageController, ApplicationChangesMessageController],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
     ApplicationsRepository,
@@ -37,6 +39,7 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     ApplicationIndex,
     FormTokens,
     ApplicantForms,
+    ApplicationChangesService,
     ApplicationFormsService,
     ApplicationsService,
     PropertiesClient,
