@@ -4,6 +4,7 @@ import {
   getApplicantRequest,
   getApplicationRequest,
   listApplicationsRequest,
+  updateApplicationRequest,
 } from './support/fuzz-application-requests';
 import { Answer, checkAnswerShape, describeRequest, FuzzRequest } from './support/fuzz-requests';
 import { api, Api } from './support/http';
@@ -20,6 +21,7 @@ const SUCCESS_KEYS: Array<[RegExp, string]> = [
   [/^GET \/api\/v2\/applications\/[^/?]+\/applicants\//, 'applicant'],
   [/^GET \/api\/v2\/applications\//, 'application'],
   [/^POST \/api\/v2\/applications\/[^/?]+\/applicants/, 'applicant'],
+  [/^PATCH \/api\/v2\/applications\//, 'application'],
 ];
 
 /** No 5xx; an error in the documented body; a success in the route's wrapper, with no SSN or date of birth. */
@@ -39,8 +41,11 @@ describe('fuzzing the application routes of the running stack', () => {
   const applicationIds: number[] = [];
   const applicantIds: number[] = [];
   const cursors: string[] = [];
+  const floorPlanIds: number[] = [];
+  const tags: string[] = [];
   let propertyIds: number[] = [];
   let coApplicantsAdded = 0;
+  let patched = 0;
   let applicantsBefore = 0;
 
   const send = async (request: FuzzRequest): Promise<Answer> => {
@@ -60,6 +65,7 @@ describe('fuzzing the application routes of the running stack', () => {
       text: await response.text(),
     };
     if (answer.status === 201 && request.method === 'POST') coApplicantsAdded++;
+    if (answer.status === 200 && request.method === 'PATCH') patched++;
     return answer;
   };
 
@@ -84,13 +90,16 @@ describe('fuzzing the application routes of the running stack', () => {
     client = api(stack.url);
     const applicant = { first_name: 'Fuzz', last_name: 'Target', email: 'fuzz@example.com', id_number: '123456789' };
     for (const key of [KEYS.clientOne, KEYS.clientOne, KEYS.clientTwo]) {
-      const property = (await client.post('/api/v2/properties', { property: { name: 'Fuzzed' } }, { key })).body.property.id;
+      const created = (await client.post('/api/v2/properties', { property: { name: 'Fuzzed' } }, { key })).body.property;
+      const property = created.id;
       propertyIds.push(property);
+      floorPlanIds.push(created.floor_plans[0].id);
       for (let i = 0; i < 2; i++) {
         const application = (
           await client.post('/api/v2/applications', { application: { property_id: property, applicant } }, { key })
         ).body.application;
         applicationIds.push(application.id);
+        tags.push((await client.get(`/api/v2/applications/${application.id}`, { key })).headers.get('etag')!);
         applicantIds.push(application.applicants[0].id);
         applicantsBefore++;
       }
@@ -137,6 +146,16 @@ describe('fuzzing the application routes of the running stack', () => {
     async () => {
       await fuzz(getApplicantRequest(applicationIds, applicantIds), 5104);
       expect(sent.get('GET applicants')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
+
+  it(
+    `PATCH /api/v2/applications/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every answer as documented`,
+    async () => {
+      await fuzz(updateApplicationRequest(applicationIds, floorPlanIds, tags), 5105);
+      expect(sent.get('PATCH applications')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+      expect(patched).toBeGreaterThan(0);
     },
     TIME_LIMIT_MS + 30_000,
   );
