@@ -8,6 +8,7 @@ import {
   listAuditEventsRequest,
   removeApplicantRequest,
   updateApplicantRequest,
+  updateApplicationRequest,
 } from './support/fuzz-application-requests';
 import { Answer, checkAnswerShape, describeRequest, FuzzRequest } from './support/fuzz-requests';
 import { api, Api } from './support/http';
@@ -26,6 +27,7 @@ const SUCCESS_KEYS: Array<[RegExp, string]> = [
   [/^POST \/api\/v2\/applications\/[^/?]+\/applicants/, 'applicant'],
   [/^(PATCH|DELETE) \/api\/v2\/applications\/[^/?]+\/applicants\//, 'applicant'],
   [/^GET \/api\/v2\/audit_events(\?|$)/, 'audit_events,next_cursor'],
+  [/^PATCH \/api\/v2\/applications\//, 'application'],
 ];
 /** The one request whose success may carry an applicant's dob and id_number: asked, by a key with the scope. */
 const SENSITIVE_READ = /^GET \/api\/v2\/applications\/[^/?]+\/applicants\/[^/?]+\?include=sensitive_data$/;
@@ -51,9 +53,12 @@ describe('fuzzing the application routes of the running stack', () => {
   const applicantIds: number[] = [];
   const cursors: string[] = [];
   const auditCursors: string[] = [];
+  const floorPlanIds: number[] = [];
+  const tags: string[] = [];
   let propertyIds: number[] = [];
   let coApplicantsAdded = 0;
   let applicantsRemoved = 0;
+  let patched = 0;
   let applicantsBefore = 0;
 
   const send = async (request: FuzzRequest): Promise<Answer> => {
@@ -81,6 +86,7 @@ describe('fuzzing the application routes of the running stack', () => {
     if (answer.status >= 200 && answer.status < 300) succeeded.set(endpoint, (succeeded.get(endpoint) ?? 0) + 1);
     if (answer.status === 201 && request.method === 'POST') coApplicantsAdded++;
     if (answer.status === 200 && request.method === 'DELETE') applicantsRemoved++;
+    if (answer.status === 200 && request.method === 'PATCH') patched++;
     return answer;
   };
 
@@ -111,13 +117,16 @@ describe('fuzzing the application routes of the running stack', () => {
     client = api(stack.url);
     const applicant = { first_name: 'Fuzz', last_name: 'Target', email: 'fuzz@example.com', id_number: '123456789' };
     for (const key of [KEYS.clientOne, KEYS.clientOne, KEYS.clientTwo]) {
-      const property = (await client.post('/api/v2/properties', { property: { name: 'Fuzzed' } }, { key })).body.property.id;
+      const created = (await client.post('/api/v2/properties', { property: { name: 'Fuzzed' } }, { key })).body.property;
+      const property = created.id;
       propertyIds.push(property);
+      floorPlanIds.push(created.floor_plans[0].id);
       for (let i = 0; i < 2; i++) {
         const application = (
           await client.post('/api/v2/applications', { application: { property_id: property, applicant } }, { key })
         ).body.application;
         applicationIds.push(application.id);
+        tags.push((await client.get(`/api/v2/applications/${application.id}`, { key })).headers.get('etag')!);
         applicantIds.push(application.applicants[0].id);
         applicantsBefore++;
       }
@@ -226,6 +235,16 @@ describe('fuzzing the application routes of the running stack', () => {
       ]);
     },
     5108,
+  );
+
+  it(
+    `PATCH /api/v2/applications/:id: ${REQUESTS_PER_ENDPOINT} generated requests, no 5xx, every answer as documented`,
+    async () => {
+      await fuzz(updateApplicationRequest(applicationIds, floorPlanIds, tags), 5109);
+      expect(sent.get('PATCH applications')).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+      expect(patched).toBeGreaterThan(0);
+    },
+    TIME_LIMIT_MS + 30_000,
   );
 
   it('leaves every process alive, exactly the co-applicants that were answered 201 added and 200 removed, nothing unexpected logged', async () => {

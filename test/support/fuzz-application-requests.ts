@@ -1,14 +1,20 @@
 import fc, { Arbitrary } from 'fast-check';
 import {
+  anyDate,
   applicant,
   applicantChanges,
+  asUsDate,
   authorization,
+  field,
   FuzzRequest,
   headersFor,
   hostileValue,
   idSegment,
+  mostlyPlausible,
+  objectOf,
   post,
   query,
+  shortText,
   toJsonText,
   wrapped,
 } from './fuzz-requests';
@@ -38,9 +44,33 @@ export function listApplicationsRequest(propertyIds: number[], cursors: string[]
     { weight: 3, arbitrary: queryValue(fc.constantFrom(...propertyIds).map(String)).map((v) => ['property_id', v]) },
     { weight: 3, arbitrary: queryValue(fc.integer({ min: -5, max: 150 }).map(String)).map((v) => ['limit', v]) },
     { weight: 3, arbitrary: cursor(cursors).map((v) => ['cursor', v]) },
+    { weight: 2, arbitrary: queryValue(fc.constantFrom('true', 'false', 'all')).map((v) => ['archived', v]) },
+    {
+      weight: 2,
+      arbitrary: queryValue(fc.constantFrom('not_started', 'started', 'completed')).map((v) => ['form_status', v]),
+    },
+    {
+      weight: 2,
+      arbitrary: queryValue(fc.integer({ min: -5, max: 2_200_000_000 }).map(String)).map((v) => ['assigned_user_id', v]),
+    },
+    {
+      weight: 2,
+      arbitrary: queryValue(
+        fc.oneof(
+          fc.date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+          fc
+            .date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+            .map((d) => d.toISOString().slice(0, 10)),
+          fc.constantFrom('2026-11-22T14:03:09+00:00', '2026-11-22T14:03:09 00:00', '2026-02-30', '1700000000'),
+        ),
+      ).map((v) => ['updated_since', v]),
+    },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom('property_id[$gt]', 'client_id', '__proto__', 'limit[]', 'x'), fc.string()),
+      arbitrary: fc.tuple(
+        fc.constantFrom('property_id[$gt]', 'client_id', '__proto__', 'limit[]', 'x', 'archived[]', 'updated_since[$gte]'),
+        fc.string(),
+      ),
     },
   );
   return fc.tuple(fc.array(parameter, { maxLength: 4 }), authorization).map(([parameters, auth]) => ({
@@ -70,6 +100,44 @@ export function getApplicantRequest(applicationIds: number[], applicantIds: numb
       path: `/api/v2/applications/${applicationId}/applicants/${id}${q}`,
       body: null,
       headers: headersFor(auth, null),
+    }));
+}
+
+/** `application` in a PATCH: every changeable field present or not, plausible or hostile. */
+function applicationChanges(floorPlanIds: number[]) {
+  const id = fc.integer({ min: 1, max: 2_200_000_000 });
+  return objectOf({
+    assigned_user_id: field(fc.oneof(id, fc.constant(null)), mostlyPlausible),
+    floor_plan_id: field(fc.oneof(fc.constantFrom(...floorPlanIds), id, fc.constant(null)), mostlyPlausible),
+    desired_unit_number: field(fc.oneof(shortText, fc.constant(null)), mostlyPlausible),
+    desired_unit_description: field(fc.oneof(shortText, fc.constant(null)), mostlyPlausible),
+    desired_lease_length: field(fc.integer({ min: -1, max: 130 }), mostlyPlausible),
+    desired_move_in: field(fc.oneof(anyDate, anyDate.map(asUsDate), fc.constant(null)), mostlyPlausible),
+    user_specified_rent: field(fc.nat({ max: 1_100_000 }), mostlyPlausible),
+    showing_agent: field(shortText, mostlyPlausible),
+    showing_agent_id: field(id, mostlyPlausible),
+    referral: field(fc.oneof(shortText, fc.constant(null)), mostlyPlausible),
+    archived: field(fc.boolean(), mostlyPlausible),
+  });
+}
+
+/** PATCH /api/v2/applications/:id, with or without an If-Match (a tag handed out, or anything). */
+export function updateApplicationRequest(
+  applicationIds: number[],
+  floorPlanIds: number[],
+  tags: string[],
+): Arbitrary<FuzzRequest> {
+  const ifMatch = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom(...tags, '*', '"stale"', 'W/"x"', '') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 100 }) },
+  );
+  return fc
+    .tuple(idSegment(applicationIds), post('', wrapped('application', applicationChanges(floorPlanIds)), 'PATCH'), ifMatch)
+    .map(([id, request, tag]) => ({
+      ...request,
+      path: `/api/v2/applications/${id}`,
+      headers: tag === undefined ? request.headers : { ...request.headers, 'if-match': tag },
     }));
 }
 

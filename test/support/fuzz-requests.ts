@@ -102,11 +102,11 @@ export const hostileValue: Arbitrary<unknown> = fc.oneof(
  * validation and reach the services: a few percent of properties, more of applications, whose
  * many fields would otherwise almost never all be right at once.
  */
-function field<T>(plausible: Arbitrary<T>, shares = { plausible: 3, hostile: 2 }): Arbitrary<unknown> {
+export function field<T>(plausible: Arbitrary<T>, shares = { plausible: 3, hostile: 2 }): Arbitrary<unknown> {
   return fc.oneof({ weight: shares.plausible, arbitrary: plausible }, { weight: shares.hostile, arbitrary: hostileValue });
 }
 
-const mostlyPlausible = { plausible: 12, hostile: 1 };
+export const mostlyPlausible = { plausible: 12, hostile: 1 };
 
 /** Keys nobody declared, named to tempt a query or a prototype. */
 const unknownKeys = fc.dictionary(
@@ -122,7 +122,7 @@ const unknownKeys = fc.dictionary(
  * An object with the `required` keys of `shape` and each other key present or absent, plus now
  * and then an unknown key. (A required field missing is one of the hostile values' shapes.)
  */
-function objectOf(shape: Record<string, Arbitrary<unknown>>, required: string[] = []): Arbitrary<Record<string, unknown>> {
+export function objectOf(shape: Record<string, Arbitrary<unknown>>, required: string[] = []): Arbitrary<Record<string, unknown>> {
   return fc
     .tuple(
       fc.record(shape, { requiredKeys: required }),
@@ -131,7 +131,7 @@ function objectOf(shape: Record<string, Arbitrary<unknown>>, required: string[] 
     .map(([known, unknown]) => ({ ...known, ...unknown }));
 }
 
-const shortText = fc.string({ minLength: 1, maxLength: 40 });
+export const shortText = fc.string({ minLength: 1, maxLength: 40 });
 
 const property = objectOf({
   name: field(shortText),
@@ -147,8 +147,8 @@ const property = objectOf({
 
 const dateBetween = (min: string, max: string) =>
   fc.date({ min: new Date(min), max: new Date(max), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-const asUsDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8)}/${iso.slice(0, 4)}`;
-const anyDate = dateBetween('1900-01-01', '2099-12-31');
+export const asUsDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8)}/${iso.slice(0, 4)}`;
+export const anyDate = dateBetween('1900-01-01', '2099-12-31');
 const birthDate = dateBetween('1920-01-01', '2005-12-31');
 
 /** The applicant fields a PATCH may correct. */

@@ -11,6 +11,8 @@ import { ApplicantsMessageController } from './applicants/applicants.message.con
 import { ApplicantsService } from './applicants/applicants.service';
 import { ApplicantForms } from './applications/applicant-forms';
 import { ApplicationFormsMessageController } from './applications/application-forms.message.controller';
+import { ApplicationChangesMessageController } from './applications/application-changes.message.controller';
+import { ApplicationChangesService } from './applications/application-changes.service';
 import { ApplicationFormsService } from './applications/application-forms.service';
 import { ApplicationIndex } from './applications/application-index';
 import { ApplicationVersions } from './applications/application-versions';
@@ -32,7 +34,12 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     queueClients(QUEUES.PROPERTIES),
   ],
-  controllers: [ApplicationsMessageController, ApplicationFormsMessageController, ApplicantsMessageController],
+  controllers: [
+    ApplicationsMessageController,
+    ApplicationFormsMessageController,
+    ApplicationChangesMessageController,
+    ApplicantsMessageController,
+  ],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
     ApplicationsRepository,
@@ -40,6 +47,7 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     ApplicationIndex,
     FormTokens,
     ApplicantForms,
+    ApplicationChangesService,
     ApplicationFormsService,
     ApplicationsService,
     PropertiesClient,

@@ -74,6 +74,16 @@ describe('what the service reads from a message', () => {
       limit: 5,
       before: 9,
       propertyId: 4,
+      filters: {},
+    });
+  });
+
+  it('takes the list filters of a message, and nothing else', () => {
+    const filters = { archived: 'all', form_status: 'started', assigned_user_id: 7, updated_since: '2026-11-22T14:03:09.000Z' };
+    expect(readListApplications({ client_id: 2, limit: 5, ...filters, other: 1 } as never)).toEqual({
+      clientId: 2,
+      limit: 5,
+      filters,
     });
   });
 
@@ -82,6 +92,10 @@ describe('what the service reads from a message', () => {
     { client_id: 2, limit: 101 },
     { client_id: 2, limit: 5, before: 0 },
     { client_id: 2, limit: 5, property_id: '4' },
+    { client_id: 2, limit: 5, archived: true },
+    { client_id: 2, limit: 5, form_status: 'done' },
+    { client_id: 2, limit: 5, assigned_user_id: '7' },
+    { client_id: 2, limit: 5, updated_since: 'yesterday' },
   ])('refuses a malformed list message %j', (message) => {
     expect(() => readListApplications(message as never)).toThrow(ServiceError);
   });

@@ -1,6 +1,14 @@
+import {
+  ApplicationListFilters,
+  LIST_FILTER_PARAMETERS,
+  listFiltersOf,
+  parseListFilters,
+  validListFilters,
+} from './application-list-filters';
 import { ErrorCode, FieldProblem, ServiceError } from './errors';
 import { ClientScoped, CreateMessage, isPositiveId, parseIdSegment, requireClientId, SealedApplicantFields } from './messages';
 import { MAX_PAGE_SIZE, PageRequest, parsePageQuery } from './paging';
+import { ConditionalMessage } from './property-messages';
 
 /** An application named by a request path. */
 export interface ApplicationRefMessage extends ClientScoped {
@@ -22,12 +30,17 @@ export interface AddApplicantMessage extends CreateMessage {
   sealed_applicant: SealedApplicantFields;
 }
 
-/** A page of the client's applications, newest first, optionally of one property only. */
-export interface ListApplicationsMessage extends ClientScoped, PageRequest {
+/** APPLICATIONS.UPDATE: `request` is an UpdateApplicationRequest; `if_match` the caller's If-Match. */
+export interface UpdateApplicationMessage extends ApplicationRefMessage, ConditionalMessage {
+  request: unknown;
+}
+
+/** A page of the client's applications, newest first, optionally of one property only, filtered. */
+export interface ListApplicationsMessage extends ClientScoped, PageRequest, ApplicationListFilters {
   property_id?: number;
 }
 
-const LIST_QUERY_PARAMETERS = new Set(['property_id', 'limit', 'cursor']);
+const LIST_QUERY_PARAMETERS = new Set(['property_id', 'limit', 'cursor', ...LIST_FILTER_PARAMETERS]);
 
 /** An id in a path that is not a positive integer names nothing: 404 without asking the service. */
 export function applicationRefFromPath(clientId: number, segment: string): ApplicationRefMessage {
@@ -58,6 +71,7 @@ export function listApplicationsFromQuery(clientId: number, query: Record<string
     propertyId = typeof query.property_id === 'string' ? parseIdSegment(query.property_id) : null;
     if (propertyId === null) problems.push({ field: 'property_id', message: 'must be a positive integer' });
   }
+  const filters = parseListFilters(query, problems);
   let page: PageRequest | undefined;
   try {
     page = parsePageQuery(query);
@@ -68,7 +82,7 @@ export function listApplicationsFromQuery(clientId: number, query: Record<string
   if (problems.length > 0 || !page) {
     throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${problems[0].field} ${problems[0].message}`, problems);
   }
-  return { client_id: clientId, ...page, ...(propertyId === null ? {} : { property_id: propertyId }) };
+  return { client_id: clientId, ...page, ...(propertyId === null ? {} : { property_id: propertyId }), ...filters };
 }
 
 /** A list message as the service receives it, checked again: a queue has more writers than the gateway. */
@@ -77,17 +91,26 @@ export function readListApplications(message: ListApplicationsMessage): {
   propertyId?: number;
   limit: number;
   before?: number;
+  filters: ApplicationListFilters;
 } {
   const clientId = requireClientId(message?.client_id);
   const { limit, before, property_id: propertyId } = message;
+  const filters = listFiltersOf(message);
   const valid =
     Number.isInteger(limit) &&
     limit >= 1 &&
     limit <= MAX_PAGE_SIZE &&
     (before === undefined || isPositiveId(before)) &&
-    (propertyId === undefined || isPositiveId(propertyId));
+    (propertyId === undefined || isPositiveId(propertyId)) &&
+    validListFilters(filters);
   if (!valid) throw new ServiceError(ErrorCode.VALIDATION_FAILED, 'malformed list message');
-  return { clientId, limit, ...(before === undefined ? {} : { before }), ...(propertyId === undefined ? {} : { propertyId }) };
+  return {
+    clientId,
+    limit,
+    filters,
+    ...(before === undefined ? {} : { before }),
+    ...(propertyId === undefined ? {} : { propertyId }),
+  };
 }
 
 /** The ids of an ApplicantRefMessage or ApplicationRefMessage, checked as the service receives them. */

@@ -9,6 +9,9 @@ export const DOMAIN_EVENTS = [
   'floor_plan.updated',
   'floor_plan.deleted',
   'application.created',
+  'application.updated',
+  'application.archived',
+  'application.restored',
   'applicant.created',
   'application_form.started',
   'application_form.completed',
@@ -25,6 +28,8 @@ export interface EventData {
   application_id?: number;
   applicant_id?: number;
   reference_id?: string | null;
+  /** application.updated: the fields of the application the change set, as named in its PATCH. */
+  changed_fields?: string[];
 }
 
 /**

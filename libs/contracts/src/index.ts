@@ -14,6 +14,8 @@ export * from './validation/idempotency-key.pipe';
 export * from './entity-tag';
 export * from './paging';
 export * from './application-messages';
+export * from './application-list-filters';
+export * from './dto/application-changes.dto';
 export * from './dto/applicant.dto';
 export * from './form-presets';
 export * from './dto/application-form.dto';

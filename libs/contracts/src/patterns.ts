@@ -35,6 +35,7 @@ export const APPLICATIONS = {
   CREATE: 'applications.create',
   GET: 'applications.get',
   LIST: 'applications.list',
+  UPDATE: 'applications.update',
   GET_APPLICANT: 'applications.applicants.get',
   ADD_APPLICANT: 'applications.applicants.add',
   UPDATE_APPLICANT: 'applications.applicants.update',

@@ -4,14 +4,19 @@ import { Connection } from 'mongoose';
 import { EventWitness } from '@app/events';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantChange, withApplicantChange } from '../applicants/applicant-change';
+import { ApplicationFields, withChange } from './application-changes';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 
-/** Change `version` of an application: the co-applicant it added, or the applicant it changed or removed. */
+/**
+ * Change `version` of an application: the co-applicant it added, the applicant it changed or
+ * removed, or the fields a PATCH of the application set.
+ */
 interface VersionClaim extends ApplicantChange {
   /** `<application id>:<version>` */
   _id: string;
   application_id: number;
   version: number;
+  fields?: ApplicationFields;
   created_at: Date;
   /** The domain events of the change (see EventOutbox). */
   event_ids: string[];
@@ -70,6 +75,20 @@ export class ApplicationVersions implements OnModuleInit {
     );
   }
 
+  /** Whether this caller won version `version` of the application, setting `fields` with it (a PATCH). */
+  claimFields(applicationId: number, version: number, fields: ApplicationFields, at: Date, eventIds: string[]): Promise<boolean> {
+    return claimed(
+      this.claims.insertOne({
+        _id: claimKey(applicationId, version),
+        application_id: applicationId,
+        version,
+        fields,
+        created_at: at,
+        event_ids: eventIds,
+      }),
+    );
+  }
+
   /** The application as of its last claimed change: one read by `_id` per version, and one more. */
   async current<T extends ApplicationRecord>(stored: T): Promise<T> {
     let current = stored;
@@ -105,14 +124,13 @@ function nextVersion(application: ApplicationRecord): number {
   return (application.version ?? 0) + 1;
 }
 
-/** The application with the change of `claim`, the version after the one it shows, folded in. */
+/**
+ * The application with the change of `claim`, the version after the one it shows, folded in: the
+ * applicant it added, changed or removed, or the fields a PATCH set.
+ */
 function withClaim<T extends ApplicationRecord>(application: T, claim: VersionClaim): T {
-  return {
-    ...application,
-    applicants: withApplicantChange(application.applicants, claim),
-    version: claim.version,
-    updated_at: claim.created_at,
-  };
+  const applicants = withApplicantChange(application.applicants, claim);
+  return withChange({ ...application, applicants }, claim.fields ?? {}, claim.version, claim.created_at);
 }
 
 function claimKey(applicationId: number, version: number): string {

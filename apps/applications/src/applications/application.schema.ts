@@ -129,12 +129,32 @@ export class ApplicationRecord {
   @Prop({ type: String, default: null })
   desired_unit_description?: string | null;
 
+  /** The fields below are set only by a PATCH (see ApplicationChanges), each null until then. */
+  @Prop({ type: Number, default: null })
+  desired_lease_length?: number | null;
+
+  @Prop({ type: String, default: null })
+  desired_unit_number?: string | null;
+
+  @Prop({ type: String, default: null })
+  showing_agent?: string | null;
+
+  @Prop({ type: Number, default: null })
+  showing_agent_id?: number | null;
+
+  @Prop({ type: String, default: null })
+  referral?: string | null;
+
+  /** When it was archived; null while it is not. Returned as `archived`. */
+  @Prop({ type: Date, default: null })
+  archived_at?: Date | null;
+
   @Prop({ type: [ApplicantSchema], default: [] })
   applicants: ApplicantRecord[];
 
   /**
-   * How many co-applicants were added: the number of the last change claimed in
-   * `application_versions` that this document shows (absent means 0).
+   * How many changes were made (co-applicants added, PATCHes): the number of the last change
+   * claimed in `application_versions` that this document shows (absent means 0).
    */
   @Prop({ type: Number, default: 0 })
   version?: number;

@@ -302,6 +302,22 @@ describe('ApplicationsService over collections in memory', () => {
       expect(after.map((count, i) => count - before[i])).toEqual([2, 1, 1]);
     });
 
+    it('reads at most 500 positions for a page that a filter leaves short, and hands on a cursor from there', async () => {
+      const made = [];
+      for (let i = 0; i < 520; i++) made.push(await apply());
+      const sparse = await service.list(CLIENT, { limit: 10, filters: { assigned_user_id: 7 } });
+      expect(sparse.items).toEqual([]);
+      // Positions 520 down to 21 read: the next page starts below them.
+      const before = Number(Buffer.from(sparse.next_cursor!, 'base64url').toString().slice(3));
+      expect(before).toBe(21);
+      expect(await service.list(CLIENT, { limit: 10, before, filters: { assigned_user_id: 7 } })).toEqual({
+        items: [],
+        next_cursor: null,
+      });
+      const archivedToo = await service.list(CLIENT, { limit: 2, before, filters: { archived: 'all' } });
+      expect(archivedToo.items.map((a) => a.id)).toEqual([made[19].id, made[18].id]);
+    });
+
     it('starts a cursor from beyond the head at the head', async () => {
       const only = await apply();
       expect((await service.list(CLIENT, { limit: 5, before: 1_000_000 })).items.map((a) => a.id)).toEqual([only.id]);

@@ -9,14 +9,17 @@ import {
   ApplicantRepresentation,
   ApplicantType,
   ApplicationInput,
+  ApplicationListFilters,
   ApplicationRepresentation,
   encodeCursor,
   ErrorCode,
   EventData,
+  FormStatus,
   Page,
   ServiceError,
 } from '@app/contracts';
 import { ApplicationsEnvironment } from '../config/applications.environment';
+import { matchesListFilters } from './application-filters';
 import { ApplicationIndex, ApplicationList } from './application-index';
 import { ApplicationVersions } from './application-versions';
 import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
@@ -34,13 +37,19 @@ const MAX_ADD_ATTEMPTS = 50;
  * applicant can carry 16 KiB of custom_data), and no household applies with more.
  */
 export const MAX_APPLICANTS = 20;
-/** Positions one list page reads at most, so that entries without an application cannot make a page unbounded. */
+/**
+ * Positions one list page reads at most, so that entries without an application, or applications
+ * a filter leaves out, cannot make a page unbounded; such a page may be short and still have a cursor.
+ */
 const MAX_PAGE_SCAN = 500;
+/** Positions read at once when a filter left the previous read short: each read is one `_id $in` of keys. */
+const MAX_READ_AHEAD = 100;
 
 export interface ListQuery {
   propertyId?: number;
   limit: number;
   before?: number;
+  filters?: ApplicationListFilters;
 }
 
 @Injectable()
@@ -114,26 +123,57 @@ export class ApplicationsService {
     await this.storeApplicant(clientId, applicationId, input, requestKey);
   }
 
-  /** A page of the client's applications (of one property, if given), newest first. */
+  /**
+   * A page of the client's applications (of one property, if given) that pass the filters, newest
+   * first. The first read is of as many positions as the page holds; when the filters leave it
+   * short, the next reads go further ahead, up to MAX_PAGE_SCAN positions in all.
+   */
   async list(clientId: number, query: ListQuery): Promise<Page<ApplicationRepresentation>> {
     const list: ApplicationList = { clientId, propertyId: query.propertyId };
+    const filters = query.filters ?? {};
     const head = await this.index.head(list);
     // A cursor from beyond the head (made up, or from another list) starts at the head.
     let position = query.before === undefined ? head : Math.min(query.before - 1, head);
-    const items: ApplicationRepresentation[] = [];
-    for (let scanned = 0; items.length < query.limit && position >= 1 && scanned < MAX_PAGE_SCAN;) {
-      const count = Math.min(query.limit - items.length, position);
+    const items: Array<{ position: number; application: ApplicationRecord }> = [];
+    for (let scanned = 0, round = 0; items.length < query.limit && position >= 1 && scanned < MAX_PAGE_SCAN; round++) {
+      const wanted = query.limit - items.length;
+      const ahead = round === 0 ? wanted : Math.min(wanted * 4, MAX_READ_AHEAD);
+      const count = Math.min(ahead, position, MAX_PAGE_SCAN - scanned);
       const entries = await this.index.read(list, position, count);
-      for (const application of await this.readAllOwned(
+      const read = await this.readAllOwned(
         clientId,
         entries.map((entry) => entry.application_id),
-      )) {
-        items.push(toApplicationRepresentation(application, this.publicBaseUrl));
-      }
+      );
+      const byId = new Map(read.map((application) => [application.id, application]));
+      const kept = await Promise.all(entries.map((entry) => this.keptByFilters(byId.get(entry.application_id), filters)));
+      entries.forEach((entry, i) => {
+        const application = kept[i];
+        if (application && items.length < query.limit) items.push({ position: entry.position, application });
+      });
       position -= count;
       scanned += count;
     }
-    return { items, next_cursor: position >= 1 ? encodeCursor(position + 1) : null };
+    // A full page continues below its last item (what was read beyond it is read again then).
+    const last = items.length === query.limit ? items[items.length - 1].position - 1 : position;
+    return {
+      items: items.map(({ application }) => toApplicationRepresentation(application, this.publicBaseUrl)),
+      next_cursor: last >= 1 ? encodeCursor(last + 1) : null,
+    };
+  }
+
+  /** The application if there is one and the list filters keep it, else null. */
+  private async keptByFilters(
+    application: ApplicationRecord | undefined,
+    filters: ApplicationListFilters,
+  ): Promise<ApplicationRecord | null> {
+    if (!application) return null;
+    let formStatus: FormStatus | undefined;
+    if (filters.form_status !== undefined) {
+      const primary = application.applicants[0];
+      const form = primary.form_token_digest ? await this.forms.find(primary.form_token_digest) : null;
+      formStatus = withFormProgress(primary, form).form_status ?? 'not_started';
+    }
+    return matchesListFilters(application, filters, formStatus) ? application : null;
   }
 
   /**

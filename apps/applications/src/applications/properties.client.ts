@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { isPositiveId, PROPERTIES, PropertyRefMessage, PropertySummary, QUEUES } from '@app/contracts';
+import { ErrorCode, isPositiveId, PROPERTIES, PropertyRefMessage, PropertySummary, QUEUES, ServiceError } from '@app/contracts';
 import { InjectQueueClient, sendRpc } from '@app/messaging';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 
@@ -22,6 +22,26 @@ export class PropertiesClient {
     if (answer === null || isPropertySummary(answer)) return answer;
     // Not a refusal but a peer out of step with this one: the message is retried, then dead-lettered.
     throw new Error(`properties.lookup answered with an unexpected shape: ${typeof answer}`);
+  }
+
+  /**
+   * The ids of the floor plans of the client's live property, or null when it has no such
+   * property (deleted since the application was made, say): what a floor_plan_id is checked against.
+   */
+  async floorPlanIds(clientId: number, propertyId: number): Promise<number[] | null> {
+    const message: PropertyRefMessage = { client_id: clientId, id: propertyId };
+    let answer: unknown;
+    try {
+      answer = await sendRpc<unknown>(this.client, PROPERTIES.GET, message, this.timeoutMs);
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === ErrorCode.PROPERTY_NOT_FOUND) return null;
+      throw error;
+    }
+    const plans = (answer as { property?: { floor_plans?: unknown } } | null)?.property?.floor_plans;
+    if (Array.isArray(plans) && plans.every((plan) => isPositiveId((plan as { id?: unknown } | null)?.id))) {
+      return plans.map((plan: { id: number }) => plan.id);
+    }
+    throw new Error('properties.get answered with an unexpected shape');
   }
 }
 

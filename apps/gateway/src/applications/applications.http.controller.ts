@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   AddApplicantMessage,
@@ -8,12 +8,16 @@ import {
   applicationRefFromPath,
   ApplicationResponse,
   APPLICATIONS,
+  ARCHIVED_FILTERS,
   ContractPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
   DEFAULT_PAGE_SIZE,
+  FORM_STATUSES,
   listApplicationsFromQuery,
   MAX_PAGE_SIZE,
+  UpdateApplicationMessage,
+  UpdateApplicationRequest,
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
@@ -21,8 +25,16 @@ import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IfMatch } from '../http/if-match.decorator';
 import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
-import { APPLICANT_422, APPLICATION_404, ApiTaggedResource, LIST_422 } from '../openapi/application-responses';
+import {
+  APPLICANT_422,
+  APPLICATION_404,
+  APPLICATION_UPDATE_422,
+  ApiTaggedResource,
+  LIST_422,
+} from '../openapi/application-responses';
+import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
@@ -78,6 +90,34 @@ export class ApplicationsHttpController {
     example: DEFAULT_PAGE_SIZE,
   })
   @ApiQuery({ name: 'cursor', required: false, description: 'The next_cursor of the page before.', example: 'djE6MTI' })
+  @ApiQuery({
+    name: 'archived',
+    required: false,
+    enum: ARCHIVED_FILTERS,
+    description: 'false (the default): archived applications are left out; true: only those; all: both.',
+  })
+  @ApiQuery({
+    name: 'form_status',
+    required: false,
+    enum: FORM_STATUSES,
+    description: 'Only applications whose primary applicant’s form_status is this.',
+  })
+  @ApiQuery({
+    name: 'assigned_user_id',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    description: 'Only applications assigned to this user.',
+  })
+  @ApiQuery({
+    name: 'updated_since',
+    required: false,
+    schema: { type: 'string' },
+    description:
+      'Only applications with updated_at at or after this ISO 8601 timestamp (encode + as %2B) or date (YYYY-MM-DD, ' +
+      'midnight UTC): pass the latest updated_at seen to sync. A page reads at most 500 list positions, so with a ' +
+      'filter few applications pass it may be short, or empty, and still have a next_cursor.',
+    example: '2026-11-22T14:03:09+00:00',
+  })
   @ApiSuccess(200, ApplicationListResponse, 'A page of applications, and the cursor of the next one.')
   @ApiErrorResponses([401, 422, 429, 503], { 422: LIST_422 })
   list(@ClientId() clientId: number, @Query() query: Record<string, unknown>): Promise<ApplicationListResponse> {
@@ -92,6 +132,29 @@ export class ApplicationsHttpController {
   @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICATION_404 })
   get(@ClientId() clientId: number, @Param('id') id: string): Promise<ApplicationResponse> {
     return this.backends.applications(APPLICATIONS.GET, applicationRefFromPath(clientId, id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    operationId: 'updateApplication',
+    summary: 'Change an application',
+    description:
+      'Changes the fields given, each checked; the rest keep their values. archived: true archives it, false ' +
+      'restores it. Changes made at the same time are all kept. Publishes application.updated (naming the ' +
+      'changed fields), application.archived or application.restored.',
+  })
+  @APPLICATION_ID('id')
+  @IF_MATCH_HEADER
+  @ApiSuccess(200, ApplicationResponse, 'The application as changed.')
+  @ApiErrorResponses([400, 401, 404, 412, 413, 415, 422, 429, 503], { 404: APPLICATION_404, 422: APPLICATION_UPDATE_422 })
+  update(
+    @ClientId() clientId: number,
+    @Param('id') id: string,
+    @Body(new ContractPipe(UpdateApplicationRequest)) request: UpdateApplicationRequest,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<ApplicationResponse> {
+    const message: UpdateApplicationMessage = { ...applicationRefFromPath(clientId, id), request, if_match: ifMatch };
+    return this.backends.applications(APPLICATIONS.UPDATE, message);
   }
 
   @Post(':application_id/applicants')

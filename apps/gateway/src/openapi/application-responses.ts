@@ -38,8 +38,23 @@ export const APPLICANT_422 = {
   },
 };
 
+export const APPLICATION_UPDATE_422 = {
+  description:
+    'Invalid input: the message names the first problem and details lists every one, unknown fields included; ' +
+    'also a floor_plan_id that is not one of the floor plans of the application’s property.',
+  examples: {
+    invalid: errorBody('Invalid fields', 'application.desired_lease_length must be at most 120', [
+      { field: 'application.desired_lease_length', message: 'must be at most 120' },
+      { field: 'application.property_id', message: 'is not a known field' },
+    ]),
+    floorPlan: errorBody('Another property’s floor plan', 'application.floor_plan_id must be a floor plan of property 1', [
+      { field: 'application.floor_plan_id', message: 'must be a floor plan of property 1' },
+    ]),
+  },
+};
+
 export const LIST_422 = {
-  description: `A limit that is not an integer from 1 to ${MAX_PAGE_SIZE}, a cursor this API did not hand out, a property_id that is not a positive integer, or an unknown query parameter; details names each.`,
+  description: `A limit that is not an integer from 1 to ${MAX_PAGE_SIZE}, a cursor this API did not hand out, a property_id or assigned_user_id that is not a positive integer, an archived or form_status that is not one of its values, an updated_since that is not a timestamp, or an unknown query parameter; details names each.`,
   examples: {
     limit: errorBody('Bad limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, [
       { field: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` },

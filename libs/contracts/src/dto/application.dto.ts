@@ -139,7 +139,7 @@ export class ApplicationProperty {
   name: string;
 }
 
-const NULL_AFTER_CREATION = 'Null after creation; the type of a value set later is not published.';
+const NULL_AFTER_CREATION = 'Null after creation; set by PATCH (or the online form).';
 const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
 
 export class ApplicationRepresentation {
@@ -155,17 +155,17 @@ export class ApplicationRepresentation {
   @ApiProperty({ type: 'integer', nullable: true, example: 42 })
   assigned_user_id: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Null after creation.', example: null })
+  @ApiProperty({ type: 'integer', nullable: true, description: NULL_AFTER_CREATION, example: null })
   floor_plan_id: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Null after creation.', example: null })
+  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
   desired_unit_description: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
-  desired_lease_length: unknown;
+  @ApiProperty({ type: 'integer', nullable: true, description: `In months. ${NULL_AFTER_CREATION}`, example: null })
+  desired_lease_length: number | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
-  desired_unit_number: unknown;
+  desired_unit_number: string | null;
 
   @ApiProperty({ type: 'integer', nullable: true, example: 1850 })
   user_specified_rent: number | null;
@@ -174,16 +174,22 @@ export class ApplicationRepresentation {
   desired_move_in: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
-  showing_agent: unknown;
+  showing_agent: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Null after creation.', example: null })
+  @ApiProperty({ type: 'integer', nullable: true, description: NULL_AFTER_CREATION, example: null })
   showing_agent_id: number | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
-  referral: unknown;
+  referral: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: NULL_AFTER_CREATION, example: null })
-  archived: unknown;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: `When the application was archived (${TIMESTAMP}); null while it is not, as after creation.`,
+    example: null,
+  })
+  archived: string | null;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;

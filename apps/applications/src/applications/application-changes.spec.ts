@@ -1,0 +1,116 @@
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { changedApplication, CHANGEABLE_FIELDS } from './application-changes';
+import { matchesListFilters } from './application-filters';
+import { ApplicationVersions } from './application-versions';
+import { ApplicantRecord, ApplicationRecord } from './application.schema';
+
+const AT = new Date('2026-11-23T10:00:00Z');
+
+const application = (overrides: Partial<ApplicationRecord> = {}): ApplicationRecord =>
+  ({
+    id: 4,
+    client_id: 1,
+    property_id: 2,
+    property_name: 'P',
+    assigned_user_id: null,
+    user_specified_rent: 1500,
+    desired_move_in: null,
+    applicants: [{ id: 1, type: 'primary', first_name: 'A', last_name: 'B', email: 'a@example.com' } as ApplicantRecord],
+    version: 0,
+    created_at: new Date('2026-01-01T00:00:00Z'),
+    updated_at: new Date('2026-01-01T00:00:00Z'),
+    request_key: 'r',
+    ...overrides,
+  }) as ApplicationRecord;
+
+describe('changedApplication', () => {
+  it('sets the fields whose value changes, and names them in application.updated', () => {
+    const change = changedApplication(application(), { referral: 'Newspaper', user_specified_rent: 1500, floor_plan_id: 3 }, AT);
+    expect(change).toEqual({
+      fields: { floor_plan_id: 3, referral: 'Newspaper' },
+      events: [
+        {
+          event: 'application.updated',
+          data: { application_id: 4, property_id: 2, changed_fields: ['floor_plan_id', 'referral'] },
+        },
+      ],
+    });
+  });
+
+  it('unsets a field given null, and takes every changeable field', () => {
+    const everything = Object.fromEntries(CHANGEABLE_FIELDS.map((field) => [field, null]));
+    const change = changedApplication(application({ assigned_user_id: 9 }), everything, AT);
+    expect(change?.fields).toEqual({ assigned_user_id: null, user_specified_rent: null });
+  });
+
+  it('changes nothing, and publishes nothing, for values already there', () => {
+    expect(changedApplication(application(), {}, AT)).toBeNull();
+    expect(changedApplication(application(), { user_specified_rent: 1500, referral: null, archived: false }, AT)).toBeNull();
+    const archived = application({ archived_at: new Date('2026-02-01T00:00:00Z') });
+    expect(changedApplication(archived, { archived: true }, AT)).toBeNull();
+  });
+
+  it('archives at the time of the change, and restores, each with its own event', () => {
+    expect(changedApplication(application(), { archived: true }, AT)).toEqual({
+      fields: { archived_at: AT },
+      events: [{ event: 'application.archived', data: { application_id: 4, property_id: 2 } }],
+    });
+    const restored = changedApplication(application({ archived_at: AT }), { archived: false, showing_agent: 'Sam' }, AT);
+    expect(restored).toEqual({
+      fields: { showing_agent: 'Sam', archived_at: null },
+      events: [
+        { event: 'application.updated', data: { application_id: 4, property_id: 2, changed_fields: ['showing_agent'] } },
+        { event: 'application.restored', data: { application_id: 4, property_id: 2 } },
+      ],
+    });
+  });
+});
+
+describe('changes as versions of the application', () => {
+  it('folds in field changes and added applicants in the order they were claimed', async () => {
+    const versions = new ApplicationVersions(new MemoryDatabase().connection());
+    const coApplicant = {
+      id: 2,
+      type: 'co_applicant',
+      first_name: 'C',
+      last_name: 'D',
+      email: 'c@example.com',
+    } as ApplicantRecord;
+    expect(await versions.claimFields(4, 1, { referral: 'Web', showing_agent: 'Sam' }, AT, [])).toBe(true);
+    expect(await versions.claimFields(4, 1, { referral: 'Lost' }, AT, [])).toBe(false);
+    expect(await versions.claim(4, 2, coApplicant)).toBe(true);
+    const later = new Date('2026-11-23T11:00:00Z');
+    expect(await versions.claimFields(4, 3, { referral: null, archived_at: later }, later, [])).toBe(true);
+
+    const current = await versions.current(application());
+    expect(current).toMatchObject({ referral: null, showing_agent: 'Sam', archived_at: later, version: 3, updated_at: later });
+    expect(current.applicants.map((applicant) => applicant.id)).toEqual([1, 2]);
+  });
+});
+
+describe('matchesListFilters', () => {
+  const archived = application({ archived_at: AT, assigned_user_id: 7, updated_at: AT });
+  const live = application({ assigned_user_id: 8 });
+
+  it('leaves archived applications out unless asked for them', () => {
+    expect([matchesListFilters(live, {}), matchesListFilters(archived, {})]).toEqual([true, false]);
+    expect([matchesListFilters(live, { archived: 'true' }), matchesListFilters(archived, { archived: 'true' })]).toEqual([
+      false,
+      true,
+    ]);
+    expect([matchesListFilters(live, { archived: 'all' }), matchesListFilters(archived, { archived: 'all' })]).toEqual([
+      true,
+      true,
+    ]);
+  });
+
+  it('keeps those assigned to the user, changed at or after updated_since, with the primary form status asked for', () => {
+    const all = { archived: 'all' } as const;
+    expect(matchesListFilters(archived, { ...all, assigned_user_id: 7 })).toBe(true);
+    expect(matchesListFilters(live, { ...all, assigned_user_id: 7 })).toBe(false);
+    expect(matchesListFilters(archived, { ...all, updated_since: AT.toISOString() })).toBe(true);
+    expect(matchesListFilters(archived, { ...all, updated_since: '2026-11-23T10:00:01.000Z' })).toBe(false);
+    expect(matchesListFilters(live, { form_status: 'started' }, 'started')).toBe(true);
+    expect(matchesListFilters(live, { form_status: 'started' }, 'not_started')).toBe(false);
+  });
+});

@@ -1,0 +1,86 @@
+import { parseCalendarDate } from './dates';
+import { FORM_STATUSES, FormStatus } from './dto/applicant.dto';
+import { MAX_USER_ID } from './dto/application.dto';
+import { FieldProblem } from './errors';
+import { isPositiveId } from './messages';
+
+export const ARCHIVED_FILTERS = ['false', 'true', 'all'] as const;
+export type ArchivedFilter = (typeof ARCHIVED_FILTERS)[number];
+
+/** The filters of the applications list, as they travel in ListApplicationsMessage. */
+export interface ApplicationListFilters {
+  /** Absent means `false`: archived applications are left out unless asked for. */
+  archived?: ArchivedFilter;
+  /** The primary applicant's form_status. */
+  form_status?: FormStatus;
+  assigned_user_id?: number;
+  /** ISO 8601 (`Date.toISOString`): only applications with `updated_at` at or after it. */
+  updated_since?: string;
+}
+
+export const LIST_FILTER_PARAMETERS = ['archived', 'form_status', 'assigned_user_id', 'updated_since'] as const;
+
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * `updated_since`: an ISO 8601 timestamp with its offset (`2026-11-22T14:03:09+00:00`, the
+ * format of `updated_at`) or a date (midnight UTC). A `+` that reached the query string
+ * unencoded arrives as a space and is read as the `+` it was.
+ */
+export function parseTimestampQuery(text: string): Date | null {
+  const match = TIMESTAMP.exec(text.replace(/ (\d{2}:\d{2})$/, '+$1'));
+  if (!match || parseCalendarDate(match[1]) !== match[1]) return null;
+  const [hours, minutes, seconds] = [match[2], match[3], match[4] ?? '0'].map(Number);
+  if (match[2] !== undefined && (hours > 23 || minutes > 59 || seconds > 59)) return null;
+  const at = new Date(match[2] === undefined ? `${match[1]}T00:00:00Z` : match[0].replace(/ /, '+'));
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+/** Reads the filters of a list query string; each bad value adds its problem to `problems`. */
+export function parseListFilters(query: Record<string, unknown>, problems: FieldProblem[]): ApplicationListFilters {
+  const filters: ApplicationListFilters = {};
+  const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since } = query;
+  if (archived !== undefined) {
+    if (ARCHIVED_FILTERS.includes(archived as ArchivedFilter)) filters.archived = archived as ArchivedFilter;
+    else problems.push({ field: 'archived', message: `must be one of ${ARCHIVED_FILTERS.join(', ')}` });
+  }
+  if (formStatus !== undefined) {
+    if (FORM_STATUSES.includes(formStatus as FormStatus)) filters.form_status = formStatus as FormStatus;
+    else problems.push({ field: 'form_status', message: `must be one of ${FORM_STATUSES.join(', ')}` });
+  }
+  if (assigned !== undefined) {
+    const id = typeof assigned === 'string' && /^[1-9]\d{0,9}$/.test(assigned) ? Number(assigned) : NaN;
+    if (id <= MAX_USER_ID) filters.assigned_user_id = id;
+    else problems.push({ field: 'assigned_user_id', message: `must be an integer from 1 to ${MAX_USER_ID}` });
+  }
+  if (since !== undefined) {
+    const at = typeof since === 'string' ? parseTimestampQuery(since) : null;
+    if (at) filters.updated_since = at.toISOString();
+    else
+      problems.push({
+        field: 'updated_since',
+        message: 'must be a timestamp such as 2026-11-22T14:03:09+00:00 (encode + as %2B) or a date YYYY-MM-DD',
+      });
+  }
+  return filters;
+}
+
+/** The filters a list message carries, and no other of its fields. */
+export function listFiltersOf(message: ApplicationListFilters): ApplicationListFilters {
+  const filters: Record<string, unknown> = {};
+  for (const name of LIST_FILTER_PARAMETERS) {
+    if (message[name] !== undefined) filters[name] = message[name];
+  }
+  return filters as ApplicationListFilters;
+}
+
+/** Whether the filters of a message are as parseListFilters makes them: a queue has more writers than the gateway. */
+export function validListFilters(filters: ApplicationListFilters): boolean {
+  const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since } = filters;
+  return (
+    (archived === undefined || ARCHIVED_FILTERS.includes(archived)) &&
+    (formStatus === undefined || FORM_STATUSES.includes(formStatus)) &&
+    (assigned === undefined || (isPositiveId(assigned) && assigned <= MAX_USER_ID)) &&
+    (since === undefined || (typeof since === 'string' && !Number.isNaN(Date.parse(since))))
+  );
+}
