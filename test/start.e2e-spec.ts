@@ -246,6 +246,8 @@ describe('npm start', () => {
       );
 
       expect(started.output).toContain('[start] building');
+      // Its own readiness polling included: a normal start logs no error.
+      expect(started.output).not.toMatch(/"level":"(error|fatal)"|Health Check has failed/);
       // Into a pipe, the apps log JSON.
       expect(started.output).toMatch(/^\[gateway\] +\{"level":"info",.*"msg":"HTTP API listening on port \d+"\}$/m);
       expect(ready).toContain(`API   http://localhost:${port}/api/v2`);
