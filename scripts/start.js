@@ -12,8 +12,8 @@
 //      ready, prints the URLs and the development keys.
 //
 // Ctrl-C (SIGINT) or SIGTERM stops the apps, then the FerretDB it started, and exits once all of
-// them have. API_KEYS, FIELD_ENCRYPTION_KEYS and FINGERPRINT_KEYS default to public development keys, and
-// PUBLIC_BASE_URL to the gateway on PORT (default 3000).
+// them have. API_KEYS, FIELD_ENCRYPTION_KEYS and FINGERPRINT_KEYS default to public development keys,
+// PUBLIC_BASE_URL to the gateway on PORT (default 3000), and WEBHOOK_ALLOW_PRIVATE_URLS to true.
 'use strict';
 
 const { spawn, spawnSync } = require('node:child_process');
@@ -258,6 +258,9 @@ function appEnvironment(mongodbUri) {
   // The form's own port, and the base of every form URL the API returns (application_url, form_url).
   env.FORM_PORT ||= DEFAULT_FORM_PORT;
   env.APPLY_BASE_URL ||= `http://localhost:${env.FORM_PORT}`;
+  // A receiver under development listens on this machine, over plain http; production refuses
+  // both (docker-compose does not set this).
+  env.WEBHOOK_ALLOW_PRIVATE_URLS ||= 'true';
   // The apps write into pipes here, which would make them log JSON; the person at this terminal
   // should get what they would get running an app there.
   if (process.stdout.isTTY) {

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import { api } from './support/http';
 import { eventually } from './support/wait';
+import { WebhookReceiver } from './support/webhook-receiver';
 import { freePort } from '../tools/stack';
 
 const ROOT = resolve(__dirname, '..');
@@ -293,6 +294,25 @@ describe('npm start', () => {
 
     // The second key is another client, who cannot see the first one's property.
     expect((await client.get(`/api/v2/properties/${propertyId}`, { key: DEV_KEY_2 })).status).toBe(404);
+  });
+
+  it('delivers webhooks to a receiver on this machine over plain http', async () => {
+    const client = api(`http://127.0.0.1:${port}`);
+    const receiver = await WebhookReceiver.start();
+    try {
+      const created = await client.post(
+        '/api/v2/webhooks',
+        { webhook: { url: receiver.url, events: ['application.created'] } },
+        { key: DEV_KEY },
+      );
+      expect(created.status).toBe(201);
+      const test = await client.post(`/api/v2/webhooks/${created.body.webhook.id}/test`, {}, { key: DEV_KEY });
+      expect(test.status).toBe(201);
+      await eventually('the test event at the receiver', () => receiver.forEvent(test.body.delivery.id).length === 1);
+      await client.delete(`/api/v2/webhooks/${created.body.webhook.id}`, { key: DEV_KEY });
+    } finally {
+      await receiver.down();
+    }
   });
 
   it(
