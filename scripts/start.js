@@ -336,7 +336,9 @@ function printReady(env, startedAt) {
   } else {
     const keys = DEV_API_KEYS.map(({ key, clientId }) => `${key} (client ${clientId})`).join(', ');
     lines.push(`  development keys  ${keys}`);
-    lines.push(`  e.g.  curl -H 'Authorization: Bearer ${DEV_API_KEYS[0].key}' ${local}/api/v2/properties/1`);
+    // The list answers 200 whatever the database holds; any one id may not exist, or be deleted
+    // (the README's walk-through deletes property 1, and the data is kept between runs).
+    lines.push(`  e.g.  curl -i -H 'Authorization: Bearer ${DEV_API_KEYS[0].key}' ${local}/api/v2/properties`);
   }
   process.stdout.write(lines.map((line) => `[${NAME}] ${line}\n`).join(''));
 }

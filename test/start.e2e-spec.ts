@@ -255,6 +255,11 @@ describe('npm start', () => {
       expect(ready).toContain(`docs  http://localhost:${port}/api/docs`);
       expect(ready).toContain(`${DEV_KEY} (client 1), ${DEV_KEY_2} (client 2)`);
       expect(ready).toContain(`form  http://localhost:${formPort}/properties/<id>/apply`);
+      // The example works in the database as it is, here an empty one.
+      const [, key, url] = ready.match(/e\.g\. +curl -i -H 'Authorization: Bearer ([^']+)' (\S+)\n/)!;
+      expect((await fetch(url.replace('localhost', '127.0.0.1'), { headers: { authorization: `Bearer ${key}` } })).status).toBe(
+        200,
+      );
       const commands = processesIn(copy).map((p) => p.command);
       for (const app of ['properties', 'applications', 'form', 'gateway']) {
         expect(commands).toContainEqual(expect.stringContaining(join(copy, 'dist', 'apps', app)));
