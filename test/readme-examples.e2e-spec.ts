@@ -142,6 +142,14 @@ describe('the README’s examples', () => {
     for (const path of paths) expect([path, page.includes(`${path}\``) || page.includes(`${path} `)]).toEqual([path, true]);
   });
 
+  it('name the API’s paths with parameters as the OpenAPI document does', async () => {
+    const document = (await (await fetch(`${stack.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const paths = new Set(Object.keys(document.paths).map((path) => path.replace(/\{(\w+)\}/g, ':$1')));
+    const named = [...readFileSync(README, 'utf8').matchAll(/\/api\/v2\/[\w/:]*:\w+[\w/:]*/g)].map(([path]) => path);
+    expect(named.length).toBeGreaterThan(0);
+    for (const path of named) expect([path, paths.has(path)]).toEqual([path, true]);
+  });
+
   it('run in order on a fresh stack, each answered with the status the README states', async () => {
     const { exitCode, calls, stderr } = await runScript(walkthrough.script, { ...walkthrough.variables, API: stack.url });
 
