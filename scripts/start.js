@@ -3,8 +3,10 @@
 //
 //   1. Checks that RabbitMQ answers at AMQP_URL; when it does not, says in one line how to start
 //      one and exits 1 (before anything slow).
-//   2. Runs `npm run build` when an app of scripts/apps.js is not built, or anything it is built
-//      from (apps/, libs/, the TypeScript and Nest settings) is newer than its build.
+//   2. Runs the steps of `npm run build`, one by one, when an app of scripts/apps.js is not built,
+//      or anything it is built from (apps/, libs/, the TypeScript and Nest settings) is newer than
+//      its build; it says which step runs, how long it took the last time, and every so often that
+//      it is still at it.
 //   3. Without MONGODB_URI, starts a FerretDB of its own with scripts/ferretdb.sh, its data in
 //      .data/ferretdb (kept from one run to the next), on FERRETDB_PORT, else 27017 when that is
 //      free, else any free port.
@@ -21,6 +23,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
+const { setInterval, clearInterval } = require('node:timers');
 const { APPS, distMain } = require('./apps');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -50,6 +53,12 @@ const AMQP_TIMEOUT_MS = 3000;
 const READY_TIMEOUT_MS = 60_000;
 const READY_POLL_MS = 250;
 const FORCE_KILL_AFTER_MS = 10_000;
+/** How often a long step (a build, FerretDB's first build) says it is still running. */
+const PROGRESS_EVERY_MS = 20_000;
+/** How long each build step took the last time, to tell the next run what to expect. */
+const BUILD_TIMES_FILE = path.join(ROOT, '.data', 'build-times.json');
+/** A build step's time on a 2-core machine, quiet to busy, for a first build that has none measured yet. */
+const FIRST_BUILD_STEP_ESTIMATE = '30 to 90 s, on 2 cores';
 /** npm passes a Ctrl-C on as well, so one press can arrive twice; only a later one is a second. */
 const REPEAT_SIGNAL_MS = 1000;
 
@@ -123,11 +132,16 @@ function prefixLines(stream, out, prefix) {
  * Runs a one-off command to its end, its stderr (and stdout unless captured) prefixed; resolves
  * with its stdout when captured. Rejects when it fails, or with Stopped when stopping ends it.
  */
-function runStep(label, command, args, { capture = false, detached = false } = {}) {
+function runStep(label, command, args, { capture = false, detached = false, env = process.env, doing = null } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached });
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached });
     state.step = child;
     state.stepLabel = label;
+    const startedAt = Date.now();
+    // Some steps print nothing for minutes: say now and then that they are still under way.
+    const progress =
+      doing && setInterval(() => say(`still ${doing} (${seconds(Date.now() - startedAt)} so far)`), PROGRESS_EVERY_MS);
+    child.on('close', () => clearInterval(progress));
     let stdout = '';
     if (capture) child.stdout.on('data', (chunk) => (stdout += chunk));
     else prefixLines(child.stdout, process.stdout, `[${label}]`);
@@ -211,12 +225,51 @@ function reclaimFerretdbDir() {
   }
 }
 
+function seconds(ms) {
+  const total = Math.round(ms / 1000);
+  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
+}
+
+function readBuildTimes() {
+  try {
+    return JSON.parse(fs.readFileSync(BUILD_TIMES_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Runs the steps of `npm run build` one at a time (`nest build <app>`, ..., the bench), so that
+ * a first build, minutes long, says where it is; each step's time is kept for the next run's
+ * estimate.
+ */
+async function build() {
+  const steps = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.build.split(' && ');
+  const env = { ...process.env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` };
+  const times = readBuildTimes();
+  const startedAt = Date.now();
+  for (const [index, step] of steps.entries()) {
+    const name = step.replace(/^nest build /, '').replace(/^tsc -p (\w+)\/.*$/, '$1');
+    const estimate = times[step] ? `${seconds(times[step])} last time` : FIRST_BUILD_STEP_ESTIMATE;
+    say(`building ${index + 1} of ${steps.length}: ${name} (${estimate})`);
+    const stepStartedAt = Date.now();
+    // The binary itself rather than a shell around it, so that stopping the step stops the build.
+    const [command, ...args] = step.split(' ');
+    await runStep('build', command, args, { env, doing: `building ${name}` });
+    times[step] = Date.now() - stepStartedAt;
+    fs.mkdirSync(path.dirname(BUILD_TIMES_FILE), { recursive: true });
+    fs.writeFileSync(BUILD_TIMES_FILE, `${JSON.stringify(times, null, 2)}\n`);
+  }
+  say(`built in ${seconds(Date.now() - startedAt)}`);
+}
+
 /** Starts FerretDB on its data folder; resolves with its MongoDB URI. */
 async function startFerretdb() {
   fs.mkdirSync(FERRETDB_DIR, { recursive: true });
   reclaimFerretdbDir();
   fs.writeFileSync(OWNER_FILE, `${process.pid}\n`);
-  await runStep('ferretdb', FERRETDB_SCRIPT, ['install'], { capture: true });
+  // Instant once built; the first time, Go builds it for minutes without a word.
+  await runStep('ferretdb', FERRETDB_SCRIPT, ['install'], { capture: true, doing: 'building FerretDB' });
   let port;
   if (process.env.FERRETDB_PORT) port = Number(process.env.FERRETDB_PORT);
   else port = (await portIsFree(DEFAULT_FERRETDB_PORT)) ? DEFAULT_FERRETDB_PORT : await anyFreePort();
@@ -407,7 +460,7 @@ async function main() {
   const stale = staleness();
   if (stale) {
     say(`building (${stale})`);
-    await runStep('build', 'npm', ['run', '--silent', 'build']);
+    await build();
   }
 
   let mongodbUri = null;
