@@ -264,7 +264,7 @@ describe('npm start', () => {
       expect(ready).toContain(`${DEV_KEY} (client 1), ${DEV_KEY_2} (client 2)`);
       expect(ready).toContain(`form  http://localhost:${formPort}/properties/<id>/apply`);
       // The example works in the database as it is, here an empty one.
-      const [, key, url] = ready.match(/e\.g\. +curl -i -H 'Authorization: Bearer ([^']+)' (\S+)\n/)!;
+      const [, key, url] = started.output.match(/e\.g\. +curl -i -H 'Authorization: Bearer ([^']+)' (\S+)\n/)!;
       expect((await fetch(url.replace('localhost', '127.0.0.1'), { headers: { authorization: `Bearer ${key}` } })).status).toBe(
         200,
       );
