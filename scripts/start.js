@@ -358,16 +358,24 @@ function startApps(env, perApp = {}) {
   say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
 }
 
-/** Resolves once the gateway says, on its operations port, it is ready (broker connected, every service answering). */
-async function untilReady(port) {
+/**
+ * Resolves once the gateway says, on its operations port, it is ready (broker connected, every
+ * service answering), and its API port answers too: the gateway opens that port last, after its
+ * operations port, so a ready probe alone can come before the API listens.
+ */
+async function untilReady(port, apiPort) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const url = `http://127.0.0.1:${port}/health/ready`;
+  const api = `http://127.0.0.1:${apiPort}/`;
   for (;;) {
     if (state.stopping) throw new Stopped();
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(READY_POLL_MS * 4) });
       await response.arrayBuffer();
-      if (response.ok) return;
+      if (response.ok) {
+        await (await fetch(api, { signal: AbortSignal.timeout(READY_POLL_MS * 4) })).arrayBuffer();
+        return;
+      }
     } catch {
       // Not listening yet.
     }
@@ -473,7 +481,7 @@ async function main() {
   );
   const env = appEnvironment(mongodbUri);
   startApps(env, { gateway: { HTTP_PORT: gatewayHttpPort } });
-  await untilReady(gatewayHttpPort);
+  await untilReady(gatewayHttpPort, env.PORT);
   printReady(env, startedAt);
 }
 
