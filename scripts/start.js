@@ -3,8 +3,10 @@
 //
 //   1. Checks that RabbitMQ answers at AMQP_URL; when it does not, says in one line how to start
 //      one and exits 1 (before anything slow).
-//   2. Runs `npm run build` when an app of scripts/apps.js is not built, or anything it is built
-//      from (apps/, libs/, the TypeScript and Nest settings) is newer than its build.
+//   2. Runs the steps of `npm run build`, one by one, when an app of scripts/apps.js is not built,
+//      or anything it is built from (apps/, libs/, the TypeScript and Nest settings) is newer than
+//      its build; it says which step runs, how long it took the last time, and every so often that
+//      it is still at it.
 //   3. Without MONGODB_URI, starts a FerretDB of its own with scripts/ferretdb.sh, its data in
 //      .data/ferretdb (kept from one run to the next), on FERRETDB_PORT, else 27017 when that is
 //      free, else any free port.
@@ -12,8 +14,8 @@
 //      ready, prints the URLs and the development keys.
 //
 // Ctrl-C (SIGINT) or SIGTERM stops the apps, then the FerretDB it started, and exits once all of
-// them have. API_KEYS, FIELD_ENCRYPTION_KEYS and FINGERPRINT_KEYS default to public development keys, and
-// PUBLIC_BASE_URL to the gateway on PORT (default 3000).
+// them have. API_KEYS, FIELD_ENCRYPTION_KEYS and FINGERPRINT_KEYS default to public development keys,
+// PUBLIC_BASE_URL to the gateway on PORT (default 3000), and WEBHOOK_ALLOW_PRIVATE_URLS to true.
 'use strict';
 
 const { spawn, spawnSync } = require('node:child_process');
@@ -21,6 +23,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
+const { setInterval, clearInterval } = require('node:timers');
 const { APPS, distMain } = require('./apps');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -50,6 +53,12 @@ const AMQP_TIMEOUT_MS = 3000;
 const READY_TIMEOUT_MS = 60_000;
 const READY_POLL_MS = 250;
 const FORCE_KILL_AFTER_MS = 10_000;
+/** How often a long step (a build, FerretDB's first build) says it is still running. */
+const PROGRESS_EVERY_MS = 20_000;
+/** How long each build step took the last time, to tell the next run what to expect. */
+const BUILD_TIMES_FILE = path.join(ROOT, '.data', 'build-times.json');
+/** A build step's time on a 2-core machine, quiet to busy, for a first build that has none measured yet. */
+const FIRST_BUILD_STEP_ESTIMATE = '30 to 90 s, on 2 cores';
 /** npm passes a Ctrl-C on as well, so one press can arrive twice; only a later one is a second. */
 const REPEAT_SIGNAL_MS = 1000;
 
@@ -123,11 +132,16 @@ function prefixLines(stream, out, prefix) {
  * Runs a one-off command to its end, its stderr (and stdout unless captured) prefixed; resolves
  * with its stdout when captured. Rejects when it fails, or with Stopped when stopping ends it.
  */
-function runStep(label, command, args, { capture = false, detached = false } = {}) {
+function runStep(label, command, args, { capture = false, detached = false, env = process.env, doing = null } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached });
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached });
     state.step = child;
     state.stepLabel = label;
+    const startedAt = Date.now();
+    // Some steps print nothing for minutes: say now and then that they are still under way.
+    const progress =
+      doing && setInterval(() => say(`still ${doing} (${seconds(Date.now() - startedAt)} so far)`), PROGRESS_EVERY_MS);
+    child.on('close', () => clearInterval(progress));
     let stdout = '';
     if (capture) child.stdout.on('data', (chunk) => (stdout += chunk));
     else prefixLines(child.stdout, process.stdout, `[${label}]`);
@@ -211,12 +225,51 @@ function reclaimFerretdbDir() {
   }
 }
 
+function seconds(ms) {
+  const total = Math.round(ms / 1000);
+  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
+}
+
+function readBuildTimes() {
+  try {
+    return JSON.parse(fs.readFileSync(BUILD_TIMES_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Runs the steps of `npm run build` one at a time (`nest build <app>`, ..., the bench), so that
+ * a first build, minutes long, says where it is; each step's time is kept for the next run's
+ * estimate.
+ */
+async function build() {
+  const steps = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.build.split(' && ');
+  const env = { ...process.env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` };
+  const times = readBuildTimes();
+  const startedAt = Date.now();
+  for (const [index, step] of steps.entries()) {
+    const name = step.replace(/^nest build /, '').replace(/^tsc -p (\w+)\/.*$/, '$1');
+    const estimate = times[step] ? `${seconds(times[step])} last time` : FIRST_BUILD_STEP_ESTIMATE;
+    say(`building ${index + 1} of ${steps.length}: ${name} (${estimate})`);
+    const stepStartedAt = Date.now();
+    // The binary itself rather than a shell around it, so that stopping the step stops the build.
+    const [command, ...args] = step.split(' ');
+    await runStep('build', command, args, { env, doing: `building ${name}` });
+    times[step] = Date.now() - stepStartedAt;
+    fs.mkdirSync(path.dirname(BUILD_TIMES_FILE), { recursive: true });
+    fs.writeFileSync(BUILD_TIMES_FILE, `${JSON.stringify(times, null, 2)}\n`);
+  }
+  say(`built in ${seconds(Date.now() - startedAt)}`);
+}
+
 /** Starts FerretDB on its data folder; resolves with its MongoDB URI. */
 async function startFerretdb() {
   fs.mkdirSync(FERRETDB_DIR, { recursive: true });
   reclaimFerretdbDir();
   fs.writeFileSync(OWNER_FILE, `${process.pid}\n`);
-  await runStep('ferretdb', FERRETDB_SCRIPT, ['install'], { capture: true });
+  // Instant once built; the first time, Go builds it for minutes without a word.
+  await runStep('ferretdb', FERRETDB_SCRIPT, ['install'], { capture: true, doing: 'building FerretDB' });
   let port;
   if (process.env.FERRETDB_PORT) port = Number(process.env.FERRETDB_PORT);
   else port = (await portIsFree(DEFAULT_FERRETDB_PORT)) ? DEFAULT_FERRETDB_PORT : await anyFreePort();
@@ -258,6 +311,9 @@ function appEnvironment(mongodbUri) {
   // The form's own port, and the base of every form URL the API returns (application_url, form_url).
   env.FORM_PORT ||= DEFAULT_FORM_PORT;
   env.APPLY_BASE_URL ||= `http://localhost:${env.FORM_PORT}`;
+  // A receiver under development listens on this machine, over plain http; production refuses
+  // both (docker-compose does not set this).
+  env.WEBHOOK_ALLOW_PRIVATE_URLS ||= 'true';
   // The apps write into pipes here, which would make them log JSON; the person at this terminal
   // should get what they would get running an app there.
   if (process.stdout.isTTY) {
@@ -302,16 +358,24 @@ function startApps(env, perApp = {}) {
   say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
 }
 
-/** Resolves once the gateway says, on its operations port, it is ready (broker connected, every service answering). */
-async function untilReady(port) {
+/**
+ * Resolves once the gateway says, on its operations port, it is ready (broker connected, every
+ * service answering), and its API port answers too: the gateway opens that port last, after its
+ * operations port, so a ready probe alone can come before the API listens.
+ */
+async function untilReady(port, apiPort) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const url = `http://127.0.0.1:${port}/health/ready`;
+  const api = `http://127.0.0.1:${apiPort}/`;
   for (;;) {
     if (state.stopping) throw new Stopped();
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(READY_POLL_MS * 4) });
       await response.arrayBuffer();
-      if (response.ok) return;
+      if (response.ok) {
+        await (await fetch(api, { signal: AbortSignal.timeout(READY_POLL_MS * 4) })).arrayBuffer();
+        return;
+      }
     } catch {
       // Not listening yet.
     }
@@ -333,7 +397,9 @@ function printReady(env, startedAt) {
   } else {
     const keys = DEV_API_KEYS.map(({ key, clientId }) => `${key} (client ${clientId})`).join(', ');
     lines.push(`  development keys  ${keys}`);
-    lines.push(`  e.g.  curl -H 'Authorization: Bearer ${DEV_API_KEYS[0].key}' ${local}/api/v2/properties/1`);
+    // The list answers 200 whatever the database holds; any one id may not exist, or be deleted
+    // (the README's walk-through deletes property 1, and the data is kept between runs).
+    lines.push(`  e.g.  curl -i -H 'Authorization: Bearer ${DEV_API_KEYS[0].key}' ${local}/api/v2/properties`);
   }
   process.stdout.write(lines.map((line) => `[${NAME}] ${line}\n`).join(''));
 }
@@ -402,7 +468,7 @@ async function main() {
   const stale = staleness();
   if (stale) {
     say(`building (${stale})`);
-    await runStep('build', 'npm', ['run', '--silent', 'build']);
+    await build();
   }
 
   let mongodbUri = null;
@@ -415,7 +481,7 @@ async function main() {
   );
   const env = appEnvironment(mongodbUri);
   startApps(env, { gateway: { HTTP_PORT: gatewayHttpPort } });
-  await untilReady(gatewayHttpPort);
+  await untilReady(gatewayHttpPort, env.PORT);
   printReady(env, startedAt);
 }
 

@@ -6,7 +6,7 @@ import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { MAX_DELIVERIES } from '@app/messaging';
 import { api, Api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
-import { Load, tally, Tally } from './support/load';
+import { Load, stopEveryLoad, tally, Tally } from './support/load';
 import { Stack } from '../tools/stack';
 
 /**
@@ -22,6 +22,22 @@ const run = promisify(execFile);
 const report: Tally[] = [];
 /** Each scenario starts a stack of five processes and may restart the broker: slow on 2 cores. */
 const SCENARIO_TIMEOUT_MS = 120000;
+
+/** How long a request may take to fail once the broker is stopped. */
+const BROKER_DOWN_MS = 30000;
+
+/** `work`, or a rejection naming `what` once `ms` have passed. */
+async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Load before and after a fault: a few successes in a test run, CHAOS_SECONDS under `npm run chaos`. */
 async function phase(load: Load, successes: number, share: number): Promise<void> {
@@ -87,6 +103,8 @@ describe('faults under load', () => {
   let stack: Stack | undefined;
 
   afterEach(async () => {
+    // A scenario that failed half way has left its load running: stopped first, so that the run ends.
+    await stopEveryLoad();
     await stack?.stop();
     stack = undefined;
   });
@@ -119,7 +137,13 @@ describe('faults under load', () => {
       let brokerBackAt: number;
       try {
         await run('rabbitmqctl', ['stop_app']);
-        await load.next((a) => a.status === 503 || a.status === 0);
+        // Bounded, so that the broker is started again (below) before the scenario's timeout,
+        // even when no request fails as it should.
+        await within(
+          BROKER_DOWN_MS,
+          'a request to fail while the broker is down',
+          load.next((a) => a.status === 503 || a.status === 0),
+        );
       } finally {
         await run('rabbitmqctl', ['start_app']);
         await run('rabbitmqctl', ['await_startup']);

@@ -93,6 +93,17 @@ describe('the application form’s pages', () => {
     expect((await fetch(`${stack.formUrl}/health/ready`)).status).toBe(404);
   });
 
+  it('keeps its pages out of search indexes, describes them, and shows an icon the browser loads', async () => {
+    const property = await createProperty({ name: 'Indexless Court' });
+    await page.goto(property.application_url);
+    expect(await page.getAttribute('meta[name="robots"]', 'content')).toBe('noindex, nofollow');
+    expect(await page.getAttribute('meta[name="description"]', 'content')).toBe('Apply online to rent Indexless Court.');
+    const icon = await page.getAttribute('link[rel="icon"]', 'href');
+    const answer = await page.request.get(new URL(icon!, page.url()).toString());
+    expect([answer.status(), answer.headers()['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(await answer.text()).toMatch(/^<svg /);
+  });
+
   it('works on a 375 px wide screen and has no serious accessibility violation, on every step', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     const property = await createProperty({ name: 'Harbor View Apartments', kind: 'multi_family', city: 'Portland' });

@@ -528,10 +528,11 @@ describe('the online application form', () => {
       await page.getByLabel('E-mail address').fill('not an address');
       await submit(page, property.application_url);
       const summary = page.locator('.error-summary');
+      // Named by the labels on the page, in its order.
       expect(await summary.getByRole('link').allInnerTexts()).toEqual([
-        'first name: is required',
-        'last name: is required',
-        'email: must be a valid e-mail address',
+        'First name: is required',
+        'Last name: is required',
+        'E-mail address: must be a valid e-mail address',
       ]);
       expect(await page.locator('#field-email-error').innerText()).toContain('must be a valid e-mail address');
       expect(await page.getByLabel('E-mail address').getAttribute('aria-invalid')).toBe('true');

@@ -98,11 +98,33 @@ describe('the HTTP edge: authentication, content types, sizes and routes', () =>
     ['GET', '/api'],
     ['GET', '/api/v2/applicants'],
     ['GET', '/api/v2/properties/1/units'],
-    ['PUT', '/api/v2/properties/1'],
+    ['PUT', '/api/v2/properties/1/units'],
     ['GET', '/api/v1/properties/1'],
   ])('answers 404 with the error body to %s %s', async (method, path) => {
     const answer = await client.call(method, path, method === 'PUT' ? {} : undefined);
     expect(answer.status).toBe(404);
     expectErrorBody(answer);
+  });
+
+  it.each([
+    ['PUT', '/api/v2/properties/1', 'GET, HEAD, PATCH, DELETE'],
+    ['POST', '/api/v2/properties/1', 'GET, HEAD, PATCH, DELETE'],
+    ['DELETE', '/api/v2/properties', 'GET, HEAD, POST'],
+    ['PATCH', '/api/v2/webhooks/1', 'GET, HEAD, DELETE'],
+    ['GET', '/api/v2/webhooks/1/test', 'POST'],
+  ])('answers 405 with Allow and the error body to %s %s, before asking for a key', async (method, path, allow) => {
+    const answer = await client.call(method, path, ['GET', 'DELETE'].includes(method) ? undefined : {}, { key: null });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe(allow);
+    expectErrorBody(answer, `${method} is not allowed here; this path allows ${allow}`);
+  });
+
+  it('accepts a DELETE that says its body is JSON and sends none', async () => {
+    const created = await client.post('/api/v2/properties', { property: { name: 'Header Happy' } });
+    const answer = await client.delete(`/api/v2/properties/${created.body.property.id}`, {
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.property.name).toBe('Header Happy');
   });
 });

@@ -20,7 +20,8 @@ const MARKER = '@@readme-example';
 
 /**
  * Wraps curl as a reader's terminal runs it (its answer on stdout, so `x=$(curl ...)` works) and
- * reports each call's exit code, status and body on stderr. Unset variables and failed commands
+ * reports each call's exit code, status and answer (the status line and headers that the README's
+ * `curl -i` prints, then the body) on stderr. Unset variables and failed commands
  * stop the script, so that a broken example cannot pass unnoticed.
  */
 const PRELUDE = `
@@ -64,7 +65,16 @@ function readWalkthrough(): Walkthrough {
 interface Call {
   exitCode: number;
   status: number;
+  /** The status line and headers as curl printed them, before the body. */
+  head: string;
   body: string;
+}
+
+/** A raw answer of `curl -i` split into its head and its body; no head without `-i`. */
+function splitAnswer(answer: string): { head: string; body: string } {
+  const end = answer.indexOf('\r\n\r\n');
+  if (!answer.startsWith('HTTP/') || end < 0) return { head: '', body: answer };
+  return { head: answer.slice(0, end), body: answer.slice(end + 4) };
 }
 
 async function runScript(
@@ -83,8 +93,8 @@ async function runScript(
     .split('\n')
     .filter((line) => line.startsWith(`${MARKER} `))
     .map((line) => {
-      const [, code, status, body = ''] = line.split(' ');
-      return { exitCode: Number(code), status: Number(status), body: Buffer.from(body, 'base64').toString('utf8') };
+      const [, code, status, answer = ''] = line.split(' ');
+      return { exitCode: Number(code), status: Number(status), ...splitAnswer(Buffer.from(answer, 'base64').toString('utf8')) };
     });
   return { exitCode, calls, stderr };
 }
@@ -132,6 +142,14 @@ describe('the README’s examples', () => {
     for (const path of paths) expect([path, page.includes(`${path}\``) || page.includes(`${path} `)]).toEqual([path, true]);
   });
 
+  it('name the API’s paths with parameters as the OpenAPI document does', async () => {
+    const document = (await (await fetch(`${stack.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const paths = new Set(Object.keys(document.paths).map((path) => path.replace(/\{(\w+)\}/g, ':$1')));
+    const named = [...readFileSync(README, 'utf8').matchAll(/\/api\/v2\/[\w/:]*:\w+[\w/:]*/g)].map(([path]) => path);
+    expect(named.length).toBeGreaterThan(0);
+    for (const path of named) expect([path, paths.has(path)]).toEqual([path, true]);
+  });
+
   it('run in order on a fresh stack, each answered with the status the README states', async () => {
     const { exitCode, calls, stderr } = await runScript(walkthrough.script, { ...walkthrough.variables, API: stack.url });
 
@@ -139,6 +157,8 @@ describe('the README’s examples', () => {
     expect(calls.map((call) => call.status)).toEqual(walkthrough.stated.map(({ status }) => status));
     for (const call of calls) {
       expect(call.exitCode).toBe(0);
+      // The reader checks each comment against the status line curl prints above the answer.
+      expect(call.head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/[\\d.]+ ${call.status}\\b`));
       const body = JSON.parse(call.body);
       if (call.status >= 400) {
         expect(Object.keys(body)).toEqual(['error']);

@@ -148,6 +148,20 @@ describe('webhooks', () => {
     await client.delete(`${webhooks}/${webhook.id}`);
   });
 
+  it('takes the body-less POSTs with no body, whether or not they say it is JSON', async () => {
+    const webhook = await subscribe(['application_form.completed']);
+    const test = await client.post(`${webhooks}/${webhook.id}/test`, undefined, {
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(test.status).toBe(201);
+    const id = test.body.delivery.id;
+    const redeliver = await client.post(`${webhooks}/${webhook.id}/deliveries/${id}/redeliver`);
+    expect(redeliver.status).toBe(200);
+    await eventually('both attempts at the receiver', () => receiver.forEvent(id).length === 2);
+    await client.delete(`${webhooks}/${webhook.id}`);
+  });
+
   it('retries a receiver that is down until it is back: one success, the failures before it listed', async () => {
     const webhook = await subscribe(['property.created']);
     await receiver.down();

@@ -15,6 +15,9 @@ export const FERRETDB_SCRIPT = join(__dirname, '..', '..', 'scripts', 'ferretdb.
  * scripts/ferretdb.sh), started here and stopped in teardown.
  */
 export default async function globalSetup(): Promise<void> {
+  if (process.env.RESTART_BROKER === 'false') {
+    process.stdout.write('\nRESTART_BROKER=false: test/faults and test/webhook-faults, which restart the broker, are left out\n');
+  }
   const amqpUrl = (process.env.AMQP_URL ||= DEFAULT_AMQP_URL);
   try {
     const connection = await connect(amqpUrl, { timeout: 3000 });

@@ -32,6 +32,17 @@ export interface LoadOptions {
 /** What a client does between retries of a 503 (it honours Retry-After in spirit, faster). */
 const RETRY_BACKOFF_MS = 100;
 
+/** Every load started and not yet stopped. */
+const running = new Set<Load>();
+
+/**
+ * Stops every load still running. A suite calls it after each test: a test that failed before
+ * stopping its load would leave its workers retrying for ever, and Jest would never exit.
+ */
+export async function stopEveryLoad(): Promise<void> {
+  await Promise.all([...running].map((load) => load.stop()));
+}
+
 /**
  * Mixed create traffic from a number of concurrent clients, each behaving as a careful
  * integrator: every create has its own Idempotency-Key and unique name, and a 503 (or a broken
@@ -54,12 +65,14 @@ export class Load extends EventEmitter {
 
   start(): this {
     this.running = true;
+    running.add(this);
     this.workers = Array.from({ length: this.options.workers }, () => this.work());
     return this;
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    running.delete(this);
     await Promise.all(this.workers);
   }
 

@@ -16,6 +16,9 @@ import { serveOpenApi } from './openapi/openapi';
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(FASTIFY_OPTIONS), {
     bufferLogs: true,
+    // configureHttp registers the JSON parser: the API takes JSON only, and an empty body where
+    // none is read is no body.
+    bodyParser: false,
   });
   const logger = app.get(Logger);
   app.useLogger(logger);

@@ -30,7 +30,7 @@ class OperationsHttpModule {
   static serving({ checks, loggerParams }: Pick<OperationsSettings, 'checks' | 'loggerParams'>): DynamicModule {
     return {
       module: OperationsHttpModule,
-      imports: [LoggerModule.forRoot(loggerParams), TerminusModule.forRoot({ errorLogStyle: 'json' })],
+      imports: [LoggerModule.forRoot(loggerParams), TerminusModule.forRoot({ logger: false })],
       controllers: [HealthController, MetricsController],
       providers: [ReadinessIndicators, { provide: READINESS_CHECKS, inject: [ReadinessIndicators], useFactory: checks }],
     };

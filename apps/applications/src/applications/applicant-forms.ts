@@ -123,9 +123,13 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-/** The applicant as the form left it: its progress and the details it gave over the stored ones. */
+/**
+ * The applicant as the form left it: its progress and the details it gave over the stored ones,
+ * and updated when either was last changed (a form step is a change of the applicant).
+ */
 export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm | null): ApplicantRecord {
   if (!form) return applicant;
+  const stored = applicant.updated_at ?? applicant.created_at;
   return {
     ...applicant,
     ...(form.contact ?? {}),
@@ -135,5 +139,6 @@ export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm
     form_answers: form.form_answers ?? null,
     dob: form.dob ?? applicant.dob,
     id_number: form.id_number ?? applicant.id_number,
+    updated_at: stored && stored > form.updated_at ? stored : form.updated_at,
   };
 }

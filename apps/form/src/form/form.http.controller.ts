@@ -84,6 +84,7 @@ export class FormHttpController {
   private readonly csrf: CsrfTokens;
   private readonly rateLimit: SubmissionRateLimit;
   private readonly stylesheet = readFileSync(join(VIEWS_DIR, 'form.css'), 'utf8');
+  private readonly icon = readFileSync(join(VIEWS_DIR, 'favicon.svg'), 'utf8');
 
   constructor(
     private readonly backends: FormBackends,
@@ -99,6 +100,11 @@ export class FormHttpController {
   @Get('form.css')
   style(@Res() reply: FastifyReply): FastifyReply {
     return reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.stylesheet);
+  }
+
+  @Get('favicon.svg')
+  favicon(@Res() reply: FastifyReply): FastifyReply {
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(this.icon);
   }
 
   @Get('properties/:id/apply')

@@ -29,6 +29,39 @@ export function fieldId(field: string): string {
   return `field-${field.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 }
 
+/** One line of the summary of problems: the field's id and visible label (HTML as rendered), and what is wrong. */
+export interface SummaryLine {
+  id: string;
+  label: string;
+  message: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The summary of a page's problems, in the order their fields come on the page, each named as
+ * its label shows it to the applicant (`Email address`, a question's own words), not by the API's
+ * field name. `body` is the page as rendered: its labels, legends and the text of a checkbox.
+ * A problem whose field the page does not show comes last, named after the field.
+ */
+export function summarize(body: string, problems: FieldProblem[] = []): SummaryLine[] {
+  const lines = Object.entries(problemsByField(problems)).map(([field, message]) => {
+    const id = escapeRegExp(fieldId(field));
+    const label =
+      new RegExp(`<label for="${id}">([^<]*)`).exec(body)?.[1] ??
+      new RegExp(`<fieldset[^>]* id="${id}"[^>]*>\\s*<legend>([^<]*)`).exec(body)?.[1] ??
+      new RegExp(`<input id="${id}"[^>]*>\\s*([^<]*)</label>`).exec(body)?.[1] ??
+      escapeHtml(field.replace(/^.*\./, '').replace(/_/g, ' '));
+    const at = body.search(new RegExp(`id="${id}"`));
+    return { line: { id: fieldId(field), label: label.trim(), message }, at: at < 0 ? Infinity : at };
+  });
+  return lines.sort((a, b) => a.at - b.at).map(({ line }) => line);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /**
  * Renders the form's pages with Eta, which escapes every `<%= %>` output: nothing a property
  * owner or an applicant typed can become markup. Each page goes out with headers that keep it
@@ -41,7 +74,7 @@ export class Pages {
   constructor(private readonly frameAncestors: string) {}
 
   send(reply: FastifyReply, status: number, template: string, data: PageFrame & Record<string, unknown>): FastifyReply {
-    const html = this.eta.render(template, { ...data, errors: problemsByField(data.problems), fieldId });
+    const html = this.eta.render(template, { ...data, errors: problemsByField(data.problems), fieldId, summarize });
     return this.secure(reply, data.iframe).code(status).type('text/html; charset=utf-8').send(html);
   }
 

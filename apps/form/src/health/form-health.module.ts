@@ -13,7 +13,7 @@ export class FormHealthModule {
   static serving(backends: FormBackends, loggerParams: Params): DynamicModule {
     return {
       module: FormHealthModule,
-      imports: [LoggerModule.forRoot(loggerParams), TerminusModule.forRoot({ errorLogStyle: 'json' })],
+      imports: [LoggerModule.forRoot(loggerParams), TerminusModule.forRoot({ logger: false })],
       controllers: [HealthController, MetricsController],
       providers: [
         ReadinessIndicators,

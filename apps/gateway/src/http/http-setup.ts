@@ -2,9 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import cors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
-import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { BadRequestException, MethodNotAllowedException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { NestFastifyApplication, RouteConfig } from '@nestjs/platform-fastify';
+import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { HelmetOptions } from 'helmet';
 import { REQUEST_ID_OPTIONS, returnRequestId } from '@app/observability';
 import { ServiceError } from '@app/contracts';
@@ -16,6 +16,21 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_TIMEOUT_MS = 15_000;
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The methods a path is probed for when the one asked for has no route there. OPTIONS is left
+ * out: without CORS a preflight is an unknown route, and with CORS its plugin answers every path.
+ */
+const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The route config key that ReadsNoBody sets. */
+const READS_NO_BODY = 'readsNoBody';
+
+/**
+ * Marks a POST route that reads no body (`POST /webhooks/:id/test`, say): it is accepted with no
+ * body at all, whatever its Content-Type says. A DELETE never reads one, and needs no mark.
+ */
+export const ReadsNoBody = () => RouteConfig({ [READS_NO_BODY]: true });
 
 /** The API serves JSON only: nothing it answers may load, run or frame anything. */
 const HELMET_OPTIONS: HelmetOptions = {
@@ -66,17 +81,73 @@ export async function configureHttp(app: NestFastifyApplication, settings: HttpS
   }
   returnRequestId(app);
   const fastify = app.getHttpAdapter().getInstance();
+  answerMethodsAPathHasNot(fastify);
   fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    if (METHODS_WITH_BODY.has(request.method) && !isJson(request.headers['content-type'])) {
+    if (
+      METHODS_WITH_BODY.has(request.method) &&
+      !isJson(request.headers['content-type']) &&
+      !(readsNoBody(request) && carriesNoBody(request))
+    ) {
       done(new UnsupportedMediaTypeException('Content-Type must be application/json'));
       return;
     }
     done();
   });
+  acceptEmptyJsonWhereNoBodyIsRead(fastify);
 }
 
 function isJson(contentType: string | undefined): boolean {
   return contentType?.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+function readsNoBody(request: FastifyRequest): boolean {
+  return (
+    request.method === 'DELETE' || (request.routeOptions.config as unknown as Record<string, unknown>)?.[READS_NO_BODY] === true
+  );
+}
+
+function carriesNoBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
+/**
+ * A path that has routes, asked with a method it has none for, is answered 405 with `Allow`
+ * (in the documented error body) rather than as an unknown route. The methods come from
+ * Fastify's router, so every route registered, now or later, is covered.
+ */
+function answerMethodsAPathHasNot(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (!request.is404 || request.method === 'OPTIONS') {
+      done();
+      return;
+    }
+    const path = request.url.split('?')[0];
+    const allowed = ROUTABLE_METHODS.filter((method) => fastify.findRoute({ method, url: path }) !== null);
+    if (allowed.length === 0) {
+      done();
+      return;
+    }
+    reply.header('Allow', allowed.join(', '));
+    done(new MethodNotAllowedException(`${request.method} is not allowed here; this path allows ${allowed.join(', ')}`));
+  });
+}
+
+/**
+ * The JSON parser, in place of Fastify's (the app is created with Nest's `bodyParser: false`).
+ * Fastify refuses an empty body sent as application/json (400). A client that sets the header on
+ * every request, a DELETE or a body-less POST included, sends just that; where no body is read it
+ * is no body. Elsewhere an empty body stays the 400 that malformed JSON gets.
+ */
+function acceptEmptyJsonWhereNoBodyIsRead(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser(FASTIFY_OPTIONS.onProtoPoisoning, FASTIFY_OPTIONS.onConstructorPoisoning);
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && readsNoBody(request)) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
 }
 
 /**

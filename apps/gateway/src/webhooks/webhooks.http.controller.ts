@@ -15,6 +15,7 @@ import {
 } from '@app/contracts';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
+import { ReadsNoBody } from '../http/http-setup';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
@@ -95,6 +96,7 @@ export class WebhooksHttpController {
   }
 
   @Post(':id/test')
+  @ReadsNoBody()
   @HttpCode(201)
   @ApiOperation({
     operationId: 'testWebhook',
@@ -109,6 +111,7 @@ export class WebhooksHttpController {
   }
 
   @Post(':id/deliveries/:delivery_id/redeliver')
+  @ReadsNoBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'redeliverWebhook',

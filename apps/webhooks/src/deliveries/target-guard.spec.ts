@@ -24,7 +24,9 @@ describe('the webhook target guard', () => {
   );
 
   it('refuses loopback and private targets after resolving them, unless allowed', async () => {
-    await expect(resolveTarget('https://localhost/hooks', false)).rejects.toThrow('loopback, private or link-local');
+    await expect(resolveTarget('https://localhost/hooks', false)).rejects.toThrow(
+      'resolves to a loopback, private or link-local address (allowed only when the service runs with WEBHOOK_ALLOW_PRIVATE_URLS=true)',
+    );
     await expect(resolveTarget('https://127.0.0.1/hooks', false)).rejects.toThrow('loopback, private or link-local');
     await expect(resolveTarget('https://[::1]/hooks', false)).rejects.toThrow('loopback, private or link-local');
     await expect(resolveTarget('https://169.254.169.254/latest', false)).rejects.toThrow('loopback, private or link-local');
@@ -32,7 +34,9 @@ describe('the webhook target guard', () => {
   });
 
   it('refuses plain http unless allowed, and connects to the address it checked', async () => {
-    await expect(resolveTarget('http://93.184.216.34/hooks', false)).rejects.toThrow('must be an https URL');
+    await expect(resolveTarget('http://93.184.216.34/hooks', false)).rejects.toThrow(
+      'must be an https URL (allowed only when the service runs with WEBHOOK_ALLOW_PRIVATE_URLS=true)',
+    );
     await expect(resolveTarget('https://93.184.216.34/hooks', false)).resolves.toMatchObject({
       address: '93.184.216.34',
       family: 4,

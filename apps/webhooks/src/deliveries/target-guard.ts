@@ -31,6 +31,12 @@ for (const [network, prefix] of [
 /** Why a target is refused; recorded with the attempt, or answered as a 422 on create. */
 export class TargetRefused extends Error {}
 
+/**
+ * Said with a refusal that the setting would lift, so that whoever runs a receiver on their own
+ * machine learns the setting exists (it is for development and tests, never for production).
+ */
+const LIFTED_BY = '(allowed only when the service runs with WEBHOOK_ALLOW_PRIVATE_URLS=true)';
+
 export interface ResolvedTarget {
   url: URL;
   address: string;
@@ -57,7 +63,8 @@ export async function resolveTarget(text: string, allowPrivate: boolean): Promis
   } catch {
     throw new TargetRefused('is not a URL');
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new TargetRefused('must be an https URL');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
+    throw new TargetRefused(`must be an https URL ${LIFTED_BY}`);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: Array<{ address: string; family: number }>;
   try {
@@ -67,7 +74,7 @@ export async function resolveTarget(text: string, allowPrivate: boolean): Promis
   }
   if (addresses.length === 0) throw new TargetRefused(`host ${host} cannot be resolved`);
   if (!allowPrivate && addresses.some(({ address }) => isForbiddenAddress(address))) {
-    throw new TargetRefused('resolves to a loopback, private or link-local address');
+    throw new TargetRefused(`resolves to a loopback, private or link-local address ${LIFTED_BY}`);
   }
   return { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
 }

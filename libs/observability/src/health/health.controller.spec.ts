@@ -1,4 +1,4 @@
-import { ServiceUnavailableException } from '@nestjs/common';
+import { Logger, ServiceUnavailableException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { HealthIndicatorFunction, TerminusModule } from '@nestjs/terminus';
 import mongoose from 'mongoose';
@@ -94,6 +94,36 @@ describe('HealthController readiness cache', () => {
     jest.advanceTimersByTime(1);
     await controller.ready();
     expect(checks).toBe(2);
+  });
+});
+
+describe('HealthController readiness log', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('logs each change once: not ready yet at debug while starting, a loss as a warning, never an error', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
+    let up = false;
+    const controller = await controllerWith((indicators) => [
+      () => indicators.answers('properties', () => (up ? Promise.resolve() : Promise.reject(new Error('no'))), 'it'),
+    ]);
+    const lines: string[] = [];
+    for (const level of ['log', 'warn', 'debug', 'error'] as const) {
+      jest
+        .spyOn(Logger.prototype, level)
+        .mockImplementation((...args: unknown[]) => void lines.push(`${level} ${String(args[0])}`));
+    }
+    const probe = async (nowUp: boolean) => {
+      up = nowUp;
+      jest.advanceTimersByTime(READINESS_CACHE_MS);
+      await controller.ready().catch(() => undefined);
+    };
+
+    for (const nowUp of [false, false, true, true, false, false, true]) await probe(nowUp);
+
+    expect(lines).toEqual(['debug not ready yet: properties', 'log ready', 'warn not ready: properties', 'log ready again']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
 import { HealthReport, NotReadyResponse } from './health-report.dto';
@@ -17,11 +17,19 @@ export const READINESS_CACHE_MS = 2000;
  * needs answers; otherwise 503 with the documented error body, whose message names the failing
  * parts and whose details hold terminus's full result. Readiness is checked at most once per
  * READINESS_CACHE_MS; probes in between get the last answer.
+ *
+ * Each change of readiness is logged once (terminus's own line for every failed check is turned
+ * off): "ready", then "not ready: <parts>" as a warning when a part goes away, and "ready again".
+ * Before the app was first ready, "not ready" is how it starts, so it is logged at debug only.
  */
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
   private lastCheck: { at: number; result: Promise<HealthCheckResult> } | null = null;
+  private readonly logger = new Logger('Readiness');
+  private wasReady = false;
+  /** The failing parts the last check found; null while ready. */
+  private lastFailing: string | null = 'not checked yet';
 
   constructor(
     private readonly health: HealthCheckService,
@@ -56,13 +64,31 @@ export class HealthController {
   }
 
   private async check(): Promise<HealthCheckResult> {
+    let result: HealthCheckResult;
     try {
-      return await this.health.check(this.checks);
+      result = await this.health.check(this.checks);
     } catch (error: unknown) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
-      const result = error.getResponse() as HealthCheckResult;
-      const failing = Object.keys(result.error ?? {}).join(', ');
-      throw new ServiceUnavailableException({ error: { message: `not ready: ${failing}`, details: result } });
+      const failed = error.getResponse() as HealthCheckResult;
+      const failing = Object.keys(failed.error ?? {}).join(', ');
+      this.observe(failing);
+      throw new ServiceUnavailableException({ error: { message: `not ready: ${failing}`, details: failed } });
+    }
+    this.observe(null);
+    return result;
+  }
+
+  /** Logs a change of readiness; `failing` names the parts down, null when every part is up. */
+  private observe(failing: string | null): void {
+    if (failing === this.lastFailing) return;
+    this.lastFailing = failing;
+    if (failing === null) {
+      this.logger.log(this.wasReady ? 'ready again' : 'ready');
+      this.wasReady = true;
+    } else if (this.wasReady) {
+      this.logger.warn(`not ready: ${failing}`);
+    } else {
+      this.logger.debug(`not ready yet: ${failing}`);
     }
   }
 }

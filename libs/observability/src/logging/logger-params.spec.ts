@@ -137,6 +137,18 @@ describe('loggerParams', () => {
     ]);
   });
 
+  it('logs a readiness probe answered "not ready" at debug, without a made-up error', async () => {
+    const http = await serve('debug', (_req, res) => res.writeHead(503).end());
+    await http.get('/health/ready');
+    await http.get('/api/v2/properties');
+    await http.close();
+
+    expect(http.lines.map((line) => [line.path, line.level, 'err' in line])).toEqual([
+      ['/health/ready', 'debug', false],
+      ['/api/v2/properties', 'error', true],
+    ]);
+  });
+
   it('writes nothing below its level', async () => {
     const http = await serve('warn', (_req, res) => res.end());
     await http.get('/api/v2/properties/1');

@@ -10,6 +10,14 @@ import { REDACT_PATHS, REDACTED, redactedError } from './redact';
 /** Polled by probes and scrapers every few seconds: worth a line at debug only. */
 const OPERATIONS_PATH = /^\/(health(\/|$)|metrics$)/;
 
+/**
+ * A readiness probe answered 503 has done its job: "not ready" is its answer while an app starts
+ * or a part it needs is away, not a failure of the request. The health controller logs each
+ * change of readiness once; a line (and a stack) for every probe would bury that.
+ */
+const isNotReadyAnswer = (request: { url?: string }, response: { statusCode: number }) =>
+  response.statusCode === 503 && OPERATIONS_PATH.test(pathOf(request.url));
+
 /** The path of a request URL: a query string may carry anything, so it is never logged. */
 function pathOf(url: string | undefined): string {
   return (url ?? '/').split('?')[0];
@@ -29,6 +37,7 @@ const httpRequestLine: Pick<
   'customLogLevel' | 'customSuccessMessage' | 'customErrorMessage' | 'customSuccessObject' | 'customErrorObject'
 > = {
   customLogLevel: (request, response, error) => {
+    if (!error && isNotReadyAnswer(request, response)) return 'debug';
     if (error || response.statusCode >= 500) return 'error';
     return OPERATIONS_PATH.test(pathOf(request.url)) ? 'debug' : 'info';
   },
@@ -45,7 +54,8 @@ const httpRequestLine: Pick<
     path: pathOf(request.url),
     status_code: response.statusCode,
     duration_ms: fields.duration_ms,
-    err: error,
+    // pino-http makes up an error for every 5xx; for a probe's "not ready" it would only be a stack trace of itself.
+    ...(isNotReadyAnswer(request, response) ? {} : { err: error }),
   }),
 };
 
