@@ -7,6 +7,22 @@ import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantRecord } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
+const FORM_COMPLETIONS = 'form_completions';
+
+/** What completing the form stores: everything of step 3 that the form record then shows. */
+export type FormCompletionChanges = Pick<
+  ApplicantForm,
+  'form_status' | 'form_completed_at' | 'form_answers' | 'signature' | 'dob' | 'id_number'
+>;
+
+/**
+ * The one completion of an applicant's form, under `_id` = its form token's digest: the insert
+ * that only one of two submissions at once can make, and the witness of its event.
+ */
+interface FormCompletionClaim extends FormCompletionChanges {
+  _id: string;
+  event_ids: string[];
+}
 
 /**
  * How far one applicant got in the online form, keyed by the digest of its form token: the form
@@ -41,8 +57,13 @@ export class ApplicantForms implements OnModuleInit {
     return this.connection.collection<ApplicantForm>(APPLICANT_FORMS);
   }
 
+  private get completions() {
+    return this.connection.collection<FormCompletionClaim>(FORM_COMPLETIONS);
+  }
+
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection('applicant_forms').catch(ignoreExistingCollection);
+    await this.connection.createCollection(FORM_COMPLETIONS).catch(ignoreExistingCollection);
     await this.connection.createCollection('form_submissions').catch(ignoreExistingCollection);
   }
 
@@ -53,8 +74,31 @@ export class ApplicantForms implements OnModuleInit {
     );
   }
 
-  find(digest: string): Promise<ApplicantForm | null> {
-    return this.forms.findOne({ _id: digest });
+  /**
+   * The applicant's form record, completed if its completion was claimed: the claim is the
+   * record of truth, and a writer may have died between the claim and its copy into the record.
+   */
+  async find(digest: string): Promise<ApplicantForm | null> {
+    const form = await this.forms.findOne({ _id: digest });
+    if (!form || form.form_status === 'completed') return form;
+    const completion = await this.completions.findOne({ _id: digest });
+    if (!completion) return form;
+    const { form_status, form_completed_at, form_answers, signature, dob, id_number } = completion;
+    return { ...form, form_status, form_completed_at, form_answers, signature, dob, id_number };
+  }
+
+  /**
+   * Claims the completion of the form of `digest` with `changes`, whose events are `eventIds`:
+   * true for the one submission that completes it, false for any other (the `_id` index decides
+   * a race). Copy it into the form record afterwards with `save`.
+   */
+  claimCompletion(digest: string, changes: FormCompletionChanges, eventIds: string[]): Promise<boolean> {
+    return claimed(this.completions.insertOne({ _id: digest, ...changes, event_ids: eventIds }));
+  }
+
+  /** Where the completion of the form of `digest` shows its event (see EventOutbox). */
+  completionWitness(digest: string): EventWitness {
+    return { collection: FORM_COMPLETIONS, key: digest };
   }
 
   /** Writes `changes` into the applicant's form record, creating it on the first step. */
