@@ -1,9 +1,25 @@
+import { randomBytes } from 'node:crypto';
 import { DOMAIN_EVENTS } from '@app/contracts';
 import { Stack } from '../tools/stack';
 import { EventTap } from './support/events';
 import { api, Api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { eventually } from './support/wait';
+
+/** A stack started with `env` for the tests of one describe, its API client and a tap on its events. */
+function stackWithTap(env: Record<string, string>): { stack: Stack; client: Api; tap: EventTap } {
+  const running = {} as { stack: Stack; client: Api; tap: EventTap };
+  beforeAll(async () => {
+    running.stack = await Stack.start({ env });
+    running.client = api(running.stack.url);
+    running.tap = await EventTap.open(running.stack.namespace);
+  });
+  afterAll(async () => {
+    await running.tap?.close();
+    await running.stack?.stop();
+  });
+  return running;
+}
 
 const applicant = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', reference_id: 'crm-7' };
 
@@ -167,6 +183,57 @@ describe('domain events', () => {
       await eventually('the orphan dropped by a pass counted', async () => (await relayed('properties', 'dropped')) === 1);
       await eventually('the events published by a pass counted', async () => (await relayed('applications', 'published')) === 2);
       await properties.close();
+    });
+  });
+
+  describe('an instance idle after a write', () => {
+    // A short deadline for every message, and passes over the outbox every 200 ms: the deadline
+    // of the one write below passes long before the events a dead writer left are due.
+    const running = stackWithTap({ RPC_TIMEOUT_MS: '1000', EVENT_RELAY_INTERVAL_MS: '200' });
+
+    /**
+     * What a writer killed right after its write leaves behind: its event in the outbox and its
+     * witness showing the event's id. It becomes due for a pass `dueInMs` from now, so that no pass
+     * before then can publish it.
+     */
+    async function deadWritersEvent(propertyId: number, dueInMs: number): Promise<string> {
+      const database = await running.stack.database('properties');
+      const id = `evt_${randomBytes(16).toString('hex')}`;
+      const witness = { collection: 'idle_witnesses', key: id };
+      await database.collection(witness.collection).insertOne({ _id: witness.key as never, event_ids: [id] });
+      await database.collection('event_outbox').insertOne({
+        _id: id as never,
+        event: {
+          id,
+          event: 'property.updated',
+          client_id: 1,
+          test_mode: false,
+          created_at: '',
+          data: { property_id: propertyId },
+        },
+        witness,
+        recorded_at: new Date(Date.now() + dueInMs - 200),
+      });
+      await database.close();
+      return id;
+    }
+
+    const relayFailures = () =>
+      running.stack.process('properties').logs.filter((line) => String(line.msg).startsWith('relaying events failed'));
+
+    it("publishes a dead writer's event with no request arriving after the last write's deadline", async () => {
+      const property = (await running.client.post('/api/v2/properties', { property: { name: 'Idle afterwards' } })).body.property;
+      await eventually('the write published', () => running.tap.named('property.created').length === 1);
+      // Due 1.5 s after a write whose deadline was 1 s: only a pass made after that deadline finds it.
+      const id = await deadWritersEvent(property.id, 1500);
+      await eventually('the dead writer published', () => running.tap.received.some((event) => event.id === id));
+    });
+
+    it('logs no relay failure while idle', async () => {
+      const id = await deadWritersEvent(1, 2000);
+      // Published by a pass some ten passes from now: all of them happened by then.
+      await eventually('the second dead writer published', () => running.tap.received.some((event) => event.id === id));
+      expect(relayFailures()).toEqual([]);
     });
   });
 });

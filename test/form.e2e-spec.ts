@@ -393,6 +393,27 @@ describe('the online application form', () => {
       expect(await applications()).toHaveLength(1);
     });
 
+    it('keeps an invitation usable when the application could not be started', async () => {
+      const invitation = await invite('grace@example.com');
+      const before = (await applications()).length;
+      await page.goto(invitation.url);
+      await fillContact('Grace', 'Hopper', 'grace@example.com');
+      await stack.stopApp('applications');
+      try {
+        await submit(page);
+        expect(await mainText(page)).toContain('The application form is busy right now.');
+      } finally {
+        await stack.startApp('applications');
+      }
+      expect(await applications()).toHaveLength(before);
+
+      const again = await page.goto(invitation.url);
+      expect(again!.status()).toBe(200);
+      await fillContact('Grace', 'Hopper', 'grace@example.com');
+      await submit(page, /\/details$/);
+      expect(await applications()).toHaveLength(before + 1);
+    });
+
     it('refuses a tampered token and another property’s invitation, storing nothing', async () => {
       const before = (await applications()).length;
       const elsewhere = await createProperty({ name: 'Other Gardens', invitation_only: true });

@@ -83,10 +83,15 @@ export interface FormApplicant {
   token?: string;
 }
 
-/** INVITATIONS.CHECK and INVITATIONS.USE: an invitation named by its token's digest, for one property. */
+/** INVITATIONS.CHECK, USE and RELEASE: an invitation named by its token's digest, for one property. */
 export interface InvitationTokenMessage {
   property_id: number;
   token_digest: string;
+  /**
+   * USE and RELEASE: who uses it (the form page's submission nonce), so that a release undoes
+   * that use only, never another submission's.
+   */
+  use_id?: string;
 }
 
 /** The answer to INVITATIONS.CHECK for a usable invitation (null otherwise). */

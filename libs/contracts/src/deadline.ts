@@ -22,3 +22,28 @@ export function timeRemainingMs(now = Date.now()): number | undefined {
   const deadline = current.getStore();
   return deadline === undefined ? undefined : Math.max(0, deadline - now);
 }
+
+/** The deadline of the request being served (ms since the epoch, this process's clock), or undefined outside one. */
+export function currentDeadline(): number | undefined {
+  return current.getStore();
+}
+
+/**
+ * Runs `work`, and everything it starts (timers included), outside any request: for background
+ * work that a request merely set going, which must not inherit that request's deadline. A timer
+ * keeps the context it was set in, so one set while a message was handled would otherwise give
+ * every later operation of that work the message's long-passed deadline.
+ */
+export function outsideRequests<T>(work: () => T): T {
+  return current.exit(work);
+}
+
+/**
+ * Runs `work` for several requests at once (a batch of their claims): against the latest of
+ * their deadlines, so that none is cut short by another's, or outside any deadline when one of
+ * them has none.
+ */
+export function forRequests<T>(deadlines: Array<number | undefined>, work: () => T): T {
+  if (deadlines.length === 0 || deadlines.some((deadline) => deadline === undefined)) return outsideRequests(work);
+  return withDeadline(Math.max(...(deadlines as number[])), work);
+}

@@ -20,6 +20,8 @@ export const INVITATIONS = {
   CHECK: 'invitations.check',
   /** Asked by the form before it starts an application: uses the invitation up, once. */
   USE: 'invitations.use',
+  /** Asked by the form when the start it used an invitation for failed: the invitation is usable again. */
+  RELEASE: 'invitations.release',
 } as const;
 
 /** Floor plans live inside their property, so the properties service answers these too. */

@@ -1,5 +1,5 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { EVENTS_EXCHANGE, queueName } from '@app/contracts';
+import { EVENTS_EXCHANGE, outsideRequests, queueName, withDeadline } from '@app/contracts';
 import { BrokerChannel } from '@app/messaging';
 import { countEventsRelayed } from '@app/observability';
 import { EventOutbox, PendingEvent } from './event-outbox';
@@ -11,6 +11,12 @@ const BATCH = 500;
  * oldest are left to the passes over the outbox, which still holds them, so memory stays bounded.
  */
 const MAX_WAITING = 2_000;
+/**
+ * How long one batch may take, every database operation of it bounded by what is left: the
+ * relay's own deadline, since it serves no request (a stalled database fails the batch, and the
+ * next tries again).
+ */
+const BATCH_TIMEOUT_MS = 10_000;
 
 export interface RelaySettings {
   amqpUrl: string;
@@ -86,16 +92,20 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.passing = this.pass()
-        .catch((error: unknown) => this.logger.warn(`relaying events failed, trying again: ${String(error)}`))
-        .finally(() => {
-          this.passing = undefined;
-          const untilScan = this.lastScan + this.settings.intervalMs - Date.now();
-          this.schedule(this.written.length > 0 ? 0 : Math.max(0, untilScan));
-        });
-    }, delayMs);
+    // Set outside the request whose writer said written (take), whose deadline a timer would
+    // otherwise keep for every later pass: once it has passed, each of them would fail at once.
+    this.timer = outsideRequests(() => setTimeout(() => this.passNow(), delayMs));
+  }
+
+  private passNow(): void {
+    this.timer = undefined;
+    this.passing = withDeadline(Date.now() + BATCH_TIMEOUT_MS, () => this.pass())
+      .catch((error: unknown) => this.logger.warn(`relaying events failed, trying again: ${String(error)}`))
+      .finally(() => {
+        this.passing = undefined;
+        const untilScan = this.lastScan + this.settings.intervalMs - Date.now();
+        this.schedule(this.written.length > 0 ? 0 : Math.max(0, untilScan));
+      });
   }
 
   /**

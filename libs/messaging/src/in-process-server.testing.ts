@@ -3,7 +3,7 @@ import { CustomTransportStrategy, RmqContext, Server } from '@nestjs/microservic
 import { TestingModule } from '@nestjs/testing';
 import { firstValueFrom } from 'rxjs';
 import { ErrorPayload } from '@app/contracts';
-import { RpcErrorFilter } from './rpc-error.filter';
+import { RpcErrorFilter, UnavailableClassifier } from './rpc-error.filter';
 import { Outcome, Settlement } from './settlement';
 import { SettlementInterceptor } from './settlement.interceptor';
 
@@ -42,12 +42,13 @@ export class InProcessMessages {
     private readonly server: InProcessServer,
   ) {}
 
-  static async start(module: TestingModule): Promise<InProcessMessages> {
+  /** `isUnavailable`: which failures are answered 503; by default none (a spec that needs it passes persistence's). */
+  static async start(module: TestingModule, isUnavailable: UnavailableClassifier = () => false): Promise<InProcessMessages> {
     const server = new InProcessServer();
     const app = module.createNestMicroservice({ strategy: server, logger: false });
     const settlement = new Settlement();
-    app.useGlobalInterceptors(new SettlementInterceptor(settlement));
-    app.useGlobalFilters(new RpcErrorFilter(settlement));
+    app.useGlobalInterceptors(new SettlementInterceptor(settlement, isUnavailable));
+    app.useGlobalFilters(new RpcErrorFilter(settlement, isUnavailable));
     await app.listen();
     return new InProcessMessages(app, server);
   }

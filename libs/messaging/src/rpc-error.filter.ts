@@ -7,12 +7,12 @@ import { MAX_DELIVERIES } from './rmq-options';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
 import { deliveryAttempt, Settlement } from './settlement';
 
-// OperationTimeout: an operation cut at its message's deadline (boundOperationsByDeadline).
-const DATABASE_UNAVAILABLE = /^Mongo(ServerSelection|Network|NotConnected|Topology|OperationTimeout)/;
-/** A database out of reach, or an operation of it cut at its message's deadline. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  return error instanceof Error && DATABASE_UNAVAILABLE.test(error.name);
-}
+/**
+ * Tells a failure of something the service depends on that the same request may get past a
+ * moment later (a database out of reach, or an operation of it cut at its time limit) from an
+ * unexpected one. The service's database layer knows its driver's errors and supplies it.
+ */
+export type UnavailableClassifier = (error: unknown) => boolean;
 
 const INTERNAL: ErrorPayload = { code: ErrorCode.INTERNAL, message: 'internal error', details: null };
 
@@ -31,7 +31,10 @@ const INTERNAL: ErrorPayload = { code: ErrorCode.INTERNAL, message: 'internal er
 export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
   private readonly logger = new Logger('RpcErrorFilter');
 
-  constructor(private readonly settlement: Settlement) {}
+  constructor(
+    private readonly settlement: Settlement,
+    private readonly isUnavailable: UnavailableClassifier,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
     const rmq = host.switchToRpc().getContext<RmqContext>();
@@ -40,9 +43,8 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
       else this.settlement.settle(rmq, 'ack');
       return throwError(() => exception.toPayload());
     }
-    const name = exception instanceof Error ? exception.name : typeof exception;
-    if (DATABASE_UNAVAILABLE.test(name)) {
-      this.logger.warn(`database unavailable: ${name}`);
+    if (this.isUnavailable(exception)) {
+      this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.name : typeof exception}`);
       this.settlement.settle(rmq, 'ack');
       return throwError(() => ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE).toPayload());
     }

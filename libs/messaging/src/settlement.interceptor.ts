@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } fr
 import { RmqContext } from '@nestjs/microservices';
 import { catchError, EMPTY, Observable, tap, throwError, timeout } from 'rxjs';
 import { ErrorCode, ServiceError, withDeadline } from '@app/contracts';
-import { isDatabaseUnavailable } from './rpc-error.filter';
+import { UnavailableClassifier } from './rpc-error.filter';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
 import { Settlement } from './settlement';
 
@@ -24,9 +24,13 @@ export class SettlementInterceptor implements NestInterceptor {
 
   private readonly trustedSenders: ReadonlySet<string>;
 
-  /** `trustedSenders`: the broker users whose messages are taken; empty, any. */
+  /**
+   * `isUnavailable`: failures answered 503 (see RpcErrorFilter); `trustedSenders`: the broker
+   * users whose messages are taken; empty, any.
+   */
   constructor(
     private readonly settlement: Settlement,
+    private readonly isUnavailable: UnavailableClassifier,
     trustedSenders: readonly string[] = [],
   ) {
     this.trustedSenders = new Set(trustedSenders);
@@ -53,7 +57,7 @@ export class SettlementInterceptor implements NestInterceptor {
       new Observable((subscriber) => withDeadline(deadline, () => next.handle().subscribe(subscriber))).pipe(
         timeout({ first: Math.max(0, deadline - Date.now()), with: () => throwError(unavailable) }),
         // Whichever comes first at the deadline, this or the database operation's own timeout.
-        catchError((error: unknown) => throwError(() => (isDatabaseUnavailable(error) ? unavailable() : error))),
+        catchError((error: unknown) => throwError(() => (this.isUnavailable(error) ? unavailable() : error))),
       ),
     );
   }

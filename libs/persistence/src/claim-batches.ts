@@ -1,7 +1,11 @@
+import { currentDeadline, forRequests, outsideRequests } from '@app/contracts';
+
 const MAX_BATCH = 100;
 
 interface Waiter<T> {
   item: T;
+  /** The deadline of the request that asked, if it came from one. */
+  deadline: number | undefined;
   resolve(position: number): void;
   reject(error: unknown): void;
 }
@@ -13,6 +17,10 @@ interface Waiter<T> {
  * gets its own, in the order they came. So one process never races itself for a position, and
  * a busy sequence costs one claim per batch, not per caller. `failed(key)` hears of each claim
  * that failed, before its callers are rejected.
+ *
+ * The claims run outside the request of the caller that happened to start them, each batch
+ * against the latest deadline of the callers it serves: a caller whose deadline has passed
+ * must not make the claims of those who joined it later fail at once.
  */
 export class ClaimBatches<K, T> {
   private readonly waiting = new Map<K, Array<Waiter<T>>>();
@@ -24,13 +32,14 @@ export class ClaimBatches<K, T> {
 
   take(key: K, item: T): Promise<number> {
     return new Promise((resolve, reject) => {
+      const waiter = { item, deadline: currentDeadline(), resolve, reject };
       const waiters = this.waiting.get(key);
       if (waiters) {
-        waiters.push({ item, resolve, reject });
+        waiters.push(waiter);
         return;
       }
-      this.waiting.set(key, [{ item, resolve, reject }]);
-      void this.serve(key);
+      this.waiting.set(key, [waiter]);
+      outsideRequests(() => void this.serve(key));
     });
   }
 
@@ -39,9 +48,13 @@ export class ClaimBatches<K, T> {
     while (waiters.length > 0) {
       const batch = waiters.splice(0, MAX_BATCH);
       try {
-        const positions = await this.claim(
-          key,
-          batch.map((waiter) => waiter.item),
+        const positions = await forRequests(
+          batch.map((waiter) => waiter.deadline),
+          () =>
+            this.claim(
+              key,
+              batch.map((waiter) => waiter.item),
+            ),
         );
         batch.forEach((waiter, i) => waiter.resolve(positions[i]));
       } catch (error) {

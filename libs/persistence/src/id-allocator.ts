@@ -1,18 +1,13 @@
 import { Connection } from 'mongoose';
+import { ClaimBatches } from './claim-batches';
 import { isDuplicateKey } from './mongo-errors';
 
 const MAX_ATTEMPTS = 50;
-const MAX_BATCH = 100;
 /** Lost races in a row after which the highest claim is read rather than stepped towards. */
 const RACES_BEFORE_READ = 3;
 
 interface IdClaim {
   _id: number;
-}
-
-interface Waiter {
-  resolve(id: number): void;
-  reject(error: unknown): void;
 }
 
 /**
@@ -34,35 +29,12 @@ interface Waiter {
  */
 export class IdAllocator {
   private readonly nextCandidate = new Map<string, number>();
-  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly batches = new ClaimBatches<string, null>((kind, callers) => this.claim(kind, callers.length));
 
   constructor(private readonly connection: Connection) {}
 
   allocate(kind: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.waiting.get(kind);
-      if (waiters) {
-        waiters.push({ resolve, reject });
-        return;
-      }
-      this.waiting.set(kind, [{ resolve, reject }]);
-      void this.serve(kind);
-    });
-  }
-
-  /** Claims ids for the callers waiting on `kind` until none is left. */
-  private async serve(kind: string): Promise<void> {
-    const waiters = this.waiting.get(kind)!;
-    while (waiters.length > 0) {
-      const batch = waiters.splice(0, MAX_BATCH);
-      try {
-        const ids = await this.claim(kind, batch.length);
-        batch.forEach((waiter, i) => waiter.resolve(ids[i]));
-      } catch (error) {
-        batch.forEach((waiter) => waiter.reject(error));
-      }
-    }
-    this.waiting.delete(kind);
+    return this.batches.take(kind, null);
   }
 
   /** Claims `count` ids, in increasing order. */

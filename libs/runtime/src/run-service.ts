@@ -8,6 +8,7 @@ import { ServiceEnvironment } from '@app/config';
 import { queueName } from '@app/contracts';
 import { ReliableServerRMQ, rmqServerOptions, RpcErrorFilter, Settlement, SettlementInterceptor } from '@app/messaging';
 import { OperationsEndpoint } from '@app/observability';
+import { isDatabaseUnavailable } from '@app/persistence';
 
 /** A stopping process must be gone within 10 s; this leaves time to close connections. */
 const DRAIN_TIMEOUT_MS = 7000;
@@ -45,8 +46,8 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
   // Not APP_INTERCEPTOR/APP_FILTER providers: they share this Settlement with the server made
   // above, before the module's providers exist, and must wrap every handler of every module.
   const trustedSenders = app.get(ServiceEnvironment).TRUSTED_SENDERS.split(',').filter(Boolean);
-  app.useGlobalInterceptors(new SettlementInterceptor(settlement, trustedSenders));
-  app.useGlobalFilters(new RpcErrorFilter(settlement));
+  app.useGlobalInterceptors(new SettlementInterceptor(settlement, isDatabaseUnavailable, trustedSenders));
+  app.useGlobalFilters(new RpcErrorFilter(settlement, isDatabaseUnavailable));
   stopGracefully(app, async () => {
     const drained = (await server?.drain(DRAIN_TIMEOUT_MS)) ?? true;
     const logger = new Logger('Shutdown');

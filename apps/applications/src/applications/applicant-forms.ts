@@ -8,6 +8,7 @@ import { ApplicantRecord } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
 const FORM_SUBMISSIONS = 'form_submissions';
+const FORM_COMPLETIONS = 'form_completions';
 
 /**
  * How long a used form page's submission nonce is kept: longer than the CSRF token that carries
@@ -16,6 +17,21 @@ const FORM_SUBMISSIONS = 'form_submissions';
  */
 export const SUBMISSION_RETENTION_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/** What completing the form stores: everything of step 3 that the form record then shows. */
+export type FormCompletionChanges = Pick<
+  ApplicantForm,
+  'form_status' | 'form_completed_at' | 'form_answers' | 'signature' | 'dob' | 'id_number'
+>;
+
+/**
+ * The one completion of an applicant's form, under `_id` = its form token's digest: the insert
+ * that only one of two submissions at once can make, and the witness of its event.
+ */
+interface FormCompletionClaim extends FormCompletionChanges {
+  _id: string;
+  event_ids: string[];
+}
 
 /**
  * How far one applicant got in the online form, keyed by the digest of its form token: the form
@@ -56,8 +72,13 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     return this.connection.collection<{ _id: string; at: Date }>(FORM_SUBMISSIONS);
   }
 
+  private get completions() {
+    return this.connection.collection<FormCompletionClaim>(FORM_COMPLETIONS);
+  }
+
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection(APPLICANT_FORMS).catch(ignoreExistingCollection);
+    await this.connection.createCollection(FORM_COMPLETIONS).catch(ignoreExistingCollection);
     await this.connection.createCollection(FORM_SUBMISSIONS).catch(ignoreExistingCollection);
     this.purge.start();
   }
@@ -83,8 +104,31 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     return deletedCount;
   }
 
-  find(digest: string): Promise<ApplicantForm | null> {
-    return this.forms.findOne({ _id: digest });
+  /**
+   * The applicant's form record, completed if its completion was claimed: the claim is the
+   * record of truth, and a writer may have died between the claim and its copy into the record.
+   */
+  async find(digest: string): Promise<ApplicantForm | null> {
+    const form = await this.forms.findOne({ _id: digest });
+    if (!form || form.form_status === 'completed') return form;
+    const completion = await this.completions.findOne({ _id: digest });
+    if (!completion) return form;
+    const { form_status, form_completed_at, form_answers, signature, dob, id_number } = completion;
+    return { ...form, form_status, form_completed_at, form_answers, signature, dob, id_number };
+  }
+
+  /**
+   * Claims the completion of the form of `digest` with `changes`, whose events are `eventIds`:
+   * true for the one submission that completes it, false for any other (the `_id` index decides
+   * a race). Copy it into the form record afterwards with `save`.
+   */
+  claimCompletion(digest: string, changes: FormCompletionChanges, eventIds: string[]): Promise<boolean> {
+    return claimed(this.completions.insertOne({ _id: digest, ...changes, event_ids: eventIds }));
+  }
+
+  /** Where the completion of the form of `digest` shows its event (see EventOutbox). */
+  completionWitness(digest: string): EventWitness {
+    return { collection: FORM_COMPLETIONS, key: digest };
   }
 
   /** Writes `changes` into the applicant's form record, creating it on the first step. */

@@ -10,12 +10,14 @@ import {
   FormDetailsInput,
   ServiceError,
 } from '@app/contracts';
-import { ApplicantForm, ApplicantForms, withFormProgress } from './applicant-forms';
+import { ApplicantForm, ApplicantForms, FormCompletionChanges, withFormProgress } from './applicant-forms';
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { applicantEventData, ApplicationsService } from './applications.service';
 import { formTokenDigest, FormTokens } from './form-tokens';
+
+const ALREADY_COMPLETED = 'this application form is already completed';
 
 /**
  * An applicant's form link as the service is given it: the digest of its token, and the
@@ -143,27 +145,39 @@ export class ApplicationFormsService {
     return { _id: subject.digest, ...ids(subject), ...subject.form, ...changes, updated_at: now };
   }
 
-  /** The write that marks an applicant's form completed. */
+  /**
+   * The write that marks an applicant's form completed: an insert-once claim per applicant, so
+   * that of two submissions at once only one completes it and publishes its event (and its SSN
+   * is the one stored); the other is refused. The claim is copied into the form record after.
+   */
   private async markFormCompleted(subject: FormSubject, completion: FormCompletion): Promise<ApplicantForm> {
     const now = new Date();
-    const changes = {
-      form_status: 'completed' as const,
+    const changes: FormCompletionChanges = {
+      form_status: 'completed',
       form_completed_at: now,
       form_answers: JSON.stringify(completion.answers),
       signature: completion.signature,
       dob: this.sealer.sealField('dob', completion.dob, owner(subject)),
       id_number: this.sealer.sealField('id_number', completion.id_number, owner(subject)),
     };
-    const eventIds = await this.recordEvent(subject, 'application_form.completed');
-    await this.forms.save(subject.digest, ids(subject), changes, eventIds);
+    const eventIds = await this.recordEvent(subject, 'application_form.completed', this.forms.completionWitness(subject.digest));
+    if (!(await this.forms.claimCompletion(subject.digest, changes, eventIds))) {
+      await this.outbox.discard(eventIds);
+      throw refused(ALREADY_COMPLETED);
+    }
     this.outbox.written(eventIds);
+    await this.forms.save(subject.digest, ids(subject), changes);
     return { ...subject.form!, ...changes, updated_at: now };
   }
 
   /** Records the form's event in the outbox, to be published once the form record shows it. */
-  private recordEvent(subject: FormSubject, event: 'application_form.started' | 'application_form.completed'): Promise<string[]> {
+  private recordEvent(
+    subject: FormSubject,
+    event: 'application_form.started' | 'application_form.completed',
+    witness = this.forms.witness(subject.digest),
+  ): Promise<string[]> {
     const { application, applicant } = subject;
-    return this.outbox.record(application.client_id, this.forms.witness(subject.digest), [
+    return this.outbox.record(application.client_id, witness, [
       { event, data: applicantEventData(application.id, application.property_id, applicant) },
     ]);
   }
@@ -172,7 +186,7 @@ export class ApplicationFormsService {
   private async open(link: FormLink): Promise<FormSubject> {
     const subject = await this.subject(link);
     if (!subject) throw ServiceError.notFound('applicant', 'for this form link');
-    if (subject.form?.form_status === 'completed') throw refused('this application form is already completed');
+    if (subject.form?.form_status === 'completed') throw refused(ALREADY_COMPLETED);
     return subject;
   }
 

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, mongo } from 'mongoose';
-import { documentKey, Keyed, RecordRepository } from '@app/persistence';
+import { EventWitness } from '@app/events';
+import { claimed, documentKey, Keyed, RecordRepository } from '@app/persistence';
 import { changeableState } from './application-changes';
 import { ApplicationRecord } from './application.schema';
+
+/** One `{_id: <application key>, event_ids}` per application whose creation can no longer be undone. */
+const APPLICATIONS_CREATED = 'applications_created';
 
 /** Stored applications, as plain objects; mongoose documents never leave this class. */
 @Injectable()
@@ -27,6 +31,25 @@ export class ApplicationsRepository extends RecordRepository<ApplicationRecord> 
       {
         $set: { ...changeableState(application), applicants, version, updated_at },
       } as mongo.UpdateFilter<Keyed<ApplicationRecord>>,
+    );
+  }
+
+  /**
+   * Where the events of an application's creation show: not in the application, which a create
+   * still removes when the second look finds its property gone, but in the record that it was
+   * kept (confirmCreated), so that the relay never publishes the creation of one removed.
+   */
+  createdWitness(id: number): EventWitness {
+    return { collection: APPLICATIONS_CREATED, key: documentKey(id) };
+  }
+
+  /** Says the application `id` is kept, with its creation's events; once, whoever says it again. */
+  async confirmCreated(id: number, eventIds: string[]): Promise<void> {
+    await claimed(
+      this.model.db.collection<{ _id: string; event_ids: string[] }>(APPLICATIONS_CREATED).insertOne({
+        _id: documentKey(id),
+        event_ids: eventIds,
+      }),
     );
   }
 

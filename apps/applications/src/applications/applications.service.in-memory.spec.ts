@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher, formTokenApplication } from '@app/crypto';
-import { EventOutbox } from '@app/events';
+import { EventOutbox, PendingEvent } from '@app/events';
 import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicationFormsService } from './application-forms.service';
@@ -28,7 +28,18 @@ const co = (name: string): ApplicantInput => ({ first_name: name, last_name: 'Co
 
 /** The repository's part over a collection in memory: stores once per request key, reads and writes by `_id`. */
 class MemoryRepository {
-  constructor(private readonly applications: MemoryCollection) {}
+  constructor(
+    private readonly applications: MemoryCollection,
+    private readonly created: MemoryCollection,
+  ) {}
+
+  createdWitness(id: number) {
+    return { collection: 'applications_created', key: String(id) };
+  }
+
+  async confirmCreated(id: number, eventIds: string[]) {
+    if (!this.created.documents.has(String(id))) await this.created.insertOne({ _id: String(id), event_ids: eventIds });
+  }
 
   findByKey(id: number) {
     return this.applications.findOne({ _id: String(id) });
@@ -83,7 +94,10 @@ function instance(database: MemoryDatabase, ids: Map<string, number>, properties
       work(`message:${scope.messageId}`, false),
   };
   return new ApplicationsService(
-    new MemoryRepository(database.collection('applications')) as unknown as ApplicationsRepository,
+    new MemoryRepository(
+      database.collection('applications'),
+      database.collection('applications_created'),
+    ) as unknown as ApplicationsRepository,
     new ApplicationVersions(connection),
     new ApplicationIndex(connection),
     properties as unknown as PropertiesClient,
@@ -329,7 +343,10 @@ describe('ApplicationsService over collections in memory', () => {
       const cipher = new FieldCipher(KEYS);
       return new ApplicationFormsService(
         service,
-        new MemoryRepository(database.collection('applications')) as unknown as ApplicationsRepository,
+        new MemoryRepository(
+          database.collection('applications'),
+          database.collection('applications_created'),
+        ) as unknown as ApplicationsRepository,
         new ApplicationVersions(connection),
         new ApplicantForms(connection),
         new FormTokens(cipher, env),
@@ -380,6 +397,35 @@ describe('ApplicationsService over collections in memory', () => {
       const error = await refusal(apply(1));
       expect([error.code, error.message]).toEqual([ErrorCode.PROPERTY_ID_INVALID, 'property_id is invalid or cannot be found']);
       expect(database.collection('applications').documents.size).toBe(0);
+    });
+
+    it('shows no event of the create to the relay before the second look has kept it', async () => {
+      const outbox = new EventOutbox(database.connection());
+      const pending = () => [...database.collection('event_outbox').documents.values()] as unknown as PendingEvent[];
+      let lookups = 0;
+      let visibleDuringSecondLook: string[] = [];
+      properties.afterLookup = () => {
+        // The delete lands between the lookup and the insert; the second look sees it.
+        if (++lookups === 1) properties.deleted.add(1);
+      };
+      const second = properties.lookup.bind(properties);
+      properties.lookup = async (clientId: number, id: number) => {
+        const answer = await second(clientId, id);
+        if (lookups === 2) visibleDuringSecondLook = [...(await outbox.writtenAmong(pending()))];
+        return answer;
+      };
+
+      await refusal(apply(1));
+
+      expect(visibleDuringSecondLook).toEqual([]);
+      expect([...(await outbox.writtenAmong(pending()))]).toEqual([]);
+    });
+
+    it('shows the events of a create once it is kept', async () => {
+      const outbox = new EventOutbox(database.connection());
+      await apply(1);
+      const pending = [...database.collection('event_outbox').documents.values()] as unknown as PendingEvent[];
+      expect((await outbox.writtenAmong(pending)).size).toBe(2);
     });
 
     it('keeps nothing when the second look at the property fails, so that the retry starts over', async () => {

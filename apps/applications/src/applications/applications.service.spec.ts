@@ -35,7 +35,7 @@ function applicationInput(
 }
 
 describe('ApplicationsService', () => {
-  let repository: jest.Mocked<Pick<ApplicationsRepository, 'insertOnce'>>;
+  let repository: jest.Mocked<Pick<ApplicationsRepository, 'insertOnce' | 'createdWitness' | 'confirmCreated'>>;
   let properties: jest.Mocked<Pick<PropertiesClient, 'lookup'>>;
   let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
   let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
@@ -45,7 +45,11 @@ describe('ApplicationsService', () => {
   let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'written' | 'discard'>>;
 
   beforeEach(async () => {
-    repository = { insertOnce: jest.fn(async (record: ApplicationRecord) => record) };
+    repository = {
+      insertOnce: jest.fn(async (record: ApplicationRecord) => record),
+      createdWitness: jest.fn((id: number) => ({ collection: 'applications_created', key: String(id) })),
+      confirmCreated: jest.fn(async (_id: number, _eventIds: string[]) => undefined),
+    };
     properties = { lookup: jest.fn().mockResolvedValue({ id: 3, name: 'Maple Court' }) };
     const next: Record<string, number> = { applications: 60, applicants: 80 };
     ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
@@ -134,7 +138,7 @@ describe('ApplicationsService', () => {
         request_key: 'message:m-1',
       });
       expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
-      expect(outbox.record).toHaveBeenCalledWith(CLIENT, { collection: 'applications', key: '60' }, [
+      expect(outbox.record).toHaveBeenCalledWith(CLIENT, { collection: 'applications_created', key: '60' }, [
         { event: 'application.created', data: { application_id: 60, property_id: 3 } },
         { event: 'applicant.created', data: { applicant_id: 80, application_id: 60, property_id: 3, reference_id: null } },
       ]);

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { ApplicantSealer } from '@app/crypto';
 import { EventOutbox } from '@app/events';
-import { CreateScope, documentKey, IdAllocator, Idempotency } from '@app/persistence';
+import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import {
   ApplicantInput,
   ApplicantRepresentation,
@@ -190,7 +190,11 @@ export class ApplicationsService {
     resumed: boolean,
   ): Promise<ApplicationRepresentation> {
     const earlier = resumed ? await this.repository.findByRequestKey(requestKey) : null;
-    if (earlier) return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
+    if (earlier) {
+      // The try that stored it may have died before saying it kept it: its events show from now.
+      await this.repository.confirmCreated(earlier.id, earlier.event_ids ?? []);
+      return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
+    }
 
     // The ids are claimed while the property is looked up rather than after it. A refused create
     // then leaves a gap in the ids, which are promised to increase, not to be dense.
@@ -206,7 +210,7 @@ export class ApplicationsService {
     // Recorded and listed before it is stored, side by side: readers skip an entry until its
     // application exists, and the relay drops events whose application never does.
     const [eventIds] = await Promise.all([
-      this.outbox.record(clientId, { collection: 'applications', key: documentKey(id) }, [
+      this.outbox.record(clientId, this.repository.createdWitness(id), [
         { event: 'application.created', data: { application_id: id, property_id: property.id } },
         { event: 'applicant.created', data: applicantEventData(id, property.id, primary) },
       ]),
@@ -230,11 +234,14 @@ export class ApplicationsService {
     const stored = await this.repository.insertOnce(record);
     if (stored.id === id) {
       await this.keepIfPropertyLive(clientId, stored);
+      // Only now can nothing undo the insert: its events become visible to the relay.
+      await this.repository.confirmCreated(id, eventIds);
       this.outbox.written(eventIds);
     } else {
       // One an earlier try stored (a redelivery) was checked by that try, or is the one it
-      // resumes, and carries that try's events.
+      // resumes, and carries that try's events, which show once it is said kept.
       await this.outbox.discard(eventIds);
+      await this.repository.confirmCreated(stored.id, stored.event_ids ?? []);
     }
     return toApplicationRepresentation(stored, this.publicBaseUrl);
   }

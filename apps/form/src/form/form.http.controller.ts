@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
@@ -80,6 +80,7 @@ const NOT_FOUND = new Refusal(404, 'Page not found', 'There is no application fo
  */
 @Controller()
 export class FormHttpController {
+  private readonly logger = new Logger('FormHttpController');
   private readonly pages: Pages;
   private readonly csrf: CsrfTokens;
   private readonly rateLimit: SubmissionRateLimit;
@@ -139,13 +140,18 @@ export class FormHttpController {
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
       }
-      if (invitation) await this.useInvitation(property.id, invitation.token);
-      const started = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.START, {
-        client_id: clientId,
-        property_id: property.id,
-        request: contact,
-        submission: nonce,
-      });
+      if (invitation) await this.useInvitation(property.id, invitation.token, nonce);
+      const started = await this.backends
+        .applications<FormApplicant>(APPLICATION_FORMS.START, {
+          client_id: clientId,
+          property_id: property.id,
+          request: contact,
+          submission: nonce,
+        })
+        .catch(async (error: unknown) => {
+          if (invitation) await this.releaseInvitation(property.id, invitation.token, nonce);
+          throw error;
+        });
       return this.pages.redirect(reply, this.stepUrl(started.token!, 'details', iframe), iframe);
     });
   }
@@ -334,11 +340,23 @@ export class FormHttpController {
   }
 
   /** Uses the invitation up before an application is started with it; a used one is refused. */
-  private async useInvitation(propertyId: number, token: string): Promise<void> {
-    const message: InvitationTokenMessage = { property_id: propertyId, token_digest: formTokenDigest(token) };
+  private async useInvitation(propertyId: number, token: string, useId: string): Promise<void> {
+    const message: InvitationTokenMessage = { property_id: propertyId, token_digest: formTokenDigest(token), use_id: useId };
     if (!(await this.backends.properties<boolean>(INVITATIONS.USE, message))) {
       throw new Refusal(403, 'Invitation already used', 'This invitation has already been used to apply, or it has expired.');
     }
+  }
+
+  /**
+   * Gives the invitation back when the start it was used for failed, so that its link still
+   * works. A start that failed only to answer in time may have made its application: the
+   * invitation may then start a second one, which beats a link that is dead with none made.
+   */
+  private async releaseInvitation(propertyId: number, token: string, useId: string): Promise<void> {
+    const message: InvitationTokenMessage = { property_id: propertyId, token_digest: formTokenDigest(token), use_id: useId };
+    await this.backends.properties<boolean>(INVITATIONS.RELEASE, message).catch((error: unknown) => {
+      this.logger.warn(`releasing an invitation failed, it stays used: ${String(error)}`);
+    });
   }
 
   /** The applicant a form link names, and its property, which must still exist. */

@@ -1,6 +1,7 @@
 import { UnauthorizedException } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyRequest } from 'fastify';
+import { addressBucket } from '../rate-limit/address-bucket';
 import { RateLimitedException } from '../rate-limit/rate-limit.guard';
 import { RateLimit, RateLimiter } from '../rate-limit/token-bucket';
 import { AuthenticatedRequest, credentialFrom, UNAUTHENTICATED_MESSAGE } from './api-key.guard';
@@ -33,7 +34,7 @@ export class ApiGate {
   async admit(request: FastifyRequest & AuthenticatedRequest): Promise<void> {
     const credential = credentialFrom(this.keys, request);
     if (credential === null) {
-      await this.spend(`address:${request.ip}`, this.limits.unauthenticatedPerAddress);
+      await this.spend(addressBucket(request.ip), this.limits.unauthenticatedPerAddress);
       throw new UnauthorizedException(UNAUTHENTICATED_MESSAGE);
     }
     await this.spend(credential.bucket, credential.rateLimit ?? this.limits.perKey);

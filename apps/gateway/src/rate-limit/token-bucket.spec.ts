@@ -65,4 +65,26 @@ describe('LocalTokenBuckets', () => {
     const [refused] = takeMany(buckets, 1, 'client-2', { perSecond: 1, burst: 2 });
     expect(refused).toEqual({ allowed: false, retryAfterMs: 1000 });
   });
+
+  it('forgets the buckets of callers that went idle: memory stays bounded however many addresses called', () => {
+    const clock = manualClock();
+    const buckets = new LocalTokenBuckets(clock.now);
+    for (let caller = 0; caller < 10_000; caller++) {
+      takeMany(buckets, 1, `address:${caller}`);
+      clock.advance(10);
+    }
+    // A bucket with one token spent is full again 100 ms later: some ten are not yet.
+    expect(buckets.size).toBeLessThan(50);
+    clock.advance(1_000);
+    takeMany(buckets, 1, 'address:last');
+    expect(buckets.size).toBeLessThan(50);
+  });
+
+  it('keeps the bucket of a caller that is not full again, so evicting never hands out a fresh burst early', () => {
+    const clock = manualClock();
+    const buckets = new LocalTokenBuckets(clock.now);
+    takeMany(buckets, 4, 'busy');
+    for (let caller = 0; caller < 100; caller++) takeMany(buckets, 1, `address:${caller}`);
+    expect(takeMany(buckets, 1, 'busy')[0].allowed).toBe(false);
+  });
 });

@@ -18,7 +18,17 @@ export abstract class RateLimiter {
 interface Bucket {
   tokens: number;
   at: number;
+  /** When it is full again, and so no different from having no bucket at all. */
+  fullAt: number;
 }
+
+/** Buckets examined for eviction on each take: enough to keep up, bounded per request. */
+const EVICTION_CHECKS = 4;
+/**
+ * Buckets kept at most (about 300 bytes each). Past it the least recently examined goes even if
+ * not full again: it gives that address or key a fresh burst, which beats running out of heap.
+ */
+const MAX_BUCKETS = 50_000;
 
 /**
  * Token buckets in this process's memory: each starts full (`burst` tokens) and refills at
@@ -26,6 +36,7 @@ interface Bucket {
  * The same arithmetic runs in RedisTokenBuckets' script.
  */
 export class LocalTokenBuckets extends RateLimiter {
+  /** In the order last taken from or examined: the front is where idle buckets are found. */
   private readonly buckets = new Map<string, Bucket>();
 
   /** `now` in milliseconds, monotonic. */
@@ -39,10 +50,30 @@ export class LocalTokenBuckets extends RateLimiter {
 
   takeNow(name: string, { perSecond, burst }: RateLimit): RateDecision {
     const now = this.now();
-    const bucket = this.buckets.get(name) ?? { tokens: burst, at: now };
+    const bucket = this.buckets.get(name) ?? { tokens: burst, at: now, fullAt: now };
     const tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) * perSecond) / 1000);
     const allowed = tokens >= 1;
-    this.buckets.set(name, { tokens: allowed ? tokens - 1 : tokens, at: now });
+    const left = allowed ? tokens - 1 : tokens;
+    this.buckets.delete(name);
+    this.buckets.set(name, { tokens: left, at: now, fullAt: now + ((burst - left) * 1000) / perSecond });
+    this.evict(now);
     return { allowed, retryAfterMs: allowed ? 0 : Math.ceil(((1 - tokens) * 1000) / perSecond) };
+  }
+
+  /** How many buckets are held: every client and address seen, less those evicted. */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /**
+   * Forgets buckets that are full again: each address that ever called would otherwise stay in
+   * memory for good. A few of the oldest per take; one not full yet goes to the back.
+   */
+  private evict(now: number): void {
+    for (let checked = 0; checked < EVICTION_CHECKS && this.buckets.size > 1; checked++) {
+      const [name, bucket] = this.buckets.entries().next().value as [string, Bucket];
+      this.buckets.delete(name);
+      if (bucket.fullAt > now && this.buckets.size < MAX_BUCKETS) this.buckets.set(name, bucket);
+    }
   }
 }

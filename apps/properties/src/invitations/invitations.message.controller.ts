@@ -36,8 +36,23 @@ export class InvitationsMessageController {
   @MessagePattern(INVITATIONS.USE)
   use(@Payload() message: InvitationTokenMessage): Promise<boolean> {
     const { propertyId, digest } = readInvitationToken(message);
-    return this.invitations.use(propertyId, digest);
+    return this.invitations.use(propertyId, digest, readUseId(message));
   }
+
+  @MessagePattern(INVITATIONS.RELEASE)
+  release(@Payload() message: InvitationTokenMessage): Promise<boolean> {
+    const { propertyId, digest } = readInvitationToken(message);
+    return this.invitations.release(propertyId, digest, readUseId(message));
+  }
+}
+
+function readUseId(message: InvitationTokenMessage): string | null {
+  const useId = message.use_id;
+  if (useId === undefined) return null;
+  if (typeof useId !== 'string' || useId.length === 0 || useId.length > 255) {
+    throw new ServiceError(ErrorCode.VALIDATION_FAILED, 'malformed invitation message');
+  }
+  return useId;
 }
 
 /** A digest has the shape of a token: 32 bytes in base64url. */

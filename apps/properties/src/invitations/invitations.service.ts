@@ -49,7 +49,7 @@ export class InvitationsService implements OnModuleInit {
   }
 
   private get uses() {
-    return this.connection.collection<{ _id: string; at: Date }>('invitation_uses');
+    return this.connection.collection<{ _id: string; at: Date; use_id?: string | null }>('invitation_uses');
   }
 
   async onModuleInit(): Promise<void> {
@@ -91,9 +91,22 @@ export class InvitationsService implements OnModuleInit {
     return { email: invitation.email };
   }
 
-  /** Uses the invitation up; true for the one caller that did, when it was usable. */
-  async use(propertyId: number, digest: string): Promise<boolean> {
+  /** Uses the invitation up, as `useId`; true for the one caller that did, when it was usable. */
+  async use(propertyId: number, digest: string, useId: string | null = null): Promise<boolean> {
     if (!(await this.check(propertyId, digest))) return false;
-    return claimed(this.uses.insertOne({ _id: digest, at: new Date() }));
+    return claimed(this.uses.insertOne({ _id: digest, at: new Date(), use_id: useId }));
+  }
+
+  /**
+   * Makes the invitation usable again after the start it was used for failed (its service did
+   * not answer, say): without this, the link would be dead with no application made. Only the
+   * use `useId` made is undone; true when there was one.
+   */
+  async release(propertyId: number, digest: string, useId: string | null): Promise<boolean> {
+    if (useId === null) return false;
+    const invitation = await this.invitations.findOne({ _id: digest });
+    if (!invitation || invitation.property_id !== propertyId) return false;
+    const { deletedCount } = await this.uses.deleteOne({ _id: digest, use_id: useId });
+    return deletedCount === 1;
   }
 }

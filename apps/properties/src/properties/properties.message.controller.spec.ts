@@ -1,6 +1,8 @@
 import { Test } from '@nestjs/testing';
 import { ErrorCode, PROPERTIES, PropertyRepresentation, ServiceError } from '@app/contracts';
 import { InProcessMessages } from '@app/messaging/in-process-server.testing';
+import { isDatabaseUnavailable } from '@app/persistence';
+import { MongoServerError } from 'mongodb';
 import { PropertiesMessageController } from './properties.message.controller';
 import { PropertiesService } from './properties.service';
 
@@ -18,7 +20,7 @@ describe('PropertiesMessageController', () => {
       controllers: [PropertiesMessageController],
       providers: [{ provide: PropertiesService, useValue: service }],
     }).compile();
-    messages = await InProcessMessages.start(module);
+    messages = await InProcessMessages.start(module, isDatabaseUnavailable);
   });
 
   afterEach(() => messages.close());
@@ -167,6 +169,23 @@ describe('PropertiesMessageController', () => {
       const delivery = await messages.send(PROPERTIES.LOOKUP, { id: 3 });
       expect(delivery).toEqual({ outcome: 'dead-letter', error: NO_CLIENT_ID });
       expect(service.lookup).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('a database that does not answer in time', () => {
+    it('answers 503 and acknowledges the message when FerretDB cuts a read at its time limit (code 1, interrupted)', async () => {
+      service.get.mockRejectedValue(new MongoServerError({ ok: 0, code: 1, errmsg: 'interrupted' }));
+      const delivery = await messages.send(PROPERTIES.GET, { client_id: 7, id: 3 });
+      expect(delivery).toEqual({
+        outcome: 'ack',
+        error: expect.objectContaining({ code: ErrorCode.SERVICE_UNAVAILABLE }),
+      });
+    });
+
+    it('hands an unexpected database error back to the queue', async () => {
+      service.get.mockRejectedValue(new MongoServerError({ ok: 0, code: 1, errmsg: 'unexpected state' }));
+      const delivery = await messages.send(PROPERTIES.GET, { client_id: 7, id: 3 });
+      expect(delivery.outcome).toBe('retry');
     });
   });
 });

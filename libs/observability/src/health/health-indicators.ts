@@ -36,11 +36,12 @@ export class ReadinessIndicators {
   }
 
   /**
-   * Up when the database answers a ping in time. A real round trip rather than mongoose's idea
-   * of the connection state, which lags behind a server that has gone away.
+   * Up when every collection of the service's database gives one document in time: a real read
+   * of its storage, as the service's own work makes. A ping would not do: FerretDB answers it
+   * without touching its storage, so a database whose reads fail or time out looked ready.
    */
   async database(key: string, connection: Connection): Promise<HealthIndicatorResult> {
-    return this.answers(key, () => connection.db!.admin().ping(), 'the database');
+    return this.answers(key, () => readEveryCollection(connection), 'the database');
   }
 
   /** Up when `ask` resolves within READINESS_TIMEOUT_MS. */
@@ -53,6 +54,14 @@ export class ReadinessIndicators {
       return check.down({ message: `${what} did not answer within ${READINESS_TIMEOUT_MS} ms` });
     }
   }
+}
+
+async function readEveryCollection(connection: Connection): Promise<void> {
+  const db = connection.db!;
+  const collections = await db.listCollections({}, { nameOnly: true }).toArray();
+  await Promise.all(
+    collections.map(({ name }) => db.collection(name).find({}, { timeoutMS: READINESS_TIMEOUT_MS }).limit(1).toArray()),
+  );
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { ServiceError } from '@app/contracts';
+import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { EventOutbox } from '@app/events';
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { ApplicantForms } from './applicant-forms';
+import { ApplicationFormsService, FormCompletion, FormLink } from './application-forms.service';
+import { ApplicationVersions } from './application-versions';
+import { ApplicationRecord } from './application.schema';
+import { ApplicationsRepository } from './applications.repository';
+import { ApplicationsService } from './applications.service';
+import { FormTokens } from './form-tokens';
+
+const DIGEST = 'digest-of-the-form-token';
+/** The link as the form names it: the digest, and the application its token names. */
+const LINK: FormLink = { digest: DIGEST, applicationId: 7 };
+const application = {
+  id: 7,
+  client_id: 1,
+  property_id: 3,
+  applicants: [{ id: 12, type: 'primary', first_name: 'Ada', last_name: 'Lovelace', form_token_digest: DIGEST }],
+} as unknown as ApplicationRecord;
+const owner = { clientId: 1, applicantId: 12 };
+
+const completion = (idNumber: string): FormCompletion => ({
+  answers: {},
+  signature: 'Ada Lovelace',
+  co_applicants: [],
+  dob: '1990-01-02',
+  id_number: idNumber,
+});
+
+/** The form's side of the service over its collections in memory, with the applicant's form started. */
+async function started(database: MemoryDatabase) {
+  const connection = database.connection();
+  const sealer = new ApplicantSealer(new FieldCipher(`k1:${randomBytes(32).toString('base64')}`));
+  const service = new ApplicationFormsService(
+    {} as ApplicationsService,
+    { findByKey: async () => structuredClone(application) } as unknown as ApplicationsRepository,
+    { current: async (stored: ApplicationRecord) => stored } as unknown as ApplicationVersions,
+    new ApplicantForms(connection),
+    {} as FormTokens,
+    sealer,
+    new EventOutbox(connection),
+  );
+  await database.collection('applicant_forms').insertOne({
+    _id: DIGEST,
+    application_id: application.id,
+    applicant_id: 12,
+    form_status: 'started',
+    form_started_at: new Date(),
+    form_completed_at: null,
+  });
+  return { service, sealer };
+}
+
+describe('ApplicationFormsService.complete', () => {
+  it('completes a form once when two submissions arrive at once: one event, and the SSN of the one that completed it', async () => {
+    const database = new MemoryDatabase();
+    const { service, sealer } = await started(database);
+
+    const results = await Promise.allSettled([
+      service.complete(LINK, completion('078051120')),
+      service.complete(LINK, completion('219099999')),
+    ]);
+
+    const completed = results.filter((result) => result.status === 'fulfilled');
+    const refused = results.filter((result) => result.status === 'rejected');
+    expect(completed).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(ServiceError);
+    const events = [...database.collection('event_outbox').documents.values()];
+    expect(events.map((pending) => (pending.event as { event: string }).event)).toEqual(['application_form.completed']);
+
+    const winner = results.findIndex((result) => result.status === 'fulfilled');
+    const form = database.collection('applicant_forms').documents.get(DIGEST)!;
+    expect(form.form_status).toBe('completed');
+    expect(sealer.openField('id_number', form.id_number, owner)).toBe(['078051120', '219099999'][winner]);
+  });
+
+  it('shows a completion whose writer died before copying it into the form record, and refuses another', async () => {
+    const database = new MemoryDatabase();
+    const { service } = await started(database);
+    await service.complete(LINK, completion('078051120'));
+    // What a writer killed between its claim and the copy leaves: the record still says started.
+    await database.collection('applicant_forms').updateOne({ _id: DIGEST }, { $set: { form_status: 'started' } });
+
+    expect((await service.find(LINK))?.form_status).toBe('completed');
+    await expect(service.complete(LINK, completion('219099999'))).rejects.toBeInstanceOf(ServiceError);
+  });
+});
