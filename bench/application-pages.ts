@@ -10,24 +10,18 @@
 import { performance } from 'node:perf_hooks';
 import { KEYS, Stack } from '../tools/stack';
 import { applicationBody } from './scenarios';
+import { readIntegerOptions } from './options';
 import { hundredths } from './stats';
 
-interface Options {
+type Options = {
   large: number;
   small: number;
   samples: number;
   concurrency: number;
-}
+};
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { large: 10_000, small: 100, samples: 10, concurrency: 16 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const name = argv[i].replace(/^--/, '') as keyof Options;
-    const value = Number(argv[i + 1]);
-    if (!(name in options) || !Number.isInteger(value) || value < 1) throw new Error(`bad option ${argv[i]} ${argv[i + 1]}`);
-    options[name] = value;
-  }
-  return options;
+  return readIntegerOptions<Options>(argv, { large: 10_000, small: 100, samples: 10, concurrency: 16 });
 }
 
 interface Timing {

@@ -108,3 +108,18 @@ function positive(flag: string, text: string, zeroAllowed = false): number {
   if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroAllowed)) throw new Error(`${flag}: ${text} is not a positive number`);
   return n;
 }
+
+/**
+ * Whole-number options of a bench script, `--name value` pairs over `defaults`; an unknown name
+ * or a value that is not a positive integer stops the script.
+ */
+export function readIntegerOptions<T extends Record<string, number>>(argv: string[], defaults: T): T {
+  const options = { ...defaults };
+  for (let i = 0; i < argv.length; i += 2) {
+    const name = argv[i].replace(/^--/, '');
+    const value = Number(argv[i + 1]);
+    if (!(name in options) || !Number.isInteger(value) || value < 1) throw new Error(`bad option ${argv[i]} ${argv[i + 1]}`);
+    (options as Record<string, number>)[name] = value;
+  }
+  return options;
+}

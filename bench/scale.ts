@@ -16,30 +16,22 @@
  * Prints a JSON object at the end. It measures; it judges nothing (no targets here). Needs
  * MONGODB_URI and AMQP_URL, as the tests do.
  */
-import { once } from 'node:events';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { KEYS, Stack } from '../tools/stack';
 import { applicationBody } from './scenarios';
+import { WebhookReceiver } from './webhook-receiver';
+import { readIntegerOptions } from './options';
 import { hundredths, median } from './stats';
 
-interface Options {
+type Options = {
   applications: number;
   connections: number;
   samples: number;
   seconds: number;
-}
+};
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { applications: 10_000, connections: 32, samples: 50, seconds: 10 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const name = argv[i].replace(/^--/, '') as keyof Options;
-    const value = Number(argv[i + 1]);
-    if (!(name in options) || !Number.isInteger(value) || value < 1) throw new Error(`bad option ${argv[i]} ${argv[i + 1]}`);
-    options[name] = value;
-  }
-  return options;
+  return readIntegerOptions<Options>(argv, { applications: 10_000, connections: 32, samples: 50, seconds: 10 });
 }
 
 function percentile(values: number[], q: number): number {
@@ -63,65 +55,6 @@ async function call(url: string, key: string, method = 'GET', body?: unknown): P
   return { status: answer.status, body: text ? (JSON.parse(text) as Answer['body']) : undefined };
 }
 
-/** Notes when each application's `application.created` arrives, by application id. */
-class LagReceiver {
-  readonly arrivals = new Map<number, number>();
-  private waiting: { count: number; wake: () => void } | null = null;
-
-  private constructor(private readonly server: Server) {}
-
-  static async start(): Promise<LagReceiver> {
-    const server = createServer();
-    const receiver = new LagReceiver(server);
-    server.on('request', (request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        response.writeHead(204).end();
-        receiver.received(Buffer.concat(chunks).toString());
-      });
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return receiver;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  /** Resolves once `count` distinct applications' events have arrived, or `deadlineMs` passed. */
-  async until(count: number, deadlineMs: number): Promise<void> {
-    if (this.arrivals.size >= count) return;
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      this.waiting = { count, wake: resolve };
-      timer = setTimeout(resolve, deadlineMs);
-    });
-    clearTimeout(timer);
-    this.waiting = null;
-  }
-
-  async stop(): Promise<void> {
-    const closed = once(this.server, 'close');
-    this.server.close();
-    this.server.closeAllConnections();
-    await closed;
-  }
-
-  private received(body: string): void {
-    let id: unknown;
-    try {
-      id = (JSON.parse(body) as { data?: { application_id?: unknown } }).data?.application_id;
-    } catch {
-      return;
-    }
-    if (typeof id !== 'number' || this.arrivals.has(id)) return;
-    this.arrivals.set(id, performance.now());
-    if (this.waiting && this.arrivals.size >= this.waiting.count) this.waiting.wake();
-  }
-}
-
 async function timed(samples: number, request: () => Promise<{ status: number }>): Promise<number> {
   const ms: number[] = [];
   for (let i = 0; i < samples; i++) {
@@ -139,7 +72,7 @@ async function main(): Promise<void> {
     instances: { webhooks: 1 },
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RPC_TIMEOUT_MS: '60000', PROPERTY_LOOKUP_TIMEOUT_MS: '30000' },
   });
-  const receiver = await LagReceiver.start();
+  const receiver = await WebhookReceiver.start('application_id');
   const log = (line: string) => process.stderr.write(`${line}\n`);
   try {
     const api = `${stack.url}/api/v2`;
@@ -184,7 +117,7 @@ async function main(): Promise<void> {
     const createSeconds = (performance.now() - started) / 1000;
 
     log('waiting for every webhook');
-    await receiver.until(options.applications, 600_000);
+    await receiver.until([...answeredAt.keys()], 600_000);
     const lags = [...answeredAt].flatMap(([id, at]) => {
       const arrived = receiver.arrivals.get(id);
       return arrived === undefined ? [] : [arrived - at];
@@ -208,7 +141,9 @@ async function main(): Promise<void> {
     const reads = {
       firstPageMs: await timed(options.samples, () => call(`${api}/applications?limit=25`, one)),
       propertyPageMs: await timed(options.samples, () => call(`${api}/applications?property_id=${ones[0]}&limit=25`, one)),
-      deepPageMs: await timed(options.samples, () => call(`${api}/applications?limit=25&cursor=${deepCursor}`, one)),
+      deepPageMs: await timed(options.samples, () =>
+        call(`${api}/applications?limit=25${deepCursor ? `&cursor=${deepCursor}` : ''}`, one),
+      ),
       getApplicationMs: await timed(options.samples, () => call(`${api}/applications/${newestOfOne}`, one)),
     };
 

@@ -1,29 +1,32 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
-/** The part of a delivered event read here: which property it is about. */
-interface DeliveredEvent {
-  data?: { property_id?: unknown };
-}
+/** The id of a delivered event that a run counts by. */
+type CountedBy = 'property_id' | 'application_id';
 
 /**
- * The endpoint the event-publish scenario's webhook delivers to: a plain node HTTP server on
- * 127.0.0.1 that answers every request 204 at once, so that what is measured is the stack's side
- * of a delivery, not a receiver's. It keeps the property each event is about: a `property.created`
- * names a property created in a run, so a run counts exactly its own events, once each (a relay
- * may publish an event twice, a failed attempt is retried), and never those of a create still
- * under way when an earlier run's load stopped, which that run did not count.
+ * The endpoint the bench's webhooks deliver to: a plain node HTTP server on 127.0.0.1 that answers
+ * every request 204 at once, so that what is measured is the stack's side of a delivery, not a
+ * receiver's. It keeps, by the id it counts by (`data.property_id` by default), when each event
+ * first arrived: a `property.created` names a property created in a run, so a run counts exactly
+ * its own events, once each (a relay may publish an event twice, a failed attempt is retried), and
+ * never those of a create still under way when an earlier run's load stopped.
  */
 export class WebhookReceiver {
-  private readonly properties = new Set<number>();
+  /** When each counted id's event first arrived (performance.now()). */
+  readonly arrivals = new Map<number, number>();
   private waiting: { missing: Set<number>; wake: () => void } | null = null;
 
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly countedBy: CountedBy,
+  ) {}
 
-  static async start(): Promise<WebhookReceiver> {
+  static async start(countedBy: CountedBy = 'property_id'): Promise<WebhookReceiver> {
     const server = createServer();
-    const receiver = new WebhookReceiver(server);
+    const receiver = new WebhookReceiver(server, countedBy);
     server.on('request', (request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -41,18 +44,18 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
   }
 
-  /** How many of these properties' events have arrived. */
-  deliveredOf(propertyIds: number[]): number {
-    return propertyIds.filter((id) => this.properties.has(id)).length;
+  /** How many of these ids' events have arrived. */
+  deliveredOf(ids: number[]): number {
+    return ids.filter((id) => this.arrivals.has(id)).length;
   }
 
   /**
-   * Resolves once the events of all these properties have arrived, with the ms that took, or with
-   * null when `deadlineMs` passes first. Woken by the deliveries themselves: no polling, no pause.
+   * Resolves once the events of all these ids have arrived, with the ms that took, or with null
+   * when `deadlineMs` passes first. Woken by the deliveries themselves: no polling, no pause.
    */
-  async until(propertyIds: number[], deadlineMs: number): Promise<number | null> {
+  async until(ids: number[], deadlineMs: number): Promise<number | null> {
     const started = Date.now();
-    const missing = new Set(propertyIds.filter((id) => !this.properties.has(id)));
+    const missing = new Set(ids.filter((id) => !this.arrivals.has(id)));
     if (missing.size === 0) return 0;
     let timer: NodeJS.Timeout | undefined;
     const arrived = new Promise<boolean>((resolve) => {
@@ -75,12 +78,12 @@ export class WebhookReceiver {
   private received(body: string): void {
     let id: unknown;
     try {
-      id = (JSON.parse(body) as DeliveredEvent).data?.property_id;
+      id = (JSON.parse(body) as { data?: Record<string, unknown> }).data?.[this.countedBy];
     } catch {
       return;
     }
-    if (typeof id !== 'number') return;
-    this.properties.add(id);
+    if (typeof id !== 'number' || this.arrivals.has(id)) return;
+    this.arrivals.set(id, performance.now());
     if (this.waiting?.missing.delete(id) && this.waiting.missing.size === 0) this.waiting.wake();
   }
 }
