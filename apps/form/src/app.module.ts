@@ -10,6 +10,7 @@ import { FormEnvironment } from './config/form.environment';
 import { CsrfTokens } from './form/csrf-tokens';
 import { FormErrorFilter } from './form/form-error.filter';
 import { FormHttpController } from './form/form.http.controller';
+import { FormPresetSource } from './form/preset-source';
 
 @Module({
   imports: [
@@ -21,6 +22,7 @@ import { FormHttpController } from './form/form.http.controller';
   providers: [
     ...fieldCipherProviders(FormEnvironment),
     FormBackends,
+    FormPresetSource,
     {
       provide: CsrfTokens,
       inject: [FormEnvironment],

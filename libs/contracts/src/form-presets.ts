@@ -1,7 +1,24 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-export const FORM_QUESTION_KINDS = ['text', 'yes_no'] as const;
+/**
+ * The kinds of question a preset can ask. Each kind is rendered and checked by one small class in
+ * the form (apps/form); the answers are returned in the applicant's form_answers, by question id.
+ */
+export const FORM_QUESTION_KINDS = ['text', 'yes_no', 'choice', 'date', 'money', 'number', 'phone', 'email', 'address'] as const;
 export type FormQuestionKind = (typeof FORM_QUESTION_KINDS)[number];
+
+/** Shows a question only when another question (asked before it) got the given answer. */
+export class FormQuestionCondition {
+  @ApiProperty({ description: 'The id of an earlier question of the same preset.', example: 'evicted' })
+  question: string;
+
+  @ApiProperty({
+    description: 'The answer that shows the question: true or false for yes_no, one of the options for choice.',
+    oneOf: [{ type: 'string' }, { type: 'boolean' }],
+    example: true,
+  })
+  answer: string | boolean;
+}
 
 export class FormQuestion {
   @ApiProperty({ description: 'Names the answer in the applicant’s form_answers.', example: 'current_landlord' })
@@ -10,11 +27,23 @@ export class FormQuestion {
   @ApiProperty({ example: 'Name and phone number of your current landlord' })
   label: string;
 
-  @ApiProperty({ enum: FORM_QUESTION_KINDS, description: 'A line of text, or yes or no.', example: 'text' })
+  @ApiProperty({ enum: FORM_QUESTION_KINDS, example: 'text' })
   kind: FormQuestionKind;
 
   @ApiProperty({ example: true })
   required: boolean;
+
+  @ApiPropertyOptional({ description: 'Shown under the label.', example: 'Include the area code.' })
+  help?: string;
+
+  @ApiPropertyOptional({ description: 'The choices of a choice question.', type: [String], example: ['Cat', 'Dog'] })
+  options?: string[];
+
+  @ApiPropertyOptional({ description: 'A choice question that takes several of its options.', example: false })
+  multiple?: boolean;
+
+  @ApiPropertyOptional({ type: FormQuestionCondition })
+  when?: FormQuestionCondition;
 }
 
 export class FormDisclosure {
@@ -28,9 +57,58 @@ export class FormDisclosure {
   text: string;
 }
 
+/**
+ * The steps of the form a preset can include, in the order the form shows them. `questions` is
+ * the step that asks the preset's own questions.
+ */
+export const FORM_SECTION_KINDS = [
+  'identity',
+  'residence_history',
+  'employment',
+  'household',
+  'emergency_contact',
+  'documents',
+  'questions',
+] as const;
+export type FormSectionKind = (typeof FORM_SECTION_KINDS)[number];
+
+export class FormSection {
+  @ApiProperty({ enum: FORM_SECTION_KINDS, example: 'residence_history' })
+  kind: FormSectionKind;
+
+  @ApiPropertyOptional({
+    description: 'residence_history only: the years of addresses the applicant gives (1 to 10).',
+    type: 'integer',
+    example: 3,
+  })
+  years?: number;
+}
+
+/** The documents a preset can ask an applicant to upload. */
+export const FORM_DOCUMENT_KINDS = ['photo_id', 'proof_of_income', 'other'] as const;
+export type FormDocumentKind = (typeof FORM_DOCUMENT_KINDS)[number];
+
+export class FormDocumentRequest {
+  @ApiProperty({ enum: FORM_DOCUMENT_KINDS, example: 'photo_id' })
+  kind: FormDocumentKind;
+
+  @ApiProperty({ example: true })
+  required: boolean;
+}
+
 export class FormPreset {
   @ApiProperty({ type: 'integer', example: 1 })
   id: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Goes up by one on each update; an application keeps the version it was filled with.',
+    example: 1,
+  })
+  version: number;
+
+  @ApiProperty({ description: 'Shipped with the service and offered to every client; cannot be changed.', example: true })
+  default: boolean;
 
   @ApiProperty({ example: 'Standard residential' })
   name: string;
@@ -40,6 +118,12 @@ export class FormPreset {
 
   @ApiProperty({ type: [FormDisclosure], description: 'Shown on the last step; the applicant consents to them.' })
   disclosures: FormDisclosure[];
+
+  @ApiProperty({ type: [FormSection], description: 'The steps of the form, in order.' })
+  sections: FormSection[];
+
+  @ApiProperty({ type: [FormDocumentRequest], description: 'What the documents step asks each applicant to upload.' })
+  documents: FormDocumentRequest[];
 }
 
 export class FormPresetListResponse {
@@ -62,6 +146,8 @@ const SCREENING: FormDisclosure = {
 export const FORM_PRESETS: readonly FormPreset[] = [
   {
     id: 1,
+    version: 1,
+    default: true,
     name: 'Standard residential',
     questions: [
       { id: 'current_address', label: 'Current address', kind: 'text', required: true },
@@ -69,9 +155,13 @@ export const FORM_PRESETS: readonly FormPreset[] = [
       { id: 'evicted', label: 'Have you ever been evicted?', kind: 'yes_no', required: true },
     ],
     disclosures: [SCREENING],
+    sections: [{ kind: 'questions' }],
+    documents: [],
   },
   {
     id: 2,
+    version: 1,
+    default: true,
     name: 'Pets and vehicles',
     questions: [
       { id: 'current_address', label: 'Current address', kind: 'text', required: true },
@@ -87,6 +177,8 @@ export const FORM_PRESETS: readonly FormPreset[] = [
         text: 'Pets are allowed with the landlord’s written consent; a pet deposit may apply.',
       },
     ],
+    sections: [{ kind: 'questions' }],
+    documents: [],
   },
 ];
 

@@ -16,7 +16,6 @@ import {
   FormDetailsInput,
   FormIdentityInput,
   formAnswerProblems,
-  formPreset,
   FormPreset,
   FormProperty,
   INVITATIONS,
@@ -36,6 +35,7 @@ import { FormBackends } from '../backends/form-backends';
 import { FormEnvironment } from '../config/form.environment';
 import { CsrfTokens } from './csrf-tokens';
 import { PageFrame, Pages, VIEWS_DIR } from './pages';
+import { FormPresetSource } from './preset-source';
 import { SubmissionRateLimit } from './rate-limit';
 
 /** A submitted form: the last value of each field. */
@@ -92,6 +92,7 @@ export class FormHttpController {
     private readonly sealer: ApplicantSealer,
     env: FormEnvironment,
     csrf: CsrfTokens,
+    private readonly presets: FormPresetSource,
   ) {
     this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
     this.csrf = csrf;
@@ -258,7 +259,7 @@ export class FormHttpController {
     return this.answer(reply, iframe, async () => {
       const { applicant, property, link } = await this.openStep(token, 'finish', iframe);
       const body = this.submitted(request, `/applicants/${token}/finish`);
-      const preset = formPreset(property.form_preset_id);
+      const preset = await this.presets.find(property);
       const answers = fieldsWithPrefix(body, 'answers.');
       const problems: FieldProblem[] = [];
       const identity = this.validate(FormIdentityInput, optional({ dob: body.dob, id_number: body.id_number }));
@@ -486,7 +487,7 @@ export class FormHttpController {
     });
   }
 
-  private finishPage(
+  private async finishPage(
     reply: FastifyReply,
     iframe: boolean,
     property: PropertyRepresentation,
@@ -495,9 +496,9 @@ export class FormHttpController {
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
-  ): FastifyReply {
+  ): Promise<FastifyReply> {
     const action = `/applicants/${token}/finish`;
-    const preset: FormPreset = formPreset(property.form_preset_id);
+    const preset: FormPreset = await this.presets.find(property);
     return this.pages.send(reply, status, 'finish', {
       ...this.frame('Questions and signature', iframe, 3, problems),
       property,
