@@ -16,6 +16,8 @@ export const ErrorCode = {
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   /** The first request with this Idempotency-Key has not finished yet. */
   IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
+  /** The resource cannot be changed as asked in its present state (a preset in use, a shipped one). */
+  CONFLICT: 'CONFLICT',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
 } as const;
@@ -88,6 +90,10 @@ export class ServiceError extends Error {
       ErrorCode.IDEMPOTENCY_IN_PROGRESS,
       'a request with this Idempotency-Key is still in progress; retry later',
     );
+  }
+
+  static conflict(message: string): ServiceError {
+    return new ServiceError(ErrorCode.CONFLICT, message);
   }
 
   static unavailable(message: string): ServiceError {

@@ -18,6 +18,8 @@ export * from './application-list-filters';
 export * from './dto/application-changes.dto';
 export * from './dto/applicant.dto';
 export * from './form-presets';
+export * from './dto/form-preset.dto';
+export * from './form-preset-messages';
 export * from './dto/application-form.dto';
 export * from './application-form-messages';
 export * from './dto/invitation.dto';

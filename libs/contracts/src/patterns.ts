@@ -13,6 +13,18 @@ export const PROPERTIES = {
   PING: 'properties.ping',
 } as const;
 
+/** Clients' form presets, kept by the properties service beside the properties that name them. */
+export const FORM_PRESET_PATTERNS = {
+  LIST: 'form_presets.list',
+  CREATE: 'form_presets.create',
+  /** The current version, or the one a message names. */
+  GET: 'form_presets.get',
+  UPDATE: 'form_presets.update',
+  DELETE: 'form_presets.delete',
+  /** Asked by the form: the preset a live property names, as the property's client sees it. */
+  FORM_GET: 'form_presets.form.get',
+} as const;
+
 /** Invitations to a property's form; the properties service keeps them. */
 export const INVITATIONS = {
   CREATE: 'invitations.create',

@@ -9,6 +9,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.PRECONDITION_FAILED]: 412,
   [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 422,
   [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
+  [ErrorCode.CONFLICT]: 409,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
   [ErrorCode.INTERNAL]: 500,
 };
