@@ -422,6 +422,42 @@ describe('the published OpenAPI document', () => {
       ['POST', invitations, () => client.post(invitationsOf(invited.id), { invitation: { email: 'no' } })],
       ['GET', formPresets, () => client.get(formPresets)],
       ['GET', formPresets, () => client.get(formPresets, { key: null })],
+      ['GET', formPresets, () => client.get(`${formPresets}?cursor=nonsense`)],
+    ] as const) {
+      await documented(method, path, request());
+    }
+
+    const formPreset = '/api/v2/form_presets/{id}';
+    const presetBody = { form_preset: { name: 'Documented', questions: [{ id: 'pets', label: 'Pets?', kind: 'yes_no' }] } };
+    const madePreset = (await documented('POST', formPresets, client.post(formPresets, presetBody))).body.form_preset;
+    const presetPath = `${formPresets}/${madePreset.id}`;
+    const presetTag = (await client.get(presetPath)).headers.get('etag')!;
+    const stale = { headers: { 'if-match': '"stale"' } };
+    for (const [method, path, request] of [
+      ['POST', formPresets, () => client.post(formPresets, undefined, { raw: '{' })],
+      ['POST', formPresets, () => client.post(formPresets, presetBody, { key: null })],
+      ['POST', formPresets, () => client.post(formPresets, undefined, { raw: tooBig })],
+      ['POST', formPresets, () => client.post(formPresets, undefined, notJson)],
+      ['POST', formPresets, () => client.post(formPresets, { form_preset: { name: '', sections: [{ kind: 'pets' }] } })],
+      ['GET', formPreset, () => client.get(presetPath)],
+      ['GET', formPreset, () => client.get(presetPath, { headers: { 'if-none-match': presetTag } })],
+      ['GET', formPreset, () => client.get(presetPath, { key: null })],
+      ['GET', formPreset, () => client.get(`${formPresets}/999999`)],
+      ['GET', formPreset, () => client.get(`${presetPath}?version=first`)],
+      ['PATCH', formPreset, () => client.patch(presetPath, { form_preset: { name: 'Documented again' } })],
+      ['PATCH', formPreset, () => client.patch(presetPath, undefined, { raw: '{"form_preset":' })],
+      ['PATCH', formPreset, () => client.patch(presetPath, { form_preset: {} }, { key: null })],
+      ['PATCH', formPreset, () => client.patch(`${formPresets}/999999`, { form_preset: {} })],
+      ['PATCH', formPreset, () => client.patch(`${formPresets}/1`, { form_preset: { name: 'Mine' } })],
+      ['PATCH', formPreset, () => client.patch(presetPath, { form_preset: {} }, stale)],
+      ['PATCH', formPreset, () => client.patch(presetPath, undefined, { raw: tooBig })],
+      ['PATCH', formPreset, () => client.patch(presetPath, undefined, notJson)],
+      ['PATCH', formPreset, () => client.patch(presetPath, { form_preset: { questions: [{ id: 'x', kind: 'text' }] } })],
+      ['DELETE', formPreset, () => client.delete(presetPath, { key: null })],
+      ['DELETE', formPreset, () => client.delete(`${formPresets}/999999`)],
+      ['DELETE', formPreset, () => client.delete(`${formPresets}/2`)],
+      ['DELETE', formPreset, () => client.delete(presetPath, stale)],
+      ['DELETE', formPreset, () => client.delete(presetPath)],
     ] as const) {
       await documented(method, path, request());
     }
@@ -490,6 +526,14 @@ describe('the published OpenAPI document', () => {
     await busy('applications', coApplicantKey, { application_id: made.id, applicant });
     const adding = client.post(madeCoApplicants, { applicant }, { headers: { 'idempotency-key': coApplicantKey } });
     expect((await documented('POST', coApplicants, adding)).status).toBe(409);
+    const presetKey = randomUUID();
+    await busy('properties', presetKey, { name: 'Busy preset' });
+    const presetting = client.post(
+      formPresets,
+      { form_preset: { name: 'Busy preset' } },
+      { headers: { 'idempotency-key': presetKey } },
+    );
+    expect((await documented('POST', formPresets, presetting)).status).toBe(409);
     const webhookKey = randomUUID();
     await busy('webhooks', webhookKey, subscription);
     const subscribing = client.post(webhooks, { webhook: subscription }, { headers: { 'idempotency-key': webhookKey } });
@@ -519,6 +563,10 @@ describe('the published OpenAPI document', () => {
       ['GET', '/api/v2/audit_events', () => client.get('/api/v2/audit_events', throttled)],
       ['POST', invitations, () => client.post(invitationsOf(1), invitation, throttled)],
       ['GET', formPresets, () => client.get(formPresets, throttled)],
+      ['POST', formPresets, () => client.post(formPresets, { form_preset: { name: 'Throttled' } }, throttled)],
+      ['GET', formPreset, () => client.get(`${formPresets}/1`, throttled)],
+      ['PATCH', formPreset, () => client.patch(`${formPresets}/1`, { form_preset: {} }, throttled)],
+      ['DELETE', formPreset, () => client.delete(`${formPresets}/1`, throttled)],
       ['POST', webhooks, () => client.post(webhooks, { webhook: subscription }, throttled)],
       ['GET', webhooks, () => client.get(webhooks, throttled)],
       ['GET', webhook, () => client.get(`${webhooks}/1`, throttled)],
@@ -564,6 +612,11 @@ describe('the published OpenAPI document', () => {
       ['DELETE', applicantPath, () => client.delete(madeApplicant)],
       ['GET', '/api/v2/audit_events', () => client.get('/api/v2/audit_events')],
       ['POST', invitations, () => client.post(invitationsOf(1), invitation)],
+      ['GET', formPresets, () => client.get(formPresets)],
+      ['POST', formPresets, () => client.post(formPresets, { form_preset: { name: 'Nobody home' } })],
+      ['GET', formPreset, () => client.get(`${formPresets}/1`)],
+      ['PATCH', formPreset, () => client.patch(`${formPresets}/101`, { form_preset: {} })],
+      ['DELETE', formPreset, () => client.delete(`${formPresets}/101`)],
     ] as const) {
       expect((await documented(method, path, request())).status).toBe(503);
     }

@@ -325,7 +325,7 @@ export class FormPresetPageResponse {
     type: 'string',
     nullable: true,
     description: 'Pass as `cursor` for the next page; null on the last page.',
-    example: null,
+    example: 'djE6MTI',
   })
   next_cursor: string | null;
 }
