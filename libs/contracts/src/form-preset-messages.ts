@@ -1,6 +1,6 @@
 import { ErrorCode, FieldProblem, ServiceError } from './errors';
 import { ClientScoped, isPositiveId, parseIdSegment, requireClientId } from './messages';
-import { MAX_PAGE_SIZE, PageRequest, parsePageQuery } from './paging';
+import { collectPageQuery, MAX_PAGE_SIZE, PageRequest } from './paging';
 import { ConditionalMessage } from './property-messages';
 
 /** FORM_PRESET_PATTERNS.LIST: a page of the client's presets and the shipped ones, newest first. */
@@ -45,13 +45,7 @@ function unknownParameters(query: Record<string, unknown>, known: string[]): Fie
 /** `limit` and `cursor` of GET /form_presets; any other parameter is refused, as on every list. */
 export function listFormPresetsFromQuery(clientId: number, query: Record<string, unknown>): ListFormPresetsMessage {
   const problems = unknownParameters(query, ['limit', 'cursor']);
-  let page: PageRequest | undefined;
-  try {
-    page = parsePageQuery(query);
-  } catch (error) {
-    if (!(error instanceof ServiceError) || !error.details) throw error;
-    problems.unshift(...error.details);
-  }
+  const page = collectPageQuery(query, problems);
   if (problems.length > 0 || !page) throw invalidQuery(problems);
   return { client_id: clientId, ...page };
 }
