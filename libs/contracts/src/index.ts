@@ -19,6 +19,7 @@ export * from './dto/application-changes.dto';
 export * from './dto/applicant.dto';
 export * from './form-presets';
 export * from './dto/application-form.dto';
+export * from './dto/form-sections.dto';
 export * from './application-form-messages';
 export * from './dto/invitation.dto';
 export * from './events';

@@ -4,28 +4,27 @@ import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/c
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
+  ApplicantType,
   CompleteFormMessage,
   FormTokenMessage,
   ErrorCode,
   FieldProblem,
   FORM_SUBMISSION_FIELD,
   FormApplicant,
-  FormCoApplicantInput,
   FormCompletionInput,
   FormContactInput,
   FormDetailsInput,
-  FormIdentityInput,
-  formAnswerProblems,
   FormPreset,
   FormProperty,
+  FormSection,
   INVITATIONS,
   InvitationTokenMessage,
-  MAX_FORM_CO_APPLICANTS,
   parseIdSegment,
   parseRequest,
-  presetAnswers,
   PROPERTIES,
   PropertyRepresentation,
+  SaveSectionMessage,
+  SEALED_IDENTITY_FIELDS,
   ServiceError,
   UsableInvitation,
 } from '@app/contracts';
@@ -35,19 +34,16 @@ import { FormBackends } from '../backends/form-backends';
 import { FormEnvironment } from '../config/form.environment';
 import { CsrfTokens } from './csrf-tokens';
 import { PageFrame, Pages, VIEWS_DIR } from './pages';
+import { FormBody } from '../questions/question-kinds';
+import { SectionContext } from '../sections/section';
+import { formSteps, isSectionStep, nextStep, previousStep, resumeStep, SECTIONS, SectionStep, Step } from '../sections/steps';
 import { FormPresetSource } from './preset-source';
 import { SubmissionRateLimit } from './rate-limit';
-
-/** A submitted form: the last value of each field. */
-type FormBody = Record<string, string>;
 
 /** The hidden field people never see and bots fill in. */
 export const HONEYPOT_FIELD = 'website';
 
 const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
-
-/** The pages an applicant goes through, after step 1 at the property's application_url. */
-const STEP_PATHS = { contact: '', details: '/details', finish: '/finish', done: '/done' } as const;
 
 /** An invitation to an invitation_only property, as its link gave it. */
 interface Invitation {
@@ -86,6 +82,7 @@ export class FormHttpController {
   private readonly rateLimit: SubmissionRateLimit;
   private readonly stylesheet = readFileSync(join(VIEWS_DIR, 'form.css'), 'utf8');
   private readonly icon = readFileSync(join(VIEWS_DIR, 'favicon.svg'), 'utf8');
+  private readonly revealScript = readFileSync(join(VIEWS_DIR, 'reveal.js'), 'utf8');
 
   constructor(
     private readonly backends: FormBackends,
@@ -107,6 +104,12 @@ export class FormHttpController {
   @Get('favicon.svg')
   favicon(@Res() reply: FastifyReply): FastifyReply {
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(this.icon);
+  }
+
+  /** The one script: the SSN's show/hide button, which the form does without. */
+  @Get('reveal.js')
+  reveal(@Res() reply: FastifyReply): FastifyReply {
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.revealScript);
   }
 
   @Get('properties/:id/apply')
@@ -157,7 +160,28 @@ export class FormHttpController {
     });
   }
 
+  /** The applicant's form_url: where it left off (the contact details for one that never started). */
   @Get('applicants/:token')
+  async resume(
+    @Param('token') token: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.openApplicant(token);
+      if (applicant.form_status === 'completed') return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
+      if (applicant.form_status === 'started') {
+        const steps = await this.steps(property, applicant);
+        const step = resumeStep(steps, applicant.form_steps, true);
+        return this.pages.redirect(reply, this.stepUrl(token, step, iframe), iframe);
+      }
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
+    });
+  }
+
+  /** The contact details again, to change them (the form_url itself resumes). */
+  @Get('applicants/:token/contact')
   async contact(
     @Param('token') token: string,
     @Query() query: Record<string, unknown>,
@@ -167,7 +191,7 @@ export class FormHttpController {
     return this.answer(reply, iframe, async () => {
       const { applicant, property } = await this.openApplicant(token);
       if (applicant.form_status === 'completed') return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
-      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant));
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
     });
   }
 
@@ -182,18 +206,19 @@ export class FormHttpController {
     return this.answer(reply, iframe, async () => {
       const action = `/applicants/${token}`;
       const { applicant, property, link } = await this.openApplicant(token);
+      if (applicant.form_status === 'completed') throw ALREADY_COMPLETE;
       const body = this.submitted(request, action);
       const contact = this.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
-        return this.contactPage(reply, iframe, property, action, body, contact, 422);
+        return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant.type);
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_CONTACT, {
         ...link,
         request: contact,
         submission: body.nonce,
       });
-      const next = applicant.type === 'primary' ? 'details' : 'finish';
-      return this.pages.redirect(reply, this.stepUrl(token, next, iframe), iframe);
+      const steps = await this.steps(property, applicant);
+      return this.pages.redirect(reply, this.stepUrl(token, nextStep(steps, 'contact'), iframe), iframe);
     });
   }
 
@@ -205,8 +230,8 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openStep(token, 'details', iframe);
-      return this.detailsPage(reply, iframe, property, token, detailsValues(applicant));
+      const opened = await this.openStep(token, 'details', iframe, 'GET');
+      return this.detailsPage(reply, iframe, opened, token, detailsValues(opened.applicant));
     });
   }
 
@@ -219,19 +244,52 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { property, link } = await this.openStep(token, 'details', iframe);
+      const opened = await this.openStep(token, 'details', iframe, 'POST');
+      const { property, link } = opened;
       const body = this.submitted(request, `/applicants/${token}/details`);
       const details = this.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
       if (problems.length > 0 || !(details instanceof FormDetailsInput)) {
-        return this.detailsPage(reply, iframe, property, token, body, problems, 422);
+        return this.detailsPage(reply, iframe, opened, token, body, problems, 422);
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_DETAILS, {
         ...link,
         request: details,
         submission: body.nonce,
       });
-      return this.pages.redirect(reply, this.stepUrl(token, 'finish', iframe), iframe);
+      return this.pages.redirect(reply, this.stepUrl(token, nextStep(opened.steps, 'details'), iframe), iframe);
+    });
+  }
+
+  /** "Check your answers": every step saved, each with a link to change it, before the signature. */
+  @Get('applicants/:token/review')
+  async review(
+    @Param('token') token: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.answer(reply, iframe, async () => {
+      const opened = await this.openStep(token, 'review', iframe, 'GET');
+      const { applicant, property, steps, preset } = opened;
+      const sections = steps.filter(isSectionStep).map((kind) => {
+        const context: SectionContext = { preset, section: sectionOf(preset, kind), applicant };
+        const saved = kind === 'questions' ? applicant.form_answers : applicant.form_sections[kind];
+        return {
+          kind,
+          page: SECTIONS[kind].page(SECTIONS[kind].values(saved), context),
+          change: this.stepUrl(token, kind, iframe),
+        };
+      });
+      return this.pages.send(reply, 200, 'review', {
+        ...this.frame('Check your answers', iframe, opened, 'review', []),
+        property,
+        applicant,
+        sections,
+        change: { contact: this.stepUrl(token, 'contact', iframe), details: this.stepUrl(token, 'details', iframe) },
+        next: this.stepUrl(token, 'finish', iframe),
+        back: this.stepUrl(token, previousStep(steps, 'review'), iframe),
+      });
     });
   }
 
@@ -243,8 +301,8 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openStep(token, 'finish', iframe);
-      return this.finishPage(reply, iframe, property, applicant, token, answerValues(applicant.form_answers ?? {}));
+      const opened = await this.openStep(token, 'finish', iframe, 'GET');
+      return this.finishPage(reply, iframe, opened, token, {});
     });
   }
 
@@ -257,32 +315,16 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
-      const { applicant, property, link } = await this.openStep(token, 'finish', iframe);
+      const opened = await this.openStep(token, 'finish', iframe, 'POST');
       const body = this.submitted(request, `/applicants/${token}/finish`);
-      const preset = await this.presets.find(property);
-      const answers = fieldsWithPrefix(body, 'answers.');
       const problems: FieldProblem[] = [];
-      const identity = this.validate(FormIdentityInput, optional({ dob: body.dob, id_number: body.id_number }));
-      if (!(identity instanceof FormIdentityInput)) problems.push(...identity);
-      problems.push(...formAnswerProblems(preset, answers, body.consent === 'yes'));
+      if (body.consent !== 'yes') problems.push({ field: 'consent', message: 'must be given to apply' });
       const completion = this.validate(FormCompletionInput, optional({ signature: body.signature }));
       if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
-      const coApplicants = applicant.type === 'primary' ? this.coApplicants(body, problems) : [];
-      if (problems.length > 0 || !(identity instanceof FormIdentityInput) || !(completion instanceof FormCompletionInput)) {
-        return this.finishPage(reply, iframe, property, applicant, token, withoutSecrets(body), problems, 422);
+      if (problems.length > 0 || !(completion instanceof FormCompletionInput)) {
+        return this.finishPage(reply, iframe, opened, token, withoutSecrets(body), problems, 422);
       }
-      const message = new BoundToMessage((messageId): CompleteFormMessage => ({
-        ...link,
-        answers: presetAnswers(preset, answers),
-        signature: completion.signature,
-        co_applicants: coApplicants,
-        sealed_applicant: this.sealer.sealFields(identity, {
-          tokenDigest: link.token_digest,
-          messageId,
-        }) as CompleteFormMessage['sealed_applicant'],
-        submission: body.nonce,
-      }));
-      const completed = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.COMPLETE, message);
+      const completed = await this.sendCompletion(opened.link, completion, body.nonce);
       if (completed.redirect_url) return this.pages.redirect(reply, completed.redirect_url, iframe);
       return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
     });
@@ -300,6 +342,63 @@ export class FormHttpController {
       if (applicant.form_status !== 'completed')
         return this.pages.redirect(reply, this.stepUrl(token, 'contact', iframe), iframe);
       return this.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property, applicant });
+    });
+  }
+
+  /** A section step of the preset (identity, residence history...): its page. */
+  @Get('applicants/:token/:step')
+  async section(
+    @Param('token') token: string,
+    @Param('step') step: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.answer(reply, iframe, async () => {
+      if (!isSectionStep(step)) throw NOT_FOUND;
+      const opened = await this.openStep(token, step, iframe, 'GET');
+      const saved = step === 'questions' ? opened.applicant.form_answers : opened.applicant.form_sections[step];
+      return this.sectionPage(reply, iframe, opened, token, step, SECTIONS[step].values(saved));
+    });
+  }
+
+  /**
+   * A section step sent: "Add another" or "Remove" draws the page again with one entry more or
+   * less (nothing saved, no JavaScript needed); "Continue" saves the step and goes on.
+   */
+  @Post('applicants/:token/:step')
+  async saveSection(
+    @Param('token') token: string,
+    @Param('step') step: string,
+    @Query() query: Record<string, unknown>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.answer(reply, iframe, async () => {
+      if (!isSectionStep(step)) throw NOT_FOUND;
+      const opened = await this.openStep(token, step, iframe, 'POST');
+      const body = this.submitted(request, `/applicants/${token}/${step}`);
+      const module = SECTIONS[step];
+      if (body.add || body.remove) {
+        const [list, index] = (body.remove ?? '').split('.');
+        const change = body.add ? { add: body.add } : { remove: list, index: Number(index) };
+        return this.sectionPage(reply, iframe, opened, token, step, module.changeRows(withoutSecrets(body), change));
+      }
+      const context: SectionContext = {
+        preset: opened.preset,
+        section: sectionOf(opened.preset, step),
+        applicant: opened.applicant,
+      };
+      const parsed = module.parse(body, context);
+      if (parsed.value === null) {
+        return this.sectionPage(reply, iframe, opened, token, step, withoutSecrets(body), parsed.problems, 422);
+      }
+      await this.backends.applications(
+        APPLICATION_FORMS.SAVE_SECTION,
+        this.sectionMessage(opened.link, step, parsed.value, body.nonce),
+      );
+      return this.pages.redirect(reply, this.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
     });
   }
 
@@ -413,43 +512,75 @@ export class FormHttpController {
     }
   }
 
-  /** The co-applicants named in `body` (rows left empty are skipped), their problems added to `problems`. */
-  private coApplicants(body: FormBody, problems: FieldProblem[]): FormCoApplicantInput[] {
-    const named: FormCoApplicantInput[] = [];
-    for (let index = 0; index < MAX_FORM_CO_APPLICANTS; index++) {
-      const prefix = `co_applicants.${index}.`;
-      const row = {
-        first_name: body[`${prefix}first_name`],
-        last_name: body[`${prefix}last_name`],
-        email: body[`${prefix}email`],
-      };
-      if (!Object.values(row).some((value) => value?.trim())) continue;
-      const input = this.validate(FormCoApplicantInput, optional(row));
-      if (input instanceof FormCoApplicantInput) named.push(input);
-      else problems.push(...input.map(({ field, message }) => ({ field: `${prefix}${field}`, message })));
-    }
-    return named;
+  /** The steps `applicant` is asked, under the preset version its application was started with. */
+  private async steps(property: PropertyRepresentation, applicant: FormApplicant): Promise<Step[]> {
+    return formSteps(await this.presets.find(property), applicant.type);
   }
 
-  /** The applicant and property of step 2 or 3; an applicant who belongs on another step is sent there. */
-  private async openStep(
-    token: string,
-    step: 'details' | 'finish',
-    iframe: boolean,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
+  /**
+   * The applicant, property, preset and steps of a step after the contact details. An applicant
+   * that is not asked this step, or has steps to save before the signature, is sent where it
+   * belongs; a completed form is shown as such, and a POST to it is refused: it cannot change.
+   */
+  private async openStep(token: string, step: Step, iframe: boolean, method: 'GET' | 'POST'): Promise<OpenStep> {
     const opened = await this.openApplicant(token);
-    const { form_status: status, type } = opened.applicant;
-    if (status === 'completed') throw new Redirect(this.stepUrl(token, 'done', iframe));
+    const { form_status: status } = opened.applicant;
+    if (status === 'completed') {
+      if (method === 'POST') throw ALREADY_COMPLETE;
+      throw new Redirect(this.stepUrl(token, 'done', iframe));
+    }
     if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
-    if (step === 'details' && type !== 'primary') throw new Redirect(this.stepUrl(token, 'finish', iframe));
-    return opened;
+    const preset = await this.presets.find(opened.property);
+    const steps = formSteps(preset, opened.applicant.type);
+    if (!steps.includes(step)) {
+      if (isSectionStep(step)) throw NOT_FOUND;
+      throw new Redirect(this.stepUrl(token, nextStep(steps, 'contact'), iframe));
+    }
+    if (step === 'review' || step === 'finish') {
+      const resume = resumeStep(steps, opened.applicant.form_steps, true);
+      if (resume !== 'review') throw new Redirect(this.stepUrl(token, resume, iframe));
+    }
+    return { ...opened, preset, steps };
   }
 
-  private stepUrl(token: string, step: keyof typeof STEP_PATHS, iframe: boolean): string {
-    return `/applicants/${token}${STEP_PATHS[step]}${iframe ? '?iframe=true' : ''}`;
+  private stepUrl(token: string, step: Step | 'done', iframe: boolean): string {
+    const path = step === 'contact' ? '/contact' : `/${step}`;
+    return `/applicants/${token}${path}${iframe ? '?iframe=true' : ''}`;
   }
 
-  private contactPage(
+  /** A section's value as it travels: the identity numbers sealed for this link and message. */
+  private sectionMessage(
+    link: FormTokenMessage,
+    kind: SectionStep,
+    value: object,
+    nonce: string,
+  ): SaveSectionMessage | BoundToMessage {
+    if (kind !== 'identity') return { ...link, kind, section: value as Record<string, unknown>, submission: nonce };
+    const fields = value as Record<string, string | null | undefined>;
+    const secret = (field: string) => (SEALED_IDENTITY_FIELDS as readonly string[]).includes(field);
+    const section = Object.fromEntries(Object.entries(fields).filter(([field]) => !secret(field)));
+    const sealed = Object.fromEntries(
+      SEALED_IDENTITY_FIELDS.filter((field) => typeof fields[field] === 'string').map((field) => [
+        field,
+        fields[field] as string,
+      ]),
+    );
+    return new BoundToMessage((messageId): SaveSectionMessage => ({
+      ...link,
+      kind,
+      section,
+      sealed_applicant: this.sealer.sealFields(sealed, { tokenDigest: link.token_digest, messageId }),
+      submission: nonce,
+    }));
+  }
+
+  /** The one call that completes the form: the saved sections, with the consent and signature given. */
+  private sendCompletion(link: FormTokenMessage, completion: FormCompletionInput, nonce: string): Promise<FormApplicant> {
+    const message: CompleteFormMessage = { ...link, signature: completion.signature, submission: nonce };
+    return this.backends.applications<FormApplicant>(APPLICATION_FORMS.COMPLETE, message);
+  }
+
+  private async contactPage(
     reply: FastifyReply,
     iframe: boolean,
     property: PropertyRepresentation,
@@ -457,9 +588,15 @@ export class FormHttpController {
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
-  ): FastifyReply {
+    type: ApplicantType = 'primary',
+  ): Promise<FastifyReply> {
+    const steps = formSteps(await this.presets.find(property), type);
     return this.pages.send(reply, status, 'contact', {
-      ...this.frame('Your contact details', iframe, 1, problems),
+      title: 'Your contact details',
+      iframe,
+      step: 1,
+      steps: steps.length,
+      problems,
       property,
       values,
       action: withIframe(action, iframe),
@@ -470,7 +607,7 @@ export class FormHttpController {
   private detailsPage(
     reply: FastifyReply,
     iframe: boolean,
-    property: PropertyRepresentation,
+    opened: OpenStep,
     token: string,
     values: FormBody,
     problems: FieldProblem[] = [],
@@ -478,8 +615,8 @@ export class FormHttpController {
   ): FastifyReply {
     const action = `/applicants/${token}/details`;
     return this.pages.send(reply, status, 'details', {
-      ...this.frame('The home you want', iframe, 2, problems),
-      property,
+      ...this.frame('The home you want', iframe, opened, 'details', problems),
+      property: opened.property,
       values,
       action: withIframe(action, iframe),
       back: this.stepUrl(token, 'contact', iframe),
@@ -487,34 +624,79 @@ export class FormHttpController {
     });
   }
 
-  private async finishPage(
+  private sectionPage(
     reply: FastifyReply,
     iframe: boolean,
-    property: PropertyRepresentation,
-    applicant: FormApplicant,
+    opened: OpenStep,
     token: string,
+    step: SectionStep,
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
-  ): Promise<FastifyReply> {
-    const action = `/applicants/${token}/finish`;
-    const preset: FormPreset = await this.presets.find(property);
-    return this.pages.send(reply, status, 'finish', {
-      ...this.frame('Questions and signature', iframe, 3, problems),
-      property,
-      applicant,
-      preset,
+  ): FastifyReply {
+    const action = `/applicants/${token}/${step}`;
+    const context: SectionContext = {
+      preset: opened.preset,
+      section: sectionOf(opened.preset, step),
+      applicant: opened.applicant,
+    };
+    const section = SECTIONS[step].page(values, context);
+    return this.pages.send(reply, status, 'section', {
+      ...this.frame(section.title, iframe, opened, step, problems),
+      property: opened.property,
+      section,
       values,
-      coApplicantRows: applicant.type === 'primary' ? MAX_FORM_CO_APPLICANTS : 0,
       action: withIframe(action, iframe),
-      back: this.stepUrl(token, applicant.type === 'primary' ? 'details' : 'contact', iframe),
+      back: this.stepUrl(token, previousStep(opened.steps, step), iframe),
       csrf: this.csrf.issue(action),
     });
   }
 
-  private frame(title: string, iframe: boolean, step: number, problems: FieldProblem[]): PageFrame {
-    return { title, iframe, step, problems };
+  private finishPage(
+    reply: FastifyReply,
+    iframe: boolean,
+    opened: OpenStep,
+    token: string,
+    values: FormBody,
+    problems: FieldProblem[] = [],
+    status = 200,
+  ): FastifyReply {
+    const action = `/applicants/${token}/finish`;
+    return this.pages.send(reply, status, 'finish', {
+      ...this.frame('Consent and signature', iframe, opened, 'finish', problems),
+      property: opened.property,
+      applicant: opened.applicant,
+      preset: opened.preset,
+      values,
+      action: withIframe(action, iframe),
+      back: this.stepUrl(token, 'review', iframe),
+      csrf: this.csrf.issue(action),
+    });
   }
+
+  private frame(title: string, iframe: boolean, opened: OpenStep, step: Step, problems: FieldProblem[]): PageFrame {
+    return { title, iframe, step: opened.steps.indexOf(step) + 1, steps: opened.steps.length, problems };
+  }
+}
+
+/** A step after the contact details, opened: whom, where, under which preset, and the applicant's steps. */
+interface OpenStep {
+  applicant: FormApplicant;
+  property: PropertyRepresentation;
+  link: FormTokenMessage;
+  preset: FormPreset;
+  steps: Step[];
+}
+
+const ALREADY_COMPLETE = new Refusal(
+  409,
+  'Application already complete',
+  'This application was completed and signed: it can no longer be changed. Contact the property manager to correct it.',
+);
+
+/** The preset's entry for a section (an implied one, identity or questions, has no options). */
+function sectionOf(preset: FormPreset, kind: SectionStep): FormSection {
+  return preset.sections.find((section) => section.kind === kind) ?? { kind };
 }
 
 /** The fields of a POSTed form (none for any other body). */
@@ -584,14 +766,6 @@ function kindProblems(details: FormDetailsInput, property: PropertyRepresentatio
   return [];
 }
 
-function fieldsWithPrefix(body: FormBody, prefix: string): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(body)
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([key, value]) => [key.slice(prefix.length), value.trim()]),
-  );
-}
-
 function contactValues(applicant: FormApplicant): FormBody {
   return optional({
     first_name: applicant.first_name,
@@ -609,13 +783,10 @@ function detailsValues(applicant: FormApplicant): FormBody {
   });
 }
 
-function answerValues(answers: Record<string, string>): FormBody {
-  return Object.fromEntries(Object.entries(answers).map(([id, answer]) => [`answers.${id}`, answer]));
-}
-
-/** What the last step may show again after a problem: never the SSN, nor the CSRF token. */
+/** What a page may show again after a problem: never the SSN or license number, nor the CSRF token. */
 function withoutSecrets(body: FormBody): FormBody {
-  const { id_number: _ssn, csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
+  const { csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
+  for (const field of SEALED_IDENTITY_FIELDS) if (field !== 'dob') delete rest[field];
   return rest;
 }
 

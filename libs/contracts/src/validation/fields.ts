@@ -25,6 +25,8 @@ type Normalize = (value: unknown) => unknown;
 export interface FieldSpec {
   normalize: Normalize;
   nested?: () => new () => object;
+  /** The field is an array of such objects. */
+  list?: boolean;
 }
 
 /** A contract class, as a property decorator sees it (`target.constructor` is typed `Function`). */
@@ -35,7 +37,11 @@ const declared = new Map<ContractClass, Map<string, FieldSpec>>();
 
 /** The fields a contract class declares, by name. */
 export function declaredFields(type: ContractClass): ReadonlyMap<string, FieldSpec> {
-  return declared.get(type) ?? new Map();
+  // A class that extends another contract (an added applicant) declares the parent's fields too.
+  const parent = Object.getPrototypeOf(type) as ContractClass | null;
+  const inherited = parent && parent !== Function.prototype ? declaredFields(parent) : new Map<string, FieldSpec>();
+  const own = declared.get(type);
+  return own ? new Map([...inherited, ...own]) : inherited;
 }
 
 const asIs: Normalize = (value) => value;
@@ -311,6 +317,27 @@ export function NestedField(type: () => new () => object, options: Presence = {}
   // @nestjs/swagger resolves a lazy type by its function's name: it must be called `type`.
   const declare = field('nestedField', options, check, { type: () => type() }, { nested: type });
   const validateNested = ValidateNested();
+  return (target: object, key: string | symbol) => {
+    declare(target, key);
+    validateNested(target, key);
+  };
+}
+
+/** An array of at most `max` objects, each validated by its own class (an address history). */
+export function NestedListField(type: () => new () => object, options: Presence & { max: number }): PropertyDecorator {
+  const check: Check = (value) => {
+    if (!Array.isArray(value)) return 'must be an array';
+    if (value.length > options.max) return `must have at most ${options.max} entries`;
+    return value.every(isPlainObject) ? null : 'must hold only objects';
+  };
+  const declare = field(
+    'nestedListField',
+    options,
+    check,
+    { type: () => type(), isArray: true, maxItems: options.max },
+    { nested: type, list: true },
+  );
+  const validateNested = ValidateNested({ each: true });
   return (target: object, key: string | symbol) => {
     declare(target, key);
     validateNested(target, key);

@@ -55,7 +55,12 @@ function materialize<T extends object>(type: new () => T, plain: Record<string, 
     const spec = fields.get(key);
     if (!spec) {
       unknown.push({ field: fieldPath, message: UNKNOWN_FIELD });
-    } else if (spec.nested && isPlainObject(value)) {
+    } else if (spec.nested && spec.list && Array.isArray(value)) {
+      const type = spec.nested();
+      instance[key] = value.map((entry, index) =>
+        isPlainObject(entry) ? materialize(type, entry, `${fieldPath}.${index}`, unknown) : entry,
+      );
+    } else if (spec.nested && !spec.list && isPlainObject(value)) {
       instance[key] = materialize(spec.nested(), value, fieldPath, unknown);
     } else {
       instance[key] = spec.normalize(value);
