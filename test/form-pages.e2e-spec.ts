@@ -157,6 +157,8 @@ describe('the application form’s pages', () => {
     await ssn.fill('123-45-6789');
     await page.getByRole('button', { name: 'Show' }).click();
     expect(await ssn.getAttribute('type')).toBe('text');
+    await page.getByRole('button', { name: 'Hide' }).click();
+    expect(await ssn.getAttribute('type')).toBe('password');
     await page.getByLabel('Driver’s license state').selectOption('NY');
     await page.getByLabel('Driver’s license number').fill('D1234567');
     await checkPage('03-identity');

@@ -236,6 +236,11 @@ describe('the online application form’s sections', () => {
     });
     expect(added.status).toBe(201);
     expect(added.body.applicant.type).toBe('guarantor');
+    const primary = await client.post(`/api/v2/applications/${created.body.application.id}/applicants`, {
+      applicant: { first_name: 'Second', last_name: 'Primary', email: 'p@example.com', type: 'primary' },
+    });
+    expect(primary.status).toBe(422);
+    expect(primary.body.error.details).toEqual([{ field: 'applicant.type', message: 'must be one of co_applicant, guarantor' }]);
     const formUrl = added.body.applicant.form_url;
 
     const contact = await send(formUrl, { first_name: 'Anne', last_name: 'Milbanke', email: 'anne@example.com' });

@@ -81,12 +81,15 @@ export class ResidenceEntry {
   monthly_rent?: number | null;
 
   @text(200)
+  @ApiProperty({ type: 'string', nullable: true, example: 'Jane Doe' })
   landlord_name?: string | null;
 
   @PhoneField({ nullable: true })
+  @ApiProperty({ type: 'string', nullable: true, description: 'The digits only.', example: '5550102222' })
   landlord_phone?: string | null;
 
   @text(500)
+  @ApiProperty({ type: 'string', nullable: true, example: 'Needed more room' })
   reason_for_leaving?: string | null;
 }
 
@@ -97,9 +100,11 @@ export class ResidenceHistoryInput {
 
 export class EmploymentEntry {
   @text(200, true)
+  @ApiProperty({ example: 'Analytical Engines Ltd' })
   employer: string;
 
   @text(200)
+  @ApiProperty({ type: 'string', nullable: true, example: 'Engineer' })
   position?: string | null;
 
   @DateField({ required: true, past: true })
@@ -132,12 +137,15 @@ export class EmploymentSectionInput {
 /** An adult who will live there, or a guarantor: each becomes an applicant with a form link of its own. */
 export class HouseholdPerson {
   @text(100, true)
+  @ApiProperty({ example: 'Charles' })
   first_name: string;
 
   @text(100, true)
+  @ApiProperty({ example: 'Babbage' })
   last_name: string;
 
   @EmailField({ required: true, max: 254 })
+  @ApiProperty({ example: 'charles@example.com' })
   email: string;
 }
 
@@ -205,6 +213,7 @@ export class EmergencyContactInput {
   phone: string;
 
   @EmailField({ nullable: true, max: 254 })
+  @ApiProperty({ type: 'string', nullable: true, example: 'mary@example.com' })
   email?: string | null;
 }
 
