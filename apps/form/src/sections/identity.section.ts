@@ -8,7 +8,15 @@ export class IdentitySection extends SectionModule<IdentitySectionInput> {
   readonly intro = 'The property manager needs these to check your application.';
   protected override readonly fields: FieldSpec[] = [
     { name: 'middle_name', label: 'Middle name', autocomplete: 'additional-name' },
-    { name: 'dob', label: 'Date of birth', required: true, type: 'date', autocomplete: 'bday', hint: 'For example 1990-04-12.' },
+    {
+      name: 'dob',
+      label: 'Date of birth',
+      required: true,
+      type: 'date',
+      autocomplete: 'bday',
+      hint: 'For example 1990-04-12. Type it again whenever you change this step.',
+      sealed: true,
+    },
     {
       name: 'id_number',
       label: 'Social security number',
@@ -18,6 +26,7 @@ export class IdentitySection extends SectionModule<IdentitySectionInput> {
       inputmode: 'numeric',
       hint: '9 digits, for example 123-45-6789. Type it again whenever you change this step.',
       secret: true,
+      sealed: true,
     },
     { name: 'drivers_license_state', label: 'Driver’s license state', type: 'select', options: US_STATE_CODES },
     {
@@ -26,6 +35,7 @@ export class IdentitySection extends SectionModule<IdentitySectionInput> {
       autocomplete: 'off',
       hint: 'Stored encrypted, like your SSN, and never shown again.',
       secret: true,
+      sealed: true,
     },
   ];
 

@@ -43,4 +43,39 @@ describe('the section page', () => {
     expect(html).not.toMatch(/<img src=x|<script>alert/);
     expect(html).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
   });
+
+  it('reviews what was saved: sealed identity fields as given, answers in the words of their options', () => {
+    const context = (kind: string) => ({
+      preset: formPreset(1),
+      section: { kind: kind as 'identity' },
+      applicant: {} as FormApplicant,
+    });
+    const sections = (['identity', 'questions'] as const).map((kind) => ({
+      kind,
+      change: `/applicants/x/${kind}`,
+      page: SECTIONS[kind].page(
+        SECTIONS[kind].values(kind === 'identity' ? { middle_name: HOSTILE } : { evicted: 'yes', heard_from: 'A friend' }),
+        context(kind),
+      ),
+    }));
+    const html = eta.render('review', {
+      title: 'Check your answers',
+      iframe: false,
+      errors: {},
+      fieldId,
+      summarize,
+      property,
+      applicant: { first_name: HOSTILE, last_name: 'L', email: 'a@example.com' },
+      sections,
+      change: { contact: '/c', details: '/d' },
+      next: '/finish',
+      back: '/back',
+    });
+    const text = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('Date of birth Given, not shown');
+    expect(text).toContain('Social security number Given, not shown');
+    expect(text).toContain('Have you ever been evicted? Yes');
+    expect(text).toContain('How did you hear about this home? A friend');
+    expect(html).not.toMatch(/<img src=x|<script>alert/);
+  });
 });

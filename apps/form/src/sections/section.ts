@@ -20,6 +20,8 @@ export interface FieldSpec {
   options?: readonly string[];
   /** Never written back into a page (the SSN, the license number). */
   secret?: boolean;
+  /** Stored sealed: the form never gets it back, and the review says it was given. */
+  sealed?: boolean;
 }
 
 /** A repeated entry ("add another thing"): a list of rows of the same fields. */
