@@ -334,6 +334,28 @@ describe('toApplicantRepresentation', () => {
       household,
       emergency_contact: { name: 'Mary', phone: '5550109876' },
     });
+    // What was not given is null, and every field comes in its documented order.
+    expect(applicant.residences).toEqual([
+      {
+        address: '1 Main St',
+        from: '2020-01-01',
+        to: null,
+        monthly_rent: null,
+        landlord_name: null,
+        landlord_phone: null,
+        reason_for_leaving: null,
+      },
+    ]);
+    expect(Object.keys(applicant.residences![0])).toEqual([
+      'address',
+      'from',
+      'to',
+      'monthly_rent',
+      'landlord_name',
+      'landlord_phone',
+      'reason_for_leaving',
+    ]);
+    expect(applicant.emergency_contact).toEqual({ name: 'Mary', relationship: null, phone: '5550109876', email: null });
     expect(JSON.stringify(applicant)).not.toContain('drivers_license_number');
   });
 

@@ -93,14 +93,38 @@ function formSections(applicant: ApplicantRecord): SectionFields {
   const identity = read<Partial<ApplicantIdentity>>('identity');
   const residences = read<ResidenceHistoryInput>('residence_history');
   const employment = read<EmploymentSectionInput>('employment');
+  const household = read<HouseholdSectionInput>('household');
+  const emergency = read<EmergencyContactInput>('emergency_contact');
   return {
-    identity: identity
-      ? { middle_name: identity.middle_name ?? null, drivers_license_state: identity.drivers_license_state ?? null }
-      : null,
-    residences: residences?.residences ?? null,
-    employment: employment?.employment ?? null,
+    identity: identity ? every(identity, { middle_name: null, drivers_license_state: null }) : null,
+    residences: residences ? residences.residences.map((entry) => every(entry, RESIDENCE)) : null,
+    employment: employment ? employment.employment.map((entry) => every(entry, { employer: null, position: null })) : null,
     other_income: employment?.other_income ?? null,
-    household: read<HouseholdSectionInput>('household'),
-    emergency_contact: read<EmergencyContactInput>('emergency_contact'),
+    household: household
+      ? {
+          adults: household.adults,
+          minors: household.minors,
+          pets: household.pets.map((pet) => every(pet, { kind: null, description: null })),
+          vehicles: household.vehicles.map((vehicle) => every(vehicle, { make_model: null, plate: null })),
+          guarantors: household.guarantors,
+        }
+      : null,
+    emergency_contact: emergency ? every(emergency, { name: null, relationship: null, phone: null, email: null }) : null,
   };
+}
+
+/** An address's fields, in their documented order. */
+const RESIDENCE = {
+  address: null,
+  from: null,
+  to: null,
+  monthly_rent: null,
+  landlord_name: null,
+  landlord_phone: null,
+  reason_for_leaving: null,
+};
+
+/** `saved` with every field of `fields` present, in that order: null when it was not given, as everywhere in the API. */
+function every<T extends object, D extends object>(saved: T, fields: D): T & D {
+  return { ...fields, ...saved };
 }

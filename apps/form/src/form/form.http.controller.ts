@@ -231,7 +231,7 @@ export class FormHttpController {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
       const opened = await this.openStep(token, 'details', iframe, 'GET');
-      return this.detailsPage(reply, iframe, opened, token, detailsValues(opened.applicant));
+      return this.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: detailsValues(opened.applicant) });
     });
   }
 
@@ -250,7 +250,7 @@ export class FormHttpController {
       const details = this.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
       if (problems.length > 0 || !(details instanceof FormDetailsInput)) {
-        return this.detailsPage(reply, iframe, opened, token, body, problems, 422);
+        return this.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: body, problems, status: 422 });
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_DETAILS, {
         ...link,
@@ -302,7 +302,7 @@ export class FormHttpController {
     const iframe = query.iframe === 'true';
     return this.answer(reply, iframe, async () => {
       const opened = await this.openStep(token, 'finish', iframe, 'GET');
-      return this.finishPage(reply, iframe, opened, token, {});
+      return this.stepPage(reply, iframe, { ...FINISH_PAGE, opened, token, values: {} });
     });
   }
 
@@ -322,7 +322,14 @@ export class FormHttpController {
       const completion = this.validate(FormCompletionInput, optional({ signature: body.signature }));
       if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
       if (problems.length > 0 || !(completion instanceof FormCompletionInput)) {
-        return this.finishPage(reply, iframe, opened, token, withoutSecrets(body), problems, 422);
+        return this.stepPage(reply, iframe, {
+          ...FINISH_PAGE,
+          opened,
+          token,
+          values: withoutSecrets(body),
+          problems,
+          status: 422,
+        });
       }
       const completed = await this.sendCompletion(opened.link, completion, body.nonce);
       if (completed.redirect_url) return this.pages.redirect(reply, completed.redirect_url, iframe);
@@ -358,7 +365,7 @@ export class FormHttpController {
       if (!isSectionStep(step)) throw NOT_FOUND;
       const opened = await this.openStep(token, step, iframe, 'GET');
       const saved = step === 'questions' ? opened.applicant.form_answers : opened.applicant.form_sections[step];
-      return this.sectionPage(reply, iframe, opened, token, step, SECTIONS[step].values(saved));
+      return this.sectionPage(reply, iframe, { opened, token, step, values: SECTIONS[step].values(saved) });
     });
   }
 
@@ -383,7 +390,7 @@ export class FormHttpController {
       if (body.add || body.remove) {
         const [list, index] = (body.remove ?? '').split('.');
         const change = body.add ? { add: body.add } : { remove: list, index: Number(index) };
-        return this.sectionPage(reply, iframe, opened, token, step, module.changeRows(withoutSecrets(body), change));
+        return this.sectionPage(reply, iframe, { opened, token, step, values: module.changeRows(withoutSecrets(body), change) });
       }
       const context: SectionContext = {
         preset: opened.preset,
@@ -392,7 +399,14 @@ export class FormHttpController {
       };
       const parsed = module.parse(body, context);
       if (parsed.value === null) {
-        return this.sectionPage(reply, iframe, opened, token, step, withoutSecrets(body), parsed.problems, 422);
+        return this.sectionPage(reply, iframe, {
+          opened,
+          token,
+          step,
+          values: withoutSecrets(body),
+          problems: parsed.problems,
+          status: 422,
+        });
       }
       await this.backends.applications(
         APPLICATION_FORMS.SAVE_SECTION,
@@ -604,47 +618,16 @@ export class FormHttpController {
     });
   }
 
-  private detailsPage(
-    reply: FastifyReply,
-    iframe: boolean,
-    opened: OpenStep,
-    token: string,
-    values: FormBody,
-    problems: FieldProblem[] = [],
-    status = 200,
-  ): FastifyReply {
-    const action = `/applicants/${token}/details`;
-    return this.pages.send(reply, status, 'details', {
-      ...this.frame('The home you want', iframe, opened, 'details', problems),
-      property: opened.property,
-      values,
-      action: withIframe(action, iframe),
-      back: this.stepUrl(token, 'contact', iframe),
-      csrf: this.csrf.issue(action),
-    });
-  }
-
-  private sectionPage(
-    reply: FastifyReply,
-    iframe: boolean,
-    opened: OpenStep,
-    token: string,
-    step: SectionStep,
-    values: FormBody,
-    problems: FieldProblem[] = [],
-    status = 200,
-  ): FastifyReply {
+  /** A step's page (`template`) for the applicant `opened`, showing `values` and any problems with them. */
+  private stepPage(reply: FastifyReply, iframe: boolean, page: StepPage): FastifyReply {
+    const { opened, token, step, template, title, values, problems = [], status = 200 } = page;
     const action = `/applicants/${token}/${step}`;
-    const context: SectionContext = {
-      preset: opened.preset,
-      section: sectionOf(opened.preset, step),
-      applicant: opened.applicant,
-    };
-    const section = SECTIONS[step].page(values, context);
-    return this.pages.send(reply, status, 'section', {
-      ...this.frame(section.title, iframe, opened, step, problems),
+    return this.pages.send(reply, status, template, {
+      ...this.frame(title, iframe, opened, step, problems),
       property: opened.property,
-      section,
+      applicant: opened.applicant,
+      preset: opened.preset,
+      ...page.data,
       values,
       action: withIframe(action, iframe),
       back: this.stepUrl(token, previousStep(opened.steps, step), iframe),
@@ -652,32 +635,41 @@ export class FormHttpController {
     });
   }
 
-  private finishPage(
+  private sectionPage(
     reply: FastifyReply,
     iframe: boolean,
-    opened: OpenStep,
-    token: string,
-    values: FormBody,
-    problems: FieldProblem[] = [],
-    status = 200,
-  ): FastifyReply {
-    const action = `/applicants/${token}/finish`;
-    return this.pages.send(reply, status, 'finish', {
-      ...this.frame('Consent and signature', iframe, opened, 'finish', problems),
-      property: opened.property,
-      applicant: opened.applicant,
+    page: Omit<StepPage, 'template' | 'title' | 'step'> & { step: SectionStep },
+  ) {
+    const { opened, step } = page;
+    const context: SectionContext = {
       preset: opened.preset,
-      values,
-      action: withIframe(action, iframe),
-      back: this.stepUrl(token, 'review', iframe),
-      csrf: this.csrf.issue(action),
-    });
+      section: sectionOf(opened.preset, step),
+      applicant: opened.applicant,
+    };
+    const section = SECTIONS[step].page(page.values, context);
+    return this.stepPage(reply, iframe, { ...page, template: 'section', title: section.title, data: { section } });
   }
 
   private frame(title: string, iframe: boolean, opened: OpenStep, step: Step, problems: FieldProblem[]): PageFrame {
     return { title, iframe, step: opened.steps.indexOf(step) + 1, steps: opened.steps.length, problems };
   }
 }
+
+/** What a step's page shows. */
+interface StepPage {
+  opened: OpenStep;
+  token: string;
+  step: Step;
+  template: string;
+  title: string;
+  values: FormBody;
+  data?: Record<string, unknown>;
+  problems?: FieldProblem[];
+  status?: number;
+}
+
+const DETAILS_PAGE = { step: 'details', template: 'details', title: 'The home you want' } as const;
+const FINISH_PAGE = { step: 'finish', template: 'finish', title: 'Consent and signature' } as const;
 
 /** A step after the contact details, opened: whom, where, under which preset, and the applicant's steps. */
 interface OpenStep {
