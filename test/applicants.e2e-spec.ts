@@ -249,7 +249,10 @@ describe('correcting and removing applicants, and reading their sensitive data',
       const answer = await client.get(`${primary}?include=sensitive_data`, reader);
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('no-store');
-      expect(answer.body.applicant).toEqual({ ...plain.body.applicant, sensitive_data: { dob: DOB, drivers_license_number: null, id_number: '219099999' } });
+      expect(answer.body.applicant).toEqual({
+        ...plain.body.applicant,
+        sensitive_data: { dob: DOB, drivers_license_number: null, id_number: '219099999' },
+      });
       const co = await client.get(`${pathOf(coApplicants[0].api_url)}?include=sensitive_data`, reader);
       expect(co.body.applicant.sensitive_data).toEqual({ dob: '1990-01-01', drivers_license_number: null, id_number: null });
     });

@@ -61,7 +61,7 @@ describe('ApplicationFormsService.complete', () => {
 
   it('completes a form once when two submissions arrive at once: one event, and the signature of the one that completed it', async () => {
     const database = new MemoryDatabase();
-    const { service, sealer } = await started(database);
+    const { service } = await started(database);
 
     const results = await Promise.allSettled([
       service.complete(LINK, completion('Ada Lovelace')),

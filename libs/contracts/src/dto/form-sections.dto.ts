@@ -4,7 +4,6 @@ import {
   EmailField,
   EnumField,
   IntegerField,
-  NestedField,
   NestedListField,
   NumberField,
   PhoneField,
