@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { EnumField, NestedField } from '../validation/fields';
 import { APPLICANT_TYPES, ApplicantInput, ApplicantType, ApplicationRepresentation } from './application.dto';
 import {
@@ -37,7 +37,20 @@ export class AddApplicantRequest {
   applicant: AddedApplicantInput;
 }
 
+/**
+ * A section that is an object, or null before it is saved. OpenAPI 3.0's `nullable` does not
+ * reach into the `allOf` that a nullable `type` would make, so null is spelled out beside it.
+ */
+function nullableSection(type: new () => object, description: string, example: unknown): PropertyDecorator {
+  return ApiProperty({
+    anyOf: [{ $ref: getSchemaPath(type) }, { nullable: true, enum: [null] }],
+    description,
+    example,
+  } as ApiPropertyOptions);
+}
+
 /** An applicant's own record. Its date of birth and SSN are never part of it. */
+@ApiExtraModels(ApplicantIdentity, HouseholdSectionInput, EmergencyContactInput)
 export class ApplicantRepresentation {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id: number;
@@ -107,13 +120,12 @@ export class ApplicantRepresentation {
   })
   form_answers: Record<string, string> | null;
 
-  @ApiProperty({
-    type: ApplicantIdentity,
-    nullable: true,
-    description:
-      'The identity step of the form; null before it is saved. The date of birth, SSN and driver’s license number ' +
+  @nullableSection(
+    ApplicantIdentity,
+    'The identity step of the form; null before it is saved. The date of birth, SSN and driver’s license number ' +
       'are sensitive data: only under sensitive_data.',
-  })
+    { middle_name: 'Byron', drivers_license_state: 'NY' },
+  )
   identity: ApplicantIdentity | null;
 
   @ApiProperty({
@@ -133,14 +145,20 @@ export class ApplicantRepresentation {
   })
   other_income: OtherIncomeEntry[] | null;
 
-  @ApiProperty({
-    type: HouseholdSectionInput,
-    nullable: true,
-    description: 'The primary applicant’s household: adults and guarantors (each added as an applicant), minors, pets, vehicles.',
-  })
+  @nullableSection(
+    HouseholdSectionInput,
+    'The primary applicant’s household, null before it is saved: adults and guarantors (each added as an applicant ' +
+      'with its own form_url when the form is completed), minors (occupants, with no form), pets, vehicles.',
+    { adults: [], minors: [{ name: 'Sam Lovelace', age: 7 }], pets: [], vehicles: [], guarantors: [] },
+  )
   household: HouseholdSectionInput | null;
 
-  @ApiProperty({ type: EmergencyContactInput, nullable: true })
+  @nullableSection(EmergencyContactInput, 'Null before the emergency contact step is saved.', {
+    name: 'Mary Somerville',
+    relationship: 'Aunt',
+    phone: '5550109876',
+    email: null,
+  })
   emergency_contact: EmergencyContactInput | null;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
