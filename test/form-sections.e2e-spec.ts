@@ -302,5 +302,7 @@ describe('the online application form’s sections', () => {
     expect(identity.html).toMatch(/<input id="field-id_number" name="id_number" type="password" value="" autocomplete="off"/);
     expect(identity.html).toContain('Who sees your social security number');
     expect(identity.html).toContain('Notice Court, 1 Main St, Springfield');
+    // Every page names the property and where it is, not only its name.
+    expect(identity.html).toContain('<p class="property-address">1 Main St, Springfield</p>');
   });
 });
