@@ -43,7 +43,7 @@ export class AddApplicantRequest {
  */
 function nullableSection(type: new () => object, description: string, example: unknown): PropertyDecorator {
   return ApiProperty({
-    anyOf: [{ $ref: getSchemaPath(type) }, { nullable: true, enum: [null] }],
+    anyOf: [{ $ref: getSchemaPath(type) }, { type: 'object', nullable: true, enum: [null] }],
     description,
     example,
   } as ApiPropertyOptions);
