@@ -9,8 +9,10 @@ import { FormBackends } from './backends/form-backends';
 import { FormEnvironment } from './config/form.environment';
 import { CsrfTokens } from './form/csrf-tokens';
 import { FormErrorFilter } from './form/form-error.filter';
+import { FormFlow } from './form/form-flow';
 import { FormHttpController } from './form/form.http.controller';
 import { FormPresetSource } from './form/preset-source';
+import { StepsHttpController } from './form/steps.http.controller';
 
 @Module({
   imports: [
@@ -18,11 +20,12 @@ import { FormPresetSource } from './form/preset-source';
     ObservabilityModule.forApp('form'),
     queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS),
   ],
-  controllers: [FormHttpController],
+  controllers: [FormHttpController, StepsHttpController],
   providers: [
     ...fieldCipherProviders(FormEnvironment),
     FormBackends,
     FormPresetSource,
+    FormFlow,
     {
       provide: CsrfTokens,
       inject: [FormEnvironment],

@@ -21,6 +21,7 @@ export * from './form-presets';
 export * from './dto/form-preset.dto';
 export * from './form-preset-messages';
 export * from './dto/application-form.dto';
+export * from './dto/form-sections.dto';
 export * from './application-form-messages';
 export * from './dto/invitation.dto';
 export * from './events';

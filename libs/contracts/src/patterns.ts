@@ -76,7 +76,9 @@ export const APPLICATION_FORMS = {
   SAVE_CONTACT: 'application_forms.save_contact',
   /** Step 2: what the property's kind asks and the desired move-in. */
   SAVE_DETAILS: 'application_forms.save_details',
-  /** Step 3: answers, date of birth, SSN, co-applicants, signature: the form completed. */
+  /** One section step of the preset (identity, residence history...), saved on the applicant. */
+  SAVE_SECTION: 'application_forms.save_section',
+  /** The last step: consent and signature over the saved sections: the form completed. */
   COMPLETE: 'application_forms.complete',
 } as const;
 

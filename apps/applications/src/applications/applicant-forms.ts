@@ -19,10 +19,7 @@ export const SUBMISSION_RETENTION_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** What completing the form stores: everything of step 3 that the form record then shows. */
-export type FormCompletionChanges = Pick<
-  ApplicantForm,
-  'form_status' | 'form_completed_at' | 'form_answers' | 'signature' | 'dob' | 'id_number'
->;
+export type FormCompletionChanges = Pick<ApplicantForm, 'form_status' | 'form_completed_at' | 'signature'>;
 
 /**
  * The one completion of an applicant's form, under `_id` = its form token's digest: the insert
@@ -55,6 +52,11 @@ export interface ApplicantForm {
   signature?: string | null;
   dob?: SealedValue | null;
   id_number?: SealedValue | null;
+  drivers_license_number?: SealedValue | null;
+  /** Each saved section (but the questions, in form_answers) as JSON text, by kind. */
+  sections?: Record<string, string>;
+  /** The steps saved so far: `details` and section kinds. */
+  steps?: string[];
   updated_at: Date;
 }
 
@@ -113,8 +115,8 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     if (!form || form.form_status === 'completed') return form;
     const completion = await this.completions.findOne({ _id: digest });
     if (!completion) return form;
-    const { form_status, form_completed_at, form_answers, signature, dob, id_number } = completion;
-    return { ...form, form_status, form_completed_at, form_answers, signature, dob, id_number };
+    const { form_status, form_completed_at, signature } = completion;
+    return { ...form, form_status, form_completed_at, signature };
   }
 
   /**
@@ -142,6 +144,23 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     // The events of the change go in with it: the outbox publishes them once the record shows them.
     const events = eventIds.length > 0 ? { $addToSet: { event_ids: { $each: eventIds } } } : {};
     await this.forms.updateOne({ _id: digest }, { $set: { ...ids, ...changes, updated_at }, ...events }, { upsert: true });
+  }
+
+  /**
+   * Saves one step of the form: `changes` set (a section, under `sections.<kind>`, or the
+   * fields a step stores), and the step added to those saved.
+   */
+  async saveStep(
+    digest: string,
+    ids: Pick<ApplicantForm, 'application_id' | 'applicant_id'>,
+    step: string,
+    changes: Record<string, unknown>,
+  ): Promise<void> {
+    await this.forms.updateOne(
+      { _id: digest },
+      { $set: { ...ids, ...changes, updated_at: new Date() }, $addToSet: { steps: step } },
+      { upsert: true },
+    );
   }
 
   /** Where a change of the form record of `digest` shows its events (see EventOutbox). */
@@ -181,8 +200,11 @@ export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm
     form_started_at: form.form_started_at,
     form_completed_at: form.form_completed_at,
     form_answers: form.form_answers ?? null,
+    form_sections: form.sections ?? null,
+    form_steps: form.steps ?? [],
     dob: form.dob ?? applicant.dob,
     id_number: form.id_number ?? applicant.id_number,
+    drivers_license_number: form.drivers_license_number ?? null,
     updated_at: stored && stored > form.updated_at ? stored : form.updated_at,
   };
 }

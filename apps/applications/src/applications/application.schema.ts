@@ -83,6 +83,17 @@ export class ApplicantRecord {
   @Prop({ type: String, default: null })
   form_answers?: string | null;
 
+  // The form's sections are kept in ApplicantForms only: these are set as the form left them
+  // (withFormProgress), never stored in the application document.
+  /** The form's saved sections, by kind, each as JSON text; no sealed field is among them. */
+  form_sections?: Record<string, string> | null;
+
+  /** The form's steps saved so far. */
+  form_steps?: string[];
+
+  /** Sealed, as dob and id_number. Never part of a response or a log line. */
+  drivers_license_number?: SealedValue | null;
+
   /** Absent on applicants stored before applicants had their own: the application's apply. */
   @Prop({ type: Date })
   created_at?: Date;

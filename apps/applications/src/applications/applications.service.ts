@@ -5,6 +5,8 @@ import { ApplicantSealer } from '@app/crypto';
 import { EventOutbox } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import {
+  AddedApplicantInput,
+  AddedApplicantType,
   ApplicantInput,
   ApplicantRepresentation,
   ApplicantType,
@@ -100,12 +102,13 @@ export class ApplicationsService {
   addApplicant(
     clientId: number,
     applicationId: number,
-    input: ApplicantInput,
+    input: AddedApplicantInput,
     scope: Omit<CreateScope, 'clientId' | 'body'>,
   ): Promise<ApplicantRepresentation> {
     const body = { application_id: applicationId, applicant: input };
+    const { type, ...applicant } = input;
     return this.idempotency.run({ ...scope, clientId, body }, (requestKey) =>
-      this.storeApplicant(clientId, applicationId, input, requestKey),
+      this.storeApplicant(clientId, applicationId, applicant, type ?? 'co_applicant', requestKey),
     );
   }
 
@@ -118,9 +121,15 @@ export class ApplicationsService {
     return this.owned(clientId, created.id);
   }
 
-  /** A co-applicant named on the form; `requestKey` makes a repeated submission add it once. */
-  async addApplicantFromForm(clientId: number, applicationId: number, input: ApplicantInput, requestKey: string): Promise<void> {
-    await this.storeApplicant(clientId, applicationId, input, requestKey);
+  /** A co-applicant or guarantor named on the form; `requestKey` makes a repeated submission add it once. */
+  async addApplicantFromForm(
+    clientId: number,
+    applicationId: number,
+    input: ApplicantInput,
+    type: AddedApplicantType,
+    requestKey: string,
+  ): Promise<void> {
+    await this.storeApplicant(clientId, applicationId, input, type, requestKey);
   }
 
   /**
@@ -265,6 +274,7 @@ export class ApplicationsService {
     clientId: number,
     applicationId: number,
     input: ApplicantInput,
+    type: AddedApplicantType,
     requestKey: string,
   ): Promise<ApplicantRepresentation> {
     let applicantId: number | undefined;
@@ -278,7 +288,7 @@ export class ApplicationsService {
       applicantId ??= await this.ids.allocate('applicants');
       const now = new Date();
       const applicant = {
-        ...this.newApplicant(clientId, applicationId, applicantId, 'co_applicant', input, now),
+        ...this.newApplicant(clientId, applicationId, applicantId, type, input, now),
         request_key: requestKey,
       };
       const version = (application.version ?? 0) + 1;

@@ -4,50 +4,28 @@ import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/c
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
-  CompleteFormMessage,
-  FormTokenMessage,
-  ErrorCode,
+  ApplicantType,
   FieldProblem,
-  FORM_SUBMISSION_FIELD,
   FormApplicant,
-  FormCoApplicantInput,
-  FormCompletionInput,
   FormContactInput,
   FormDetailsInput,
-  FormIdentityInput,
-  formAnswerProblems,
-  FormPreset,
   FormProperty,
   INVITATIONS,
   InvitationTokenMessage,
-  MAX_FORM_CO_APPLICANTS,
   parseIdSegment,
-  parseRequest,
-  presetAnswers,
   PROPERTIES,
   PropertyRepresentation,
-  ServiceError,
   UsableInvitation,
 } from '@app/contracts';
-import { APPLICANT_FORM_TOKEN, ApplicantSealer, FORM_TOKEN, formTokenApplication, formTokenDigest } from '@app/crypto';
-import { BoundToMessage } from '@app/messaging';
+import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
-import { FormEnvironment } from '../config/form.environment';
-import { CsrfTokens } from './csrf-tokens';
-import { PageFrame, Pages, VIEWS_DIR } from './pages';
+import { FormBody } from '../questions/question-kinds';
+import { formSteps, nextStep, resumeStep } from '../sections/steps';
+import { ALREADY_COMPLETE, FormFlow, NOT_FOUND, optional, Refusal, withIframe } from './form-flow';
+import { VIEWS_DIR } from './pages';
 import { FormPresetSource } from './preset-source';
-import { SubmissionRateLimit } from './rate-limit';
-
-/** A submitted form: the last value of each field. */
-type FormBody = Record<string, string>;
-
-/** The hidden field people never see and bots fill in. */
-export const HONEYPOT_FIELD = 'website';
 
 const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
-
-/** The pages an applicant goes through, after step 1 at the property's application_url. */
-const STEP_PATHS = { contact: '', details: '/details', finish: '/finish', done: '/done' } as const;
 
 /** An invitation to an invitation_only property, as its link gave it. */
 interface Invitation {
@@ -55,49 +33,26 @@ interface Invitation {
   email: string;
 }
 
-/** A refusal shown as a page of its own, with no form. */
-class Refusal {
-  constructor(
-    readonly status: number,
-    readonly title: string,
-    readonly message: string,
-    readonly retryAfter?: number,
-  ) {}
-}
-
-/** The applicant belongs on another page than the one asked for. */
-class Redirect {
-  constructor(readonly location: string) {}
-}
-
-const NOT_FOUND = new Refusal(404, 'Page not found', 'There is no application form at this address.');
-
 /**
  * The online application form: step 1 at a property's application_url creates the application;
  * every later page lives under the applicant's own form_url (`/applicants/<token>`), whose
  * unguessable token is what lets the applicant continue. Every POST carries a CSRF token, is
- * counted against its address's rate limit and is refused when the honeypot is filled in.
+ * counted against its address's rate limit and is refused when the honeypot is filled in
+ * (FormFlow). Here: the contact details, the unit, the confirmation; the sections, the review
+ * and the signature are StepsHttpController's.
  */
 @Controller()
 export class FormHttpController {
   private readonly logger = new Logger('FormHttpController');
-  private readonly pages: Pages;
-  private readonly csrf: CsrfTokens;
-  private readonly rateLimit: SubmissionRateLimit;
   private readonly stylesheet = readFileSync(join(VIEWS_DIR, 'form.css'), 'utf8');
   private readonly icon = readFileSync(join(VIEWS_DIR, 'favicon.svg'), 'utf8');
+  private readonly revealScript = readFileSync(join(VIEWS_DIR, 'reveal.js'), 'utf8');
 
   constructor(
+    private readonly flow: FormFlow,
     private readonly backends: FormBackends,
-    private readonly sealer: ApplicantSealer,
-    env: FormEnvironment,
-    csrf: CsrfTokens,
     private readonly presets: FormPresetSource,
-  ) {
-    this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
-    this.csrf = csrf;
-    this.rateLimit = new SubmissionRateLimit(env.FORM_RATE_LIMIT_PER_MINUTE);
-  }
+  ) {}
 
   @Get('form.css')
   style(@Res() reply: FastifyReply): FastifyReply {
@@ -109,6 +64,12 @@ export class FormHttpController {
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(this.icon);
   }
 
+  /** The one script: the SSN's show/hide button, which the form does without. */
+  @Get('reveal.js')
+  reveal(@Res() reply: FastifyReply): FastifyReply {
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.revealScript);
+  }
+
   @Get('properties/:id/apply')
   async apply(
     @Param('id') id: string,
@@ -116,7 +77,7 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.flow.answer(reply, iframe, async () => {
       const { property, invitation } = await this.openProperty(id, query.invitation);
       const action = `/properties/${property.id}/apply`;
       const values: FormBody = invitation ? { email: invitation.email, invitation: invitation.token } : {};
@@ -132,12 +93,12 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.flow.answer(reply, iframe, async () => {
       const body = formBody(request);
       const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
       const action = `/properties/${property.id}/apply`;
-      const { nonce } = this.submitted(request, action);
-      const contact = this.validate(FormContactInput, contactFields(body));
+      const { nonce } = this.flow.submitted(request, action);
+      const contact = this.flow.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
       }
@@ -153,21 +114,44 @@ export class FormHttpController {
           if (invitation) await this.releaseInvitation(property.id, invitation.token, nonce);
           throw error;
         });
-      return this.pages.redirect(reply, this.stepUrl(started.token!, 'details', iframe), iframe);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(started.token!, 'details', iframe), iframe);
     });
   }
 
+  /** The applicant's form_url: where it left off (the contact details for one that never started). */
   @Get('applicants/:token')
+  async resume(
+    @Param('token') token: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.flow.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.flow.openApplicant(token);
+      if (applicant.form_status === 'completed')
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
+      if (applicant.form_status === 'started') {
+        const steps = await this.flow.steps(property, applicant);
+        const step = resumeStep(steps, applicant.form_steps, true);
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, step, iframe), iframe);
+      }
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
+    });
+  }
+
+  /** The contact details again, to change them (the form_url itself resumes). */
+  @Get('applicants/:token/contact')
   async contact(
     @Param('token') token: string,
     @Query() query: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openApplicant(token);
-      if (applicant.form_status === 'completed') return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
-      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant));
+    return this.flow.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.flow.openApplicant(token);
+      if (applicant.form_status === 'completed')
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
     });
   }
 
@@ -179,21 +163,22 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.flow.answer(reply, iframe, async () => {
       const action = `/applicants/${token}`;
-      const { applicant, property, link } = await this.openApplicant(token);
-      const body = this.submitted(request, action);
-      const contact = this.validate(FormContactInput, contactFields(body));
+      const { applicant, property, link } = await this.flow.openApplicant(token);
+      if (applicant.form_status === 'completed') throw ALREADY_COMPLETE;
+      const body = this.flow.submitted(request, action);
+      const contact = this.flow.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
-        return this.contactPage(reply, iframe, property, action, body, contact, 422);
+        return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant.type);
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_CONTACT, {
         ...link,
         request: contact,
         submission: body.nonce,
       });
-      const next = applicant.type === 'primary' ? 'details' : 'finish';
-      return this.pages.redirect(reply, this.stepUrl(token, next, iframe), iframe);
+      const steps = await this.flow.steps(property, applicant);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(steps, 'contact'), iframe), iframe);
     });
   }
 
@@ -204,9 +189,9 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openStep(token, 'details', iframe);
-      return this.detailsPage(reply, iframe, property, token, detailsValues(applicant));
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'details', iframe, 'GET');
+      return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: detailsValues(opened.applicant) });
     });
   }
 
@@ -218,73 +203,21 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { property, link } = await this.openStep(token, 'details', iframe);
-      const body = this.submitted(request, `/applicants/${token}/details`);
-      const details = this.validate(FormDetailsInput, detailsFields(body, property));
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'details', iframe, 'POST');
+      const { property, link } = opened;
+      const body = this.flow.submitted(request, `/applicants/${token}/details`);
+      const details = this.flow.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
       if (problems.length > 0 || !(details instanceof FormDetailsInput)) {
-        return this.detailsPage(reply, iframe, property, token, body, problems, 422);
+        return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: body, problems, status: 422 });
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_DETAILS, {
         ...link,
         request: details,
         submission: body.nonce,
       });
-      return this.pages.redirect(reply, this.stepUrl(token, 'finish', iframe), iframe);
-    });
-  }
-
-  @Get('applicants/:token/finish')
-  async finish(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openStep(token, 'finish', iframe);
-      return this.finishPage(reply, iframe, property, applicant, token, answerValues(applicant.form_answers ?? {}));
-    });
-  }
-
-  @Post('applicants/:token/finish')
-  async complete(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { applicant, property, link } = await this.openStep(token, 'finish', iframe);
-      const body = this.submitted(request, `/applicants/${token}/finish`);
-      const preset = await this.presets.find(property);
-      const answers = fieldsWithPrefix(body, 'answers.');
-      const problems: FieldProblem[] = [];
-      const identity = this.validate(FormIdentityInput, optional({ dob: body.dob, id_number: body.id_number }));
-      if (!(identity instanceof FormIdentityInput)) problems.push(...identity);
-      problems.push(...formAnswerProblems(preset, answers, body.consent === 'yes'));
-      const completion = this.validate(FormCompletionInput, optional({ signature: body.signature }));
-      if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
-      const coApplicants = applicant.type === 'primary' ? this.coApplicants(body, problems) : [];
-      if (problems.length > 0 || !(identity instanceof FormIdentityInput) || !(completion instanceof FormCompletionInput)) {
-        return this.finishPage(reply, iframe, property, applicant, token, withoutSecrets(body), problems, 422);
-      }
-      const message = new BoundToMessage((messageId): CompleteFormMessage => ({
-        ...link,
-        answers: presetAnswers(preset, answers),
-        signature: completion.signature,
-        co_applicants: coApplicants,
-        sealed_applicant: this.sealer.sealFields(identity, {
-          tokenDigest: link.token_digest,
-          messageId,
-        }) as CompleteFormMessage['sealed_applicant'],
-        submission: body.nonce,
-      }));
-      const completed = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.COMPLETE, message);
-      if (completed.redirect_url) return this.pages.redirect(reply, completed.redirect_url, iframe);
-      return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, 'details'), iframe), iframe);
     });
   }
 
@@ -295,24 +228,12 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openApplicant(token);
+    return this.flow.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.flow.openApplicant(token);
       if (applicant.form_status !== 'completed')
-        return this.pages.redirect(reply, this.stepUrl(token, 'contact', iframe), iframe);
-      return this.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property, applicant });
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'contact', iframe), iframe);
+      return this.flow.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property, applicant });
     });
-  }
-
-  /** Runs a page's work; a refusal or a service's answer that stops the form becomes its page. */
-  private async answer(reply: FastifyReply, iframe: boolean, work: () => Promise<FastifyReply>): Promise<FastifyReply> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof Redirect) return this.pages.redirect(reply, error.location, iframe);
-      const refusal = error instanceof Refusal ? error : refusalFor(error);
-      if (refusal.retryAfter) reply.header('retry-after', String(refusal.retryAfter));
-      return this.pages.send(reply, refusal.status, 'message', { title: refusal.title, message: refusal.message, iframe });
-    }
   }
 
   /**
@@ -360,96 +281,7 @@ export class FormHttpController {
     });
   }
 
-  /** The applicant a form link names, and its property, which must still exist. */
-  private async openApplicant(
-    token: string,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
-    if (!APPLICANT_FORM_TOKEN.test(token)) throw NOT_FOUND;
-    const link = formLink(token);
-    if (!link) throw NOT_FOUND;
-    const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, link);
-    if (!applicant) throw NOT_FOUND;
-    const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
-    if (!found || found.client_id !== applicant.client_id) throw NOT_FOUND;
-    return { applicant, property: found.property, link };
-  }
-
-  /**
-   * The fields of a POST once it passed the rate limit, the honeypot and the CSRF check, with
-   * `nonce` the CSRF token's nonce; otherwise the refusal.
-   */
-  private submitted(request: FastifyRequest, action: string): FormBody & { nonce: string } {
-    if (!this.rateLimit.allow(request.ip)) {
-      const retryAfter = this.rateLimit.retryAfterSeconds(request.ip);
-      throw new Refusal(
-        429,
-        'Too many submissions',
-        'Too many forms were sent from your network. Wait a minute and try again.',
-        retryAfter,
-      );
-    }
-    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
-    if (body[HONEYPOT_FIELD]) {
-      throw new Refusal(400, 'Not sent', 'This form could not be sent. Open it again and fill it in yourself.');
-    }
-    const nonce = this.csrf.verify(action, body.csrf_token);
-    if (nonce === null) {
-      throw new Refusal(
-        403,
-        'This page has expired',
-        'This page was not sent from the form, or it was open too long. Go back, reload the form and try again.',
-      );
-    }
-    return { ...body, nonce };
-  }
-
-  /** The validated input, or the problems the contract found. */
-  private validate<T extends object>(type: new () => T, fields: Record<string, unknown>): T | FieldProblem[] {
-    try {
-      return parseRequest(type, fields);
-    } catch (error) {
-      if (error instanceof ServiceError && error.details) return error.details;
-      throw error;
-    }
-  }
-
-  /** The co-applicants named in `body` (rows left empty are skipped), their problems added to `problems`. */
-  private coApplicants(body: FormBody, problems: FieldProblem[]): FormCoApplicantInput[] {
-    const named: FormCoApplicantInput[] = [];
-    for (let index = 0; index < MAX_FORM_CO_APPLICANTS; index++) {
-      const prefix = `co_applicants.${index}.`;
-      const row = {
-        first_name: body[`${prefix}first_name`],
-        last_name: body[`${prefix}last_name`],
-        email: body[`${prefix}email`],
-      };
-      if (!Object.values(row).some((value) => value?.trim())) continue;
-      const input = this.validate(FormCoApplicantInput, optional(row));
-      if (input instanceof FormCoApplicantInput) named.push(input);
-      else problems.push(...input.map(({ field, message }) => ({ field: `${prefix}${field}`, message })));
-    }
-    return named;
-  }
-
-  /** The applicant and property of step 2 or 3; an applicant who belongs on another step is sent there. */
-  private async openStep(
-    token: string,
-    step: 'details' | 'finish',
-    iframe: boolean,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
-    const opened = await this.openApplicant(token);
-    const { form_status: status, type } = opened.applicant;
-    if (status === 'completed') throw new Redirect(this.stepUrl(token, 'done', iframe));
-    if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
-    if (step === 'details' && type !== 'primary') throw new Redirect(this.stepUrl(token, 'finish', iframe));
-    return opened;
-  }
-
-  private stepUrl(token: string, step: keyof typeof STEP_PATHS, iframe: boolean): string {
-    return `/applicants/${token}${STEP_PATHS[step]}${iframe ? '?iframe=true' : ''}`;
-  }
-
-  private contactPage(
+  private async contactPage(
     reply: FastifyReply,
     iframe: boolean,
     property: PropertyRepresentation,
@@ -457,65 +289,24 @@ export class FormHttpController {
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
-  ): FastifyReply {
-    return this.pages.send(reply, status, 'contact', {
-      ...this.frame('Your contact details', iframe, 1, problems),
-      property,
-      values,
-      action: withIframe(action, iframe),
-      csrf: this.csrf.issue(action),
-    });
-  }
-
-  private detailsPage(
-    reply: FastifyReply,
-    iframe: boolean,
-    property: PropertyRepresentation,
-    token: string,
-    values: FormBody,
-    problems: FieldProblem[] = [],
-    status = 200,
-  ): FastifyReply {
-    const action = `/applicants/${token}/details`;
-    return this.pages.send(reply, status, 'details', {
-      ...this.frame('The home you want', iframe, 2, problems),
-      property,
-      values,
-      action: withIframe(action, iframe),
-      back: this.stepUrl(token, 'contact', iframe),
-      csrf: this.csrf.issue(action),
-    });
-  }
-
-  private async finishPage(
-    reply: FastifyReply,
-    iframe: boolean,
-    property: PropertyRepresentation,
-    applicant: FormApplicant,
-    token: string,
-    values: FormBody,
-    problems: FieldProblem[] = [],
-    status = 200,
+    type: ApplicantType = 'primary',
   ): Promise<FastifyReply> {
-    const action = `/applicants/${token}/finish`;
-    const preset: FormPreset = await this.presets.find(property);
-    return this.pages.send(reply, status, 'finish', {
-      ...this.frame('Questions and signature', iframe, 3, problems),
+    const steps = formSteps(await this.presets.find(property), type);
+    return this.flow.pages.send(reply, status, 'contact', {
+      title: 'Your contact details',
+      iframe,
+      step: 1,
+      steps: steps.length,
+      problems,
       property,
-      applicant,
-      preset,
       values,
-      coApplicantRows: applicant.type === 'primary' ? MAX_FORM_CO_APPLICANTS : 0,
       action: withIframe(action, iframe),
-      back: this.stepUrl(token, applicant.type === 'primary' ? 'details' : 'contact', iframe),
-      csrf: this.csrf.issue(action),
+      csrf: this.flow.csrf.issue(action),
     });
-  }
-
-  private frame(title: string, iframe: boolean, step: number, problems: FieldProblem[]): PageFrame {
-    return { title, iframe, step, problems };
   }
 }
+
+const DETAILS_PAGE = { step: 'details', template: 'details', title: 'The home you want' } as const;
 
 /** The fields of a POSTed form (none for any other body). */
 function formBody(request: FastifyRequest): FormBody {
@@ -524,37 +315,6 @@ function formBody(request: FastifyRequest): FormBody {
 
 function invitationOnly(property: PropertyRepresentation): Refusal {
   return new Refusal(403, property.name, property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
-}
-
-/** The page for what a service answered instead of a result. */
-function refusalFor(error: unknown): Refusal {
-  if (error instanceof ServiceError) {
-    if (error.details?.some((problem) => problem.field === FORM_SUBMISSION_FIELD)) {
-      return new Refusal(409, 'Already sent', 'This page was already sent. Open your form link again to continue.');
-    }
-    switch (error.code) {
-      case ErrorCode.PROPERTY_NOT_FOUND:
-      case ErrorCode.PROPERTY_ID_INVALID:
-      case ErrorCode.NOT_FOUND:
-        return NOT_FOUND;
-      case ErrorCode.VALIDATION_FAILED:
-        return new Refusal(422, 'Not accepted', error.message);
-      case ErrorCode.SERVICE_UNAVAILABLE:
-        return new Refusal(503, 'Please try again', 'The application form is busy right now. Try again in a moment.', 5);
-    }
-  }
-  throw error;
-}
-
-function withIframe(path: string, iframe: boolean): string {
-  return iframe ? `${path}?iframe=true` : path;
-}
-
-/** A form's fields with empty ones left out, as an API request leaves out what it does not set. */
-function optional(fields: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''),
-  );
 }
 
 function contactFields(body: FormBody): Record<string, string> {
@@ -584,14 +344,6 @@ function kindProblems(details: FormDetailsInput, property: PropertyRepresentatio
   return [];
 }
 
-function fieldsWithPrefix(body: FormBody, prefix: string): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(body)
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([key, value]) => [key.slice(prefix.length), value.trim()]),
-  );
-}
-
 function contactValues(applicant: FormApplicant): FormBody {
   return optional({
     first_name: applicant.first_name,
@@ -607,26 +359,4 @@ function detailsValues(applicant: FormApplicant): FormBody {
     desired_unit_description: applicant.desired_unit_description ?? '',
     desired_move_in: applicant.desired_move_in ?? '',
   });
-}
-
-function answerValues(answers: Record<string, string>): FormBody {
-  return Object.fromEntries(Object.entries(answers).map(([id, answer]) => [`answers.${id}`, answer]));
-}
-
-/** What the last step may show again after a problem: never the SSN, nor the CSRF token. */
-function withoutSecrets(body: FormBody): FormBody {
-  const { id_number: _ssn, csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
-  return rest;
-}
-
-/**
- * How the form names an applicant to the applications service: the digest of its link's token,
- * and the application a 44-character token names. A 44-character token that names none is no
- * token of ours (null); a 43-character one was issued before tokens named their application.
- */
-function formLink(token: string): FormTokenMessage | null {
-  const digest = formTokenDigest(token);
-  if (token.length === 43) return { token_digest: digest };
-  const applicationId = formTokenApplication(token);
-  return applicationId === null ? null : { token_digest: digest, application_id: applicationId };
 }

@@ -11,8 +11,10 @@ export interface PageFrame {
   title: string;
   /** Rendered for a frame on another site: links and forms keep `?iframe=true`. */
   iframe: boolean;
-  /** 1 to 3 on the steps, absent elsewhere. */
+  /** The step's number on the steps, absent elsewhere. */
   step?: number;
+  /** How many steps this applicant's form has. */
+  steps?: number;
   /** The problems to list in the summary at the top, each linking to its field. */
   problems?: FieldProblem[];
 }
@@ -88,7 +90,7 @@ export class Pages {
     return reply
       .header(
         'content-security-policy',
-        `default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors ${ancestors}`,
+        `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors ${ancestors}`,
       )
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')

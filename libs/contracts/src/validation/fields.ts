@@ -58,7 +58,11 @@ const declared = new Map<ContractClass, Map<string, FieldSpec>>();
 
 /** The fields a contract class declares, by name. */
 export function declaredFields(type: ContractClass): ReadonlyMap<string, FieldSpec> {
-  return declared.get(type) ?? new Map();
+  // A class that extends another contract (an added applicant) declares the parent's fields too.
+  const parent = Object.getPrototypeOf(type) as ContractClass | null;
+  const inherited = parent && parent !== Function.prototype ? declaredFields(parent) : new Map<string, FieldSpec>();
+  const own = declared.get(type);
+  return own ? new Map([...inherited, ...own]) : inherited;
 }
 
 const asIs: Normalize = (value) => value;
