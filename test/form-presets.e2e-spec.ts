@@ -1,7 +1,9 @@
 import { Browser, Page } from 'playwright-core';
 import { KEYS, Stack } from '../tools/stack';
 import { launchBrowser, submit } from './support/browser';
+import { EventTap } from './support/events';
 import { Api, api, expectErrorBody } from './support/http';
+import { eventually } from './support/wait';
 
 const PRESETS = '/api/v2/form_presets';
 const PRESET_FIELDS = ['id', 'version', 'default', 'name', 'questions', 'disclosures', 'sections', 'documents'];
@@ -30,14 +32,17 @@ describe('form presets', () => {
   let stack: Stack;
   let client: Api;
   let browser: Browser;
+  let events: EventTap;
 
   beforeAll(async () => {
     stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000' } });
     client = api(stack.url);
     browser = await launchBrowser();
+    events = await EventTap.open(stack.namespace);
   });
 
   afterAll(async () => {
+    await events?.close();
     await browser?.close();
     await stack?.stop();
   });
@@ -223,6 +228,24 @@ describe('form presets', () => {
     expect((await client.delete(`${PRESETS}/${preset.id}`)).status).toBe(404);
     const naming = await client.post('/api/v2/properties', { property: { name: 'Too late', form_preset_id: preset.id } });
     expect(naming.status).toBe(422);
+  });
+
+  it('publishes form_preset.created, updated and deleted, naming the preset, and nothing for a refused change', async () => {
+    const preset = await create({ name: 'Eventful' });
+    expect((await client.patch(`${PRESETS}/${preset.id}`, { form_preset: { name: 'Eventful, changed' } })).status).toBe(200);
+    expect((await client.patch(`${PRESETS}/${preset.id}`, { form_preset: { name: 'Eventful, changed' } })).status).toBe(200);
+    expect((await client.patch(`${PRESETS}/1`, { form_preset: { name: 'Mine' } })).status).toBe(409);
+    expect((await client.delete(`${PRESETS}/${preset.id}`)).status).toBe(204);
+
+    const about = (name: string) => events.named(name).filter((event) => event.data.form_preset_id === preset.id);
+    await eventually('the preset’s three events', () =>
+      ['form_preset.created', 'form_preset.updated', 'form_preset.deleted'].every((name) => about(name).length > 0),
+    );
+    for (const name of ['form_preset.created', 'form_preset.updated', 'form_preset.deleted']) {
+      // A change that changed nothing, and one refused, publish nothing.
+      expect(about(name).map((event) => event.data)).toEqual([{ form_preset_id: preset.id }]);
+    }
+    expect(events.named('form_preset.updated').filter((event) => event.data.form_preset_id === 1)).toEqual([]);
   });
 
   it('refuses an invalid preset with 422, naming each field', async () => {

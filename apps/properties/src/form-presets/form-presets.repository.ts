@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { FormPreset } from '@app/contracts';
+import { EventWitness } from '@app/events';
 import { claimed, documentKey } from '@app/persistence';
 
 /** What a version of a preset holds: everything but its id, version and `default`. */
@@ -19,6 +20,8 @@ export interface FormPresetVersion {
   created_at: Date;
   /** The request that made the version, so that its retry knows it was done. */
   request_key: string;
+  /** The domain events of the version (see EventOutbox). */
+  event_ids: string[];
 }
 
 /** A hint of preset `_id`'s latest version: written after each claim, so it may lag, and a late write may set it back. */
@@ -74,12 +77,20 @@ export class FormPresetsRepository {
     return earlier.preset_id;
   }
 
-  /** Stores version 1 (once: an earlier try may have stored it) and its head. */
-  async insertFirst(first: Omit<FormPresetVersion, '_id'>): Promise<FormPresetVersion> {
+  /**
+   * Stores version 1 and its head, once: `inserted` is false when an earlier try of the request
+   * stored it, and `stored` is then that try's.
+   */
+  async insertFirst(first: Omit<FormPresetVersion, '_id'>): Promise<{ stored: FormPresetVersion; inserted: boolean }> {
     const record = { _id: versionKey(first.preset_id, 1), ...first };
-    await claimed(this.versions.insertOne(record));
+    const inserted = await claimed(this.versions.insertOne(record));
     await claimed(this.heads.insertOne({ _id: documentKey(first.preset_id), client_id: first.client_id, version: 1 }));
-    return (await this.versions.findOne({ _id: record._id })) ?? record;
+    return { stored: inserted ? record : ((await this.versions.findOne({ _id: record._id })) ?? record), inserted };
+  }
+
+  /** The version whose insert makes version `version` of preset `id`, which carries the ids of its events. */
+  witness(id: number, version: number): EventWitness {
+    return { collection: 'form_preset_versions', key: versionKey(id, version) };
   }
 
   /** Version `version` of preset `id`, whoever owns it, or null. */
@@ -122,7 +133,7 @@ export class FormPresetsRepository {
    */
   async claimNext(
     current: FormPresetVersion,
-    next: Pick<FormPresetVersion, 'content' | 'created_at' | 'request_key'>,
+    next: Pick<FormPresetVersion, 'content' | 'created_at' | 'request_key' | 'event_ids'>,
   ): Promise<FormPresetVersion | null> {
     const version = current.version + 1;
     const record: FormPresetVersion = {

@@ -1,4 +1,5 @@
 import { ErrorCode, FORM_PRESETS, FormPresetInput } from '@app/contracts';
+import { EventOutbox } from '@app/events';
 import { IdAllocator, Idempotency } from '@app/persistence';
 import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { PropertiesRepository } from '../properties/properties.repository';
@@ -32,7 +33,32 @@ function listOf(ids: Map<number, number[]>) {
  * Services over one database in memory, as several instances of the properties service share
  * one: presets stored through one are read and changed through the others.
  */
-function instances(count: number, properties: Array<Pick<PropertyRecord, 'id' | 'client_id' | 'form_preset_id'>> = []) {
+/** An outbox that keeps what it is told: events recorded, said written, discarded. */
+function outboxInMemory() {
+  let next = 0;
+  const recorded = new Map<string, { event: string; data: unknown; key: string }>();
+  const written: string[] = [];
+  const discarded: string[] = [];
+  const outbox = {
+    record: async (_clientId: number, witness: { key: string }, specs: Array<{ event: string; data: unknown }>) =>
+      specs.map((spec) => {
+        const id = `evt_${++next}`;
+        recorded.set(id, { ...spec, key: witness.key });
+        return id;
+      }),
+    written: (ids: string[]) => written.push(...ids),
+    discard: async (ids: string[]) => {
+      discarded.push(...ids);
+    },
+  };
+  return { outbox, recorded, written, discarded };
+}
+
+function instances(
+  count: number,
+  properties: Array<Pick<PropertyRecord, 'id' | 'client_id' | 'form_preset_id'>> = [],
+  events = outboxInMemory(),
+) {
   const database = new MemoryDatabase();
   const listed = new Map<number, number[]>();
   let nextId = 0;
@@ -55,6 +81,7 @@ function instances(count: number, properties: Array<Pick<PropertyRecord, 'id' | 
         idempotency as unknown as Idempotency,
         propertyRepository,
         listOf(propertyIds) as unknown as PropertyList,
+        events.outbox as unknown as EventOutbox,
       ),
   );
 }
@@ -182,5 +209,23 @@ describe('FormPresetsService', () => {
       'Theirs',
       ...[...FORM_PRESETS].reverse().map((preset) => preset.name),
     ]);
+  });
+
+  it('publishes form_preset.created, updated and deleted once their versions are stored, and none for a lost claim', async () => {
+    const events = outboxInMemory();
+    const services = instances(2, [], events);
+    const { id } = await services[0].create(CLIENT, input(), { messageId: 'm-1' });
+    await Promise.all([services[0].update(CLIENT, id, { name: 'A' }), services[1].update(CLIENT, id, { name: 'B' })]);
+    await services[1].delete(CLIENT, id, undefined, 'message:3');
+
+    const published = events.written.map((eventId) => events.recorded.get(eventId));
+    expect(published).toEqual([
+      { event: 'form_preset.created', data: { form_preset_id: id }, key: `${id}:1` },
+      { event: 'form_preset.updated', data: { form_preset_id: id }, key: expect.stringMatching(/:[23]$/) },
+      { event: 'form_preset.updated', data: { form_preset_id: id }, key: expect.stringMatching(/:[23]$/) },
+      { event: 'form_preset.deleted', data: { form_preset_id: id }, key: `${id}:4` },
+    ]);
+    // The update that lost version 2 to the other recorded an event for it, and dropped it.
+    expect(events.discarded.map((eventId) => events.recorded.get(eventId)?.key)).toEqual([`${id}:2`]);
   });
 });

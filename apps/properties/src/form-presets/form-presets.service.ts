@@ -12,6 +12,7 @@ import {
   ServiceError,
   tagListMatches,
 } from '@app/contracts';
+import { EventOutbox, EventSpec } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesRepository } from '../properties/properties.repository';
 import { PropertyList } from '../properties/property-list';
@@ -36,6 +37,10 @@ type LiveVersion = FormPresetVersion & { content: FormPresetContent };
 
 const isLive = (version: FormPresetVersion | null): version is LiveVersion => version !== null && version.content !== null;
 
+function presetEvent(change: 'created' | 'updated' | 'deleted', id: number): EventSpec {
+  return { event: `form_preset.${change}`, data: { form_preset_id: id } };
+}
+
 /** The shipped preset `id`, or undefined. */
 function shipped(id: number): FormPreset | undefined {
   return FORM_PRESETS.find((preset) => preset.id === id);
@@ -50,6 +55,7 @@ export class FormPresetsService {
     private readonly idempotency: Idempotency,
     private readonly properties: PropertiesRepository,
     private readonly propertyList: PropertyList,
+    private readonly outbox: EventOutbox,
   ) {}
 
   /** Stores version 1 of a new preset of the client's; once per request. */
@@ -60,15 +66,20 @@ export class FormPresetsService {
       // candidate is listed too, but never stored, and a list page skips it.
       await this.list.append(clientId, candidate);
       const id = await this.repository.claimCreation(requestKey, candidate);
-      const first = await this.repository.insertFirst({
+      const eventIds = await this.outbox.record(clientId, this.repository.witness(id, 1), [presetEvent('created', id)]);
+      const { stored, inserted } = await this.repository.insertFirst({
         preset_id: id,
         client_id: clientId,
         version: 1,
         content: changedContent(null, input),
         created_at: new Date(),
         request_key: requestKey,
+        event_ids: eventIds,
       });
-      return this.represent(first as LiveVersion);
+      // On a retry the version is the first try's, which carries that try's events.
+      if (inserted) this.outbox.written(eventIds);
+      else await this.outbox.discard(eventIds);
+      return this.represent(stored as LiveVersion);
     });
   }
 
@@ -129,7 +140,7 @@ export class FormPresetsService {
       this.checkIfMatch(ifMatch, current);
       const content = changedContent(current.content, changes);
       if (JSON.stringify(content) === JSON.stringify(current.content)) return this.represent(current);
-      const next = await this.repository.claimNext(current, { content, created_at: new Date(), request_key: requestKey });
+      const next = await this.claimNext(current, content, requestKey, 'updated');
       if (next) return this.represent(next as LiveVersion);
     }
     throw ServiceError.unavailable(`form preset ${id} is being changed by many requests at once; retry`);
@@ -153,7 +164,7 @@ export class FormPresetsService {
           `form preset ${id} is the form_preset_id of property ${user}; give that property another preset before deleting it`,
         );
       }
-      if (await this.repository.claimNext(current, { content: null, created_at: new Date(), request_key: requestKey })) return;
+      if (await this.claimNext(current, null, requestKey, 'deleted')) return;
     }
     throw ServiceError.unavailable(`form preset ${id} is being changed by many requests at once; retry`);
   }
@@ -181,6 +192,29 @@ export class FormPresetsService {
     if (!found || found.client_id !== clientId) return null;
     if (found.content === null) found = await this.repository.findVersion(id, found.version - 1);
     return isLive(found) ? this.represent(found) : null;
+  }
+
+  /**
+   * Claims the version after `current` with `content`, its event recorded first and published
+   * once the claim shows it; null when another change claimed that version first.
+   */
+  private async claimNext(
+    current: FormPresetVersion,
+    content: FormPresetContent | null,
+    requestKey: string,
+    change: 'updated' | 'deleted',
+  ): Promise<FormPresetVersion | null> {
+    const witness = this.repository.witness(current.preset_id, current.version + 1);
+    const eventIds = await this.outbox.record(current.client_id, witness, [presetEvent(change, current.preset_id)]);
+    const next = await this.repository.claimNext(current, {
+      content,
+      created_at: new Date(),
+      request_key: requestKey,
+      event_ids: eventIds,
+    });
+    if (next) this.outbox.written(eventIds);
+    else await this.outbox.discard(eventIds);
+    return next;
   }
 
   private async findLive(clientId: number, id: number): Promise<LiveVersion> {
