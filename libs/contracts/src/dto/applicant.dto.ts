@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { NestedField } from '../validation/fields';
+import { BooleanField, NestedField } from '../validation/fields';
 import { APPLICANT_TYPES, ApplicantInput, ApplicantType, ApplicationRepresentation } from './application.dto';
 
 const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
@@ -7,10 +7,21 @@ const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
 export const FORM_STATUSES = ['not_started', 'started', 'completed'] as const;
 export type FormStatus = (typeof FORM_STATUSES)[number];
 
+/** `applicant` inside POST /api/v2/applications/:aid/applicants. */
+export class AddedApplicantInput extends ApplicantInput {
+  @BooleanField()
+  @ApiProperty({
+    description: 'E-mail the applicant an invitation with its own form link (the notifications service sends it).',
+    default: false,
+    example: true,
+  })
+  send_email?: boolean;
+}
+
 /** POST /api/v2/applications/:aid/applicants: a co-applicant, under the primary applicant's rules. */
 export class AddApplicantRequest {
-  @NestedField(() => ApplicantInput, { required: true })
-  applicant: ApplicantInput;
+  @NestedField(() => AddedApplicantInput, { required: true })
+  applicant: AddedApplicantInput;
 }
 
 /** An applicant's own record. Its date of birth and SSN are never part of it. */

@@ -33,9 +33,12 @@ type ContractClass = Function;
 
 const declared = new Map<ContractClass, Map<string, FieldSpec>>();
 
-/** The fields a contract class declares, by name. */
+/** The fields a contract class declares, by name, those of the classes it extends included. */
 export function declaredFields(type: ContractClass): ReadonlyMap<string, FieldSpec> {
-  return declared.get(type) ?? new Map();
+  const parent = Object.getPrototypeOf(type) as ContractClass | null;
+  const inherited = parent && parent !== Function.prototype ? declaredFields(parent) : new Map<string, FieldSpec>();
+  const own = declared.get(type);
+  return own ? new Map([...inherited, ...own]) : inherited;
 }
 
 const asIs: Normalize = (value) => value;
