@@ -169,6 +169,16 @@ describe('notifications', () => {
     expect((await client.get(path, { key: KEYS.clientTwo })).body).toEqual({
       notification_settings: { sender_name: null, reply_to: null },
     });
+    // A field left out keeps its value (unset: null); null unsets one.
+    const named = await client.call(
+      'PUT',
+      path,
+      { notification_settings: { sender_name: 'Oak Homes' } },
+      { key: KEYS.clientTwo },
+    );
+    expect(named.body).toEqual({ notification_settings: { sender_name: 'Oak Homes', reply_to: null } });
+    const unset = await client.call('PUT', path, { notification_settings: { sender_name: null } }, { key: KEYS.clientTwo });
+    expect(unset.body).toEqual({ notification_settings: { sender_name: null, reply_to: null } });
   });
 
   it('e-mails an invitation to a property’s form only when asked, with its link, the sender and the property’s name as text', async () => {

@@ -10,8 +10,6 @@ interface SettingsRecord extends NotificationSettingsRepresentation {
   updated_at: Date;
 }
 
-const UNSET: NotificationSettingsRepresentation = { sender_name: null, reply_to: null };
-
 /** Each client's sender name and reply-to address, read by `_id` (the client id). */
 @Injectable()
 export class SettingsStore implements OnModuleInit {
@@ -27,21 +25,14 @@ export class SettingsStore implements OnModuleInit {
 
   async get(clientId: number): Promise<NotificationSettingsRepresentation> {
     const record = await this.settings.findOne({ _id: clientId });
-    return record ? { sender_name: record.sender_name, reply_to: record.reply_to } : { ...UNSET };
+    // A field never set is absent from the record (FerretDB applies no $setOnInsert on an upsert).
+    return { sender_name: record?.sender_name ?? null, reply_to: record?.reply_to ?? null };
   }
 
   /** Sets what the input names (null unsets it); what it leaves out stays as it was. */
   async put(clientId: number, input: NotificationSettingsInput): Promise<NotificationSettingsRepresentation> {
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-    const unsetUntilNow = Object.fromEntries(Object.entries(UNSET).filter(([name]) => !(name in changes)));
-    await this.settings.updateOne(
-      { _id: clientId },
-      {
-        $set: { ...changes, updated_at: new Date() },
-        ...(Object.keys(unsetUntilNow).length > 0 ? { $setOnInsert: unsetUntilNow } : {}),
-      },
-      { upsert: true },
-    );
+    await this.settings.updateOne({ _id: clientId }, { $set: { ...changes, updated_at: new Date() } }, { upsert: true });
     return this.get(clientId);
   }
 }
