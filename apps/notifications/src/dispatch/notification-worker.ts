@@ -9,7 +9,7 @@ import {
   NOTIFICATION_INVITATIONS_QUEUE,
   queueName,
 } from '@app/contracts';
-import { assertDeadLetterRoute, BrokerChannel, delayQueueOptions, queueOptions } from '@app/messaging';
+import { ackWhenDone, assertDeadLetterRoute, BrokerChannel, delayQueueOptions, queueOptions } from '@app/messaging';
 import { countNotificationEvent, countNotificationMessage } from '@app/observability';
 import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
@@ -139,19 +139,9 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
     await consume(reminders, (task: ReminderTask) => this.onReminderDue(task));
   }
 
-  /** Acknowledges once `work` is done; otherwise hands the message back, to be taken again. */
-  private async settle(channel: ConfirmChannel, message: ConsumeMessage, work: (body: never) => Promise<void>): Promise<void> {
-    try {
-      await work(JSON.parse(message.content.toString()) as never);
-      channel.ack(message);
-    } catch (error) {
-      this.logger.warn(`will try again: ${String(error)}`);
-      try {
-        channel.nack(message, false, true);
-      } catch {
-        // The channel is gone: the broker hands the message out again anyway.
-      }
-    }
+  /** Acknowledges once `work` is done with the message's body; otherwise hands it back, to be taken again. */
+  private settle(channel: ConfirmChannel, message: ConsumeMessage, work: (body: never) => Promise<void>): Promise<void> {
+    return ackWhenDone(channel, message, () => work(JSON.parse(message.content.toString()) as never), this.logger);
   }
 
   private async onEvent(event: DomainEvent): Promise<void> {

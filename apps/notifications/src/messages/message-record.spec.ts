@@ -41,18 +41,12 @@ describe('message records', () => {
 
   it('start pending, unattempted, with the content to send', () => {
     const record = newMessageRecord(draft, 'apply@mail.example.test', NOW);
+    const { source, ...fields } = draft;
+    expect(source).toBe('evt_1');
     expect(record).toEqual({
       _id: 'evt_1:invitation:ada@example.test',
       message_id: messageIdFor('evt_1:invitation:ada@example.test', 'apply@mail.example.test'),
-      kind: 'invitation',
-      to: 'Ada@Example.test',
-      client_id: 1,
-      application_id: 2,
-      applicant_id: 3,
-      property_id: 4,
-      from_name: null,
-      reply_to: null,
-      content: draft.content,
+      ...fields,
       status: 'pending',
       attempts: 0,
       last_error: null,
