@@ -33,7 +33,7 @@ describe('the published OpenAPI document', () => {
 
   beforeAll(async () => {
     stack = await Stack.start({
-      instances: { webhooks: 1 },
+      instances: { webhooks: 1, notifications: 1 },
       env: {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         RPC_TIMEOUT_MS: '1500',
@@ -334,6 +334,8 @@ describe('the published OpenAPI document', () => {
     const webhookDeliveries = '/api/v2/webhooks/{id}/deliveries';
     const webhookTest = '/api/v2/webhooks/{id}/test';
     const redeliver = '/api/v2/webhooks/{id}/deliveries/{delivery_id}/redeliver';
+    const settings = '/api/v2/notification_settings';
+    const messages = '/api/v2/applications/{application_id}/applicants/{id}/messages';
     const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body
       .property;
     const applicant = { first_name: 'Con', last_name: 'Form', email: 'con@example.com' };
@@ -488,6 +490,17 @@ describe('the published OpenAPI document', () => {
       ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`, { key: null })],
       ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`)],
       ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`)],
+      ['GET', settings, () => client.get(settings)],
+      ['GET', settings, () => client.get(settings, { key: null })],
+      ['PUT', settings, () => client.call('PUT', settings, { notification_settings: { sender_name: 'Conforming Homes' } })],
+      ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} }, { key: null })],
+      ['PUT', settings, () => client.call('PUT', settings, undefined, { raw: '{' })],
+      ['PUT', settings, () => client.call('PUT', settings, undefined, { raw: tooBig })],
+      ['PUT', settings, () => client.call('PUT', settings, undefined, notJson)],
+      ['PUT', settings, () => client.call('PUT', settings, { notification_settings: { reply_to: 'nobody' } })],
+      ['GET', messages, () => client.get(`${madeApplicant}/messages`)],
+      ['GET', messages, () => client.get(`${madeApplicant}/messages`, { key: null })],
+      ['GET', messages, () => client.get(`${applications}/${made.id}/applicants/999999/messages`)],
     ] as const) {
       await documented(method, path, request());
     }
@@ -574,6 +587,9 @@ describe('the published OpenAPI document', () => {
       ['GET', webhookDeliveries, () => client.get(`${webhooks}/1/deliveries`, throttled)],
       ['POST', webhookTest, () => client.post(`${webhooks}/1/test`, {}, throttled)],
       ['POST', redeliver, () => client.post(`${webhooks}/1/deliveries/evt_x/redeliver`, {}, throttled)],
+      ['GET', settings, () => client.get(settings, throttled)],
+      ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} }, throttled)],
+      ['GET', messages, () => client.get(`${applications}/1/applicants/1/messages`, throttled)],
     ] as const) {
       let answer = await documented(method, path, request());
       for (let tries = 0; answer.status !== 429 && tries < 5; tries++) answer = await documented(method, path, request());
@@ -584,7 +600,11 @@ describe('the published OpenAPI document', () => {
     await stack.stopApp('properties');
     await stack.stopApp('applications');
     await stack.stopApp('webhooks');
+    await stack.stopApp('notifications');
     for (const [method, path, request] of [
+      ['GET', settings, () => client.get(settings)],
+      ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} })],
+      ['GET', messages, () => client.get(`${madeApplicant}/messages`)],
       ['POST', webhooks, () => client.post(webhooks, { webhook: subscription })],
       ['GET', webhooks, () => client.get(webhooks)],
       ['GET', webhook, () => client.get(`${webhooks}/1`)],

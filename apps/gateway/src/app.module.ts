@@ -7,6 +7,7 @@ import { GatewayEnvironment } from './config/gateway.environment';
 import { FormPresetsModule } from './form-presets/form-presets.module';
 import { HealthModule } from './health/health.module';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { NotificationsModule } from './notifications/notifications.module';
 import { IndexController } from './openapi/index.controller';
 import { PropertiesModule } from './properties/properties.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -19,6 +20,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ApplicationsModule,
     FormPresetsModule,
     WebhooksModule,
+    NotificationsModule,
     HealthModule,
   ],
   controllers: [IndexController],

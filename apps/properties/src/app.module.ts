@@ -3,6 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { EnvironmentModule } from '@app/config';
 import { PROPERTIES, QUEUES } from '@app/contracts';
 import { EventsModule } from '@app/events';
+import { NotificationNotices } from '@app/messaging';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { PropertiesEnvironment } from './config/properties.environment';
@@ -44,6 +45,7 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
     FormPresetsRepository,
     FormPresetList,
     FormPresetsService,
+    NotificationNotices,
     { provide: ClientDefaults, inject: [PropertiesEnvironment], useFactory: ClientDefaults.fromEnvironment },
   ],
 })

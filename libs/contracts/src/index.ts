@@ -30,3 +30,5 @@ export * from './webhook-messages';
 export * from './dto/applicant-changes.dto';
 export * from './applicant-messages';
 export * from './dto/sensitive-data.dto';
+export * from './dto/notification.dto';
+export * from './notification-messages';

@@ -57,6 +57,11 @@ export const APPLICATIONS = {
   REMOVE_APPLICANT: 'applications.applicants.remove',
   /** An applicant with its sensitive data, for a key with the sensitive_data scope; the read is audited. */
   READ_SENSITIVE_DATA: 'applications.applicants.read_sensitive_data',
+  /**
+   * Asked by the notifications service about an applicant an event names: whom to write to, its
+   * own form link and whether it is to be invited. Answered to that service alone (TRUSTED_SENDERS).
+   */
+  NOTIFICATION_SUBJECT: 'applications.applicants.notification_subject',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;
@@ -95,11 +100,21 @@ export const WEBHOOKS = {
   PING: 'webhooks.ping',
 } as const;
 
+/** Answered by the notifications service: each client's e-mail settings and the messages sent. */
+export const NOTIFICATIONS = {
+  GET_SETTINGS: 'notifications.settings.get',
+  PUT_SETTINGS: 'notifications.settings.put',
+  LIST_MESSAGES: 'notifications.messages.list',
+  /** Answered at once by any instance: the gateway's readiness check. */
+  PING: 'notifications.ping',
+} as const;
+
 /** Base queue names; `queueName` adds the deployment's NAMESPACE. */
 export const QUEUES = {
   PROPERTIES: 'properties',
   APPLICATIONS: 'applications',
   WEBHOOKS: 'webhooks',
+  NOTIFICATIONS: 'notifications',
 } as const;
 
 export function queueName(namespace: string, base: string): string {

@@ -104,6 +104,10 @@ export class ApplicantRecord {
   /** A co-applicant's: the request that added it, so a request done twice adds it once. */
   @Prop({ type: String })
   request_key?: string;
+
+  /** A co-applicant's: its invitation is e-mailed (the caller's send_email; always for one named on the form). */
+  @Prop({ type: Boolean })
+  send_email?: boolean;
 }
 
 export const ApplicantSchema = SchemaFactory.createForClass(ApplicantRecord);

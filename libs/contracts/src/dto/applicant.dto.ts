@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
-import { EnumField, NestedField } from '../validation/fields';
+import { BooleanField, EnumField, NestedField } from '../validation/fields';
 import { APPLICANT_TYPES, ApplicantInput, ApplicantType, ApplicationRepresentation } from './application.dto';
 import {
   ApplicantIdentity,
@@ -29,6 +29,14 @@ export class AddedApplicantInput extends ApplicantInput {
     example: 'guarantor',
   })
   type?: AddedApplicantType | null;
+
+  @BooleanField()
+  @ApiProperty({
+    description: 'E-mail the applicant an invitation with its own form link (the notifications service sends it).',
+    default: false,
+    example: true,
+  })
+  send_email?: boolean;
 }
 
 /** POST /api/v2/applications/:aid/applicants: a co-applicant or guarantor, under the primary applicant's rules. */

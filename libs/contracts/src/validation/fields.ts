@@ -56,7 +56,7 @@ type ContractClass = Function;
 
 const declared = new Map<ContractClass, Map<string, FieldSpec>>();
 
-/** The fields a contract class declares, by name. */
+/** The fields a contract class declares, by name, those of the classes it extends included. */
 export function declaredFields(type: ContractClass): ReadonlyMap<string, FieldSpec> {
   // A class that extends another contract (an added applicant) declares the parent's fields too.
   const parent = Object.getPrototypeOf(type) as ContractClass | null;
