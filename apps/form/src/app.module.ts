@@ -10,6 +10,7 @@ import { FormEnvironment } from './config/form.environment';
 import { CsrfTokens } from './form/csrf-tokens';
 import { FormErrorFilter } from './form/form-error.filter';
 import { FormHttpController } from './form/form.http.controller';
+import { FormLinks } from './form/form-links';
 import { FormPresetSource } from './form/preset-source';
 
 @Module({
@@ -23,6 +24,7 @@ import { FormPresetSource } from './form/preset-source';
     ...fieldCipherProviders(FormEnvironment),
     FormBackends,
     FormPresetSource,
+    FormLinks,
     {
       provide: CsrfTokens,
       inject: [FormEnvironment],

@@ -29,11 +29,12 @@ import {
   ServiceError,
   UsableInvitation,
 } from '@app/contracts';
-import { APPLICANT_FORM_TOKEN, ApplicantSealer, FORM_TOKEN, formTokenApplication, formTokenDigest } from '@app/crypto';
+import { ApplicantSealer, FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
 import { FormBackends } from '../backends/form-backends';
 import { FormEnvironment } from '../config/form.environment';
 import { CsrfTokens } from './csrf-tokens';
+import { FormLinks } from './form-links';
 import { PageFrame, Pages, VIEWS_DIR } from './pages';
 import { FormPresetSource } from './preset-source';
 import { SubmissionRateLimit } from './rate-limit';
@@ -93,6 +94,7 @@ export class FormHttpController {
     env: FormEnvironment,
     csrf: CsrfTokens,
     private readonly presets: FormPresetSource,
+    private readonly links: FormLinks,
   ) {
     this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
     this.csrf = csrf;
@@ -299,7 +301,7 @@ export class FormHttpController {
       const { applicant, property } = await this.openApplicant(token);
       if (applicant.form_status !== 'completed')
         return this.pages.redirect(reply, this.stepUrl(token, 'contact', iframe), iframe);
-      return this.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property, applicant });
+      return this.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property });
     });
   }
 
@@ -364,9 +366,10 @@ export class FormHttpController {
   private async openApplicant(
     token: string,
   ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
-    if (!APPLICANT_FORM_TOKEN.test(token)) throw NOT_FOUND;
-    const link = formLink(token);
-    if (!link) throw NOT_FOUND;
+    const opened = this.links.open(token);
+    if (opened.kind === 'expired') throw expiredLink(opened.expiredAt);
+    if (opened.kind !== 'valid') throw NOT_FOUND;
+    const { link } = opened;
     const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, link);
     if (!applicant) throw NOT_FOUND;
     const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
@@ -526,6 +529,14 @@ function invitationOnly(property: PropertyRepresentation): Refusal {
   return new Refusal(403, property.name, property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
 }
 
+function expiredLink(expiredAt: Date): Refusal {
+  return new Refusal(
+    410,
+    'This link has expired',
+    `This application link stopped working on ${expiredAt.toISOString().slice(0, 10)}. Contact the property manager to continue your application.`,
+  );
+}
+
 /** The page for what a service answered instead of a result. */
 function refusalFor(error: unknown): Refusal {
   if (error instanceof ServiceError) {
@@ -617,16 +628,4 @@ function answerValues(answers: Record<string, string>): FormBody {
 function withoutSecrets(body: FormBody): FormBody {
   const { id_number: _ssn, csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
   return rest;
-}
-
-/**
- * How the form names an applicant to the applications service: the digest of its link's token,
- * and the application a 44-character token names. A 44-character token that names none is no
- * token of ours (null); a 43-character one was issued before tokens named their application.
- */
-function formLink(token: string): FormTokenMessage | null {
-  const digest = formTokenDigest(token);
-  if (token.length === 43) return { token_digest: digest };
-  const applicationId = formTokenApplication(token);
-  return applicationId === null ? null : { token_digest: digest, application_id: applicationId };
 }
