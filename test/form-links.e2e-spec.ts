@@ -117,6 +117,28 @@ describe('applicants’ form links', () => {
     }
   });
 
+  it('says that a deleted property no longer takes applications, at its application_url and its applicants’ form_url', async () => {
+    const property = (await client.post('/api/v2/properties', { property: { name: 'Razed Row', kind: 'single_family' } })).body
+      .property;
+    const created = await client.post('/api/v2/applications', {
+      application: { property_id: property.id, applicant: { first_name: 'Ray', last_name: 'Zed', email: 'ray@example.com' } },
+    });
+    const link = (await client.get(new URL(created.body.application.applicants[0].api_url).pathname)).body.applicant.form_url;
+    expect((await fetch(link)).status).toBe(200);
+    expect((await client.delete(`/api/v2/properties/${property.id}`)).status).toBe(200);
+
+    for (const url of [property.application_url, link, `${link}/finish`]) {
+      const answer = await fetch(url);
+      const page = await answer.text();
+      expect([url, answer.status]).toEqual([url, 410]);
+      expect(page).toContain('This property no longer takes applications.');
+      expect(page).not.toMatch(/Razed Row|Ray|ray@example\.com/);
+    }
+    // An id that never named a property is still no page at all; the API answers both alike.
+    expect((await fetch(`${stack.formUrl}/properties/987654/apply`)).status).toBe(404);
+    expect((await client.get(`/api/v2/properties/${property.id}`)).status).toBe(404);
+  });
+
   it('limits every request of one address, GETs included, before any service is asked', async () => {
     const port = await freePort();
     const limited = await stack.startApp('form', { FORM_PORT: String(port), FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '3' });

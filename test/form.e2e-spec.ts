@@ -168,15 +168,16 @@ describe('the online application form', () => {
     expect(application).toMatchObject({ floor_plan_id: null, desired_unit_description: 'Three bedrooms near the station' });
   });
 
-  it('shows a 404 page for an unknown or deleted property, and stores nothing', async () => {
+  it('shows a 404 page for an unknown property, says a deleted one takes no applications, and stores nothing', async () => {
     const property = await createProperty({ name: 'Gone Soon' });
     expect((await client.delete(`/api/v2/properties/${property.id}`)).status).toBe(200);
 
-    for (const url of [
-      property.application_url,
-      `${stack.formUrl}/properties/999999/apply`,
-      `${stack.formUrl}/properties/x/apply`,
-    ]) {
+    const deleted = await page.goto(property.application_url);
+    expect(deleted!.status()).toBe(410);
+    expect(await mainText(page)).toContain('This property no longer takes applications.');
+    expect(await mainText(page)).not.toContain('Gone Soon');
+    expect(await page.locator('form').count()).toBe(0);
+    for (const url of [`${stack.formUrl}/properties/999999/apply`, `${stack.formUrl}/properties/x/apply`]) {
       const response = await page.goto(url);
       expect(response!.status()).toBe(404);
       expect(await mainText(page)).toContain('There is no application form at this address.');
@@ -495,8 +496,8 @@ describe('the online application form', () => {
       const { csrf } = await formPage(deleted.application_url);
       expect((await client.delete(`/api/v2/properties/${deleted.id}`)).status).toBe(200);
       const gone = await post(deleted.application_url, { ...contact, csrf_token: csrf });
-      expect(gone.status).toBe(404);
-      expect(await gone.text()).toContain('There is no application form at this address.');
+      expect(gone.status).toBe(410);
+      expect(await gone.text()).toContain('This property no longer takes applications.');
 
       const { status, csrf: none } = await formPage(closed.application_url);
       expect([status, none]).toEqual([403, '']);

@@ -73,6 +73,13 @@ class Redirect {
 
 const NOT_FOUND = new Refusal(404, 'Page not found', 'There is no application form at this address.');
 
+/** A deleted property's links (its application_url, its applicants' form_url): nothing more of it. */
+const NO_LONGER_APPLYING = new Refusal(
+  410,
+  'No longer taking applications',
+  'This property no longer takes applications. Contact the property manager if you have questions.',
+);
+
 /**
  * The online application form: step 1 at a property's application_url creates the application;
  * every later page lives under the applicant's own form_url (`/applicants/<token>`), whose
@@ -548,6 +555,8 @@ function refusalFor(error: unknown): Refusal {
       case ErrorCode.PROPERTY_ID_INVALID:
       case ErrorCode.NOT_FOUND:
         return NOT_FOUND;
+      case ErrorCode.PROPERTY_DELETED:
+        return NO_LONGER_APPLYING;
       case ErrorCode.VALIDATION_FAILED:
         return new Refusal(422, 'Not accepted', error.message);
       case ErrorCode.SERVICE_UNAVAILABLE:
