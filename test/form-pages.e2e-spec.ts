@@ -30,7 +30,10 @@ describe('the application form’s pages', () => {
   let page: Page;
 
   beforeAll(async () => {
-    stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000' } });
+    stack = await Stack.start({
+      form: true,
+      env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000' },
+    });
     client = api(stack.url);
     browser = await launchBrowser();
   });
@@ -393,7 +396,7 @@ describe('the application form’s pages', () => {
       await allowed.locator('button[type="submit"]').press('Enter');
       await allowed.getByLabel('Desired move-in date').waitFor();
       const inner = page.frames().find((frame) => frame.url().includes('/details'));
-      expect(inner?.url()).toMatch(/\/applicants\/[\w-]{44}\/details\?iframe=true$/);
+      expect(inner?.url()).toMatch(/\/applicants\/[\w-]{60}\/details\?iframe=true$/);
     } finally {
       await framing.close();
     }

@@ -1,8 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { Browser, Page } from 'playwright-core';
-import { FieldCipher } from '@app/crypto';
 import { freePort, KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
@@ -23,7 +21,10 @@ describe('the online application form', () => {
 
   beforeAll(async () => {
     // Client two's properties use form preset 2.
-    stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', CLIENT_DEFAULTS: '2:2:1' } });
+    stack = await Stack.start({
+      form: true,
+      env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000', CLIENT_DEFAULTS: '2:2:1' },
+    });
     client = api(stack.url);
     browser = await launchBrowser();
     events = await EventTap.open(stack.namespace);
@@ -118,7 +119,7 @@ describe('the online application form', () => {
     expect(await page.title()).toContain('Maple Court');
     expect(await mainText(page)).toContain('Step 1 of 10');
     await fillContact('Ada', 'Lovelace', 'ada@example.com');
-    await submit(page, /\/applicants\/[\w-]{44}\/details$/);
+    await submit(page, /\/applicants\/[\w-]{60}\/details$/);
 
     const started = await primaryApplicant(property.id);
     expect(started.applicant).toMatchObject({ form_status: 'started', first_name: 'Ada', phone: '5550101234' });
@@ -201,15 +202,16 @@ describe('the online application form', () => {
     expect(application).toMatchObject({ floor_plan_id: null, desired_unit_description: 'Three bedrooms near the station' });
   });
 
-  it('shows a 404 page for an unknown or deleted property, and stores nothing', async () => {
+  it('shows a 404 page for an unknown property, says a deleted one takes no applications, and stores nothing', async () => {
     const property = await createProperty({ name: 'Gone Soon' });
     expect((await client.delete(`/api/v2/properties/${property.id}`)).status).toBe(200);
 
-    for (const url of [
-      property.application_url,
-      `${stack.formUrl}/properties/999999/apply`,
-      `${stack.formUrl}/properties/x/apply`,
-    ]) {
+    const deleted = await page.goto(property.application_url);
+    expect(deleted!.status()).toBe(410);
+    expect(await mainText(page)).toContain('This property no longer takes applications.');
+    expect(await mainText(page)).not.toContain('Gone Soon');
+    expect(await page.locator('form').count()).toBe(0);
+    for (const url of [`${stack.formUrl}/properties/999999/apply`, `${stack.formUrl}/properties/x/apply`]) {
       const response = await page.goto(url);
       expect(response!.status()).toBe(404);
       expect(await mainText(page)).toContain('There is no application form at this address.');
@@ -257,44 +259,6 @@ describe('the online application form', () => {
     } finally {
       await landing.close();
     }
-  });
-
-  it('keeps a link issued before tokens named their application working, and refuses one naming another', async () => {
-    const property = await createProperty({ name: 'Old Links Lane', kind: 'single_family' });
-    const created = await client.post('/api/v2/applications', {
-      application: { property_id: property.id, applicant: { first_name: 'Olde', last_name: 'Link', email: 'ol@example.com' } },
-    });
-    expect(created.status).toBe(201);
-    const application = created.body.application;
-    const applicantId = application.applicants[0].id;
-    // A token as they were made before: 32 random bytes, naming nothing.
-    const legacy = randomBytes(32).toString('base64url');
-    const db = await stack.database('applications');
-    try {
-      const stored = await db.collection('applications').findOne({ _id: String(application.id) as any });
-      const owner = `client:${stored!.client_id} applicant:${applicantId}`;
-      await db.collection('applications').updateOne(
-        { _id: String(application.id) as any },
-        {
-          $set: {
-            'applicants.0.form_token': new FieldCipher(stack.fieldEncryptionKeys).seal(legacy, 'applicant.form_token', owner),
-            'applicants.0.form_token_digest': createHash('sha256').update(legacy).digest('base64url'),
-          },
-        },
-      );
-    } finally {
-      await db.close();
-    }
-    const applicantPath = new URL(application.applicants[0].api_url).pathname;
-    expect((await client.get(applicantPath)).body.applicant.form_url).toBe(`${stack.formUrl}/applicants/${legacy}`);
-    await page.goto(`${stack.formUrl}/applicants/${legacy}`);
-    expect(await page.getByLabel('First name').inputValue()).toBe('Olde');
-
-    // The current form of the same token's randomness, naming this application: not its link.
-    const forged = Buffer.concat([Buffer.from([1]), Buffer.alloc(6), randomBytes(26)]);
-    forged.writeUIntBE(application.id, 1, 6);
-    const refused = await page.goto(`${stack.formUrl}/applicants/${forged.toString('base64url')}`);
-    expect(refused?.status()).toBe(404);
   });
 
   it('lists at least two form presets, and shows and stores the questions of the property’s preset', async () => {
@@ -380,7 +344,8 @@ describe('the online application form', () => {
       await submit(page, /\/identity$/);
       await fillSections(coApplicant.name, { household: async () => fail('a co-applicant is asked for no household') });
       await submit(page, /\/done$/);
-      expect(await mainText(page)).toContain(`Thank you, ${coApplicant.first_name}.`);
+      expect(await mainText(page)).toContain(`Your application to ${property.name} is complete.`);
+      expect(await mainText(page)).not.toMatch(new RegExp(`${coApplicant.email}|${coApplicant.first_name}`));
     }
     const after = await Promise.all(records.map(async (r) => (await client.get(new URL(r.api_url).pathname)).body.applicant));
     expect(after.map((r) => r.form_status)).toEqual(['completed', 'completed', 'completed']);
@@ -571,8 +536,8 @@ describe('the online application form', () => {
       const { csrf } = await formPage(deleted.application_url);
       expect((await client.delete(`/api/v2/properties/${deleted.id}`)).status).toBe(200);
       const gone = await post(deleted.application_url, { ...contact, csrf_token: csrf });
-      expect(gone.status).toBe(404);
-      expect(await gone.text()).toContain('There is no application form at this address.');
+      expect(gone.status).toBe(410);
+      expect(await gone.text()).toContain('This property no longer takes applications.');
 
       const { status, csrf: none } = await formPage(closed.application_url);
       expect([status, none]).toEqual([403, '']);

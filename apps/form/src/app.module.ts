@@ -11,6 +11,7 @@ import { CsrfTokens } from './form/csrf-tokens';
 import { FormErrorFilter } from './form/form-error.filter';
 import { FormFlow } from './form/form-flow';
 import { FormHttpController } from './form/form.http.controller';
+import { FormLinks } from './form/form-links';
 import { FormPresetSource } from './form/preset-source';
 import { StepsHttpController } from './form/steps.http.controller';
 
@@ -26,6 +27,7 @@ import { StepsHttpController } from './form/steps.http.controller';
     FormBackends,
     FormPresetSource,
     FormFlow,
+    FormLinks,
     {
       provide: CsrfTokens,
       inject: [FormEnvironment],

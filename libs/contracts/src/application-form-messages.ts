@@ -10,7 +10,10 @@ export interface FormPropertyMessage {
   id: number;
 }
 
-/** The answer to PROPERTIES.FORM_GET for a live property (null otherwise). */
+/**
+ * The answer to PROPERTIES.FORM_GET for a live property: null for an unknown id, the error
+ * PROPERTY_DELETED for a deleted one.
+ */
 export interface FormProperty {
   client_id: number;
   property: PropertyRepresentation;

@@ -8,6 +8,11 @@ export const ErrorCode = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   PROPERTY_ID_INVALID: 'PROPERTY_ID_INVALID',
   PROPERTY_NOT_FOUND: 'PROPERTY_NOT_FOUND',
+  /**
+   * The property was deleted: only the form says so (its links then say the property no longer
+   * takes applications); the API answers it as PROPERTY_NOT_FOUND's 404, as the contract says.
+   */
+  PROPERTY_DELETED: 'PROPERTY_DELETED',
   /** Any other resource (application, applicant, floor plan, ...) that is unknown, deleted or another client's. */
   NOT_FOUND: 'NOT_FOUND',
   /** An If-Match that no longer names the resource's current representation. */

@@ -167,23 +167,6 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   witness(digest: string): EventWitness {
     return { collection: APPLICANT_FORMS, key: digest };
   }
-
-  /**
-   * Which application holds the applicant whose form token has `digest`, for a link issued before
-   * tokens named their application, whose applicant has no form record yet (created through the
-   * API and never opened). A search by a field other than `_id`, so it reads every application:
-   * only such links come here, once each, since the first step writes the record found by `_id`.
-   */
-  async locate(digest: string): Promise<number | null> {
-    const application = await this.connection
-      .collection<{ id: number }>('applications')
-      .findOne({ 'applicants.form_token_digest': digest }, { projection: { id: 1 } });
-    if (application) return application.id;
-    const claim = await this.connection
-      .collection<{ application_id: number }>('application_versions')
-      .findOne({ 'applicant.form_token_digest': digest }, { projection: { application_id: 1 } });
-    return claim?.application_id ?? null;
-  }
 }
 
 /**

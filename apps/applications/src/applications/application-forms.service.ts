@@ -22,7 +22,7 @@ const ALREADY_COMPLETED = 'this application form is already completed';
 
 /**
  * An applicant's form link as the service is given it: the digest of its token, and the
- * application the token names (null for a token issued before tokens named one).
+ * application the token names (the form checked the token's MAC before it asked).
  */
 export interface FormLink {
   digest: string;
@@ -225,12 +225,14 @@ export class ApplicationFormsService {
 
   /**
    * Found by keys alone: the form record by the digest, else (an applicant that never opened its
-   * form) the application the token names. Only a token that names none is searched for.
+   * form) the application the token names. A token that names none (issued before tokens named
+   * their application) finds nothing: searching every application for it is what made a made-up
+   * link cost seconds of database time.
    */
   private async subject({ digest, applicationId: named }: FormLink): Promise<FormSubject | null> {
     const form = await this.forms.find(digest);
-    const applicationId = form?.application_id ?? named ?? (await this.forms.locate(digest));
-    if (applicationId === null) return null;
+    const applicationId = form?.application_id ?? named;
+    if (applicationId === null || applicationId === undefined) return null;
     const stored = await this.repository.findByKey(applicationId);
     if (!stored) return null;
     const application = await this.versions.current(stored);

@@ -16,12 +16,12 @@ import {
   SEALED_IDENTITY_FIELDS,
   ServiceError,
 } from '@app/contracts';
-import { APPLICANT_FORM_TOKEN, formTokenApplication, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
 import { FormEnvironment } from '../config/form.environment';
 import { FormBody } from '../questions/question-kinds';
 import { formSteps, isSectionStep, nextStep, previousStep, resumeStep, SectionStep, Step } from '../sections/steps';
 import { CsrfTokens } from './csrf-tokens';
+import { FormLinks } from './form-links';
 import { PageFrame, Pages } from './pages';
 import { FormPresetSource } from './preset-source';
 import { SubmissionRateLimit } from './rate-limit';
@@ -46,6 +46,13 @@ export class Redirect {
 
 export const NOT_FOUND = new Refusal(404, 'Page not found', 'There is no application form at this address.');
 
+/** A deleted property's links (its application_url, its applicants' form_url): nothing more of it. */
+const NO_LONGER_APPLYING = new Refusal(
+  410,
+  'No longer taking applications',
+  'This property no longer takes applications. Contact the property manager if you have questions.',
+);
+
 export const ALREADY_COMPLETE = new Refusal(
   409,
   'Application already complete',
@@ -67,6 +74,7 @@ export class FormFlow {
     env: FormEnvironment,
     readonly csrf: CsrfTokens,
     private readonly presets: FormPresetSource,
+    private readonly links: FormLinks,
   ) {
     this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
     this.rateLimit = new SubmissionRateLimit(env.FORM_RATE_LIMIT_PER_MINUTE);
@@ -88,9 +96,10 @@ export class FormFlow {
   async openApplicant(
     token: string,
   ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
-    if (!APPLICANT_FORM_TOKEN.test(token)) throw NOT_FOUND;
-    const link = formLink(token);
-    if (!link) throw NOT_FOUND;
+    const opened = this.links.open(token);
+    if (opened.kind === 'expired') throw expiredLink(opened.expiredAt);
+    if (opened.kind !== 'valid') throw NOT_FOUND;
+    const { link } = opened;
     const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, link);
     if (!applicant) throw NOT_FOUND;
     const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
@@ -233,6 +242,8 @@ function refusalFor(error: unknown): Refusal {
       case ErrorCode.PROPERTY_ID_INVALID:
       case ErrorCode.NOT_FOUND:
         return NOT_FOUND;
+      case ErrorCode.PROPERTY_DELETED:
+        return NO_LONGER_APPLYING;
       case ErrorCode.VALIDATION_FAILED:
         return new Refusal(422, 'Not accepted', error.message);
       case ErrorCode.SERVICE_UNAVAILABLE:
@@ -260,14 +271,10 @@ export function withoutSecrets(body: FormBody): FormBody {
   return rest;
 }
 
-/**
- * How the form names an applicant to the applications service: the digest of its link's token,
- * and the application a 44-character token names. A 44-character token that names none is no
- * token of ours (null); a 43-character one was issued before tokens named their application.
- */
-function formLink(token: string): FormTokenMessage | null {
-  const digest = formTokenDigest(token);
-  if (token.length === 43) return { token_digest: digest };
-  const applicationId = formTokenApplication(token);
-  return applicationId === null ? null : { token_digest: digest, application_id: applicationId };
+function expiredLink(expiredAt: Date): Refusal {
+  return new Refusal(
+    410,
+    'This link has expired',
+    `This application link stopped working on ${expiredAt.toISOString().slice(0, 10)}. Contact the property manager to continue your application.`,
+  );
 }

@@ -232,7 +232,7 @@ export class FormHttpController {
       const { applicant, property } = await this.flow.openApplicant(token);
       if (applicant.form_status !== 'completed')
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'contact', iframe), iframe);
-      return this.flow.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property, applicant });
+      return this.flow.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property });
     });
   }
 

@@ -240,9 +240,16 @@ export class PropertiesService {
    * The live property `id`, whoever owns it, with its owner: what the public application form
    * shows. Deleted and unknown properties are null alike.
    */
+  /**
+   * The property the form shows, whoever owns it; null for an unknown id. A deleted one is
+   * PROPERTY_DELETED, with nothing of it: its links say it no longer takes applications.
+   */
   async findForForm(id: number): Promise<FormProperty | null> {
     const record = await this.repository.findCurrent(id);
-    if (!record || record.deleted_at) return null;
+    if (!record) return null;
+    if (record.deleted_at) {
+      throw new ServiceError(ErrorCode.PROPERTY_DELETED, `property ${id} no longer takes applications`);
+    }
     return { client_id: record.client_id, property: this.represent(record) };
   }
 

@@ -106,7 +106,7 @@ export class ApplicantRepresentation {
     description:
       'The applicant’s own link into the online application form: <APPLY_BASE_URL>/applicants/<token>, the ' +
       'token unguessable. Null for applicants created before form links existed.',
-    example: 'http://localhost:3003/applicants/3q2-7wE9kVbYt1m0sQx4c8pLrA5uZf6nHjDg0oKiWyM',
+    example: 'http://localhost:3003/applicants/AgAAAAAAAWr9hsAmofXOWyJ7lvCiPWS__SmySdI4wIkkyg7InjyVX0PZvf1B',
   })
   form_url: string | null;
 

@@ -59,7 +59,8 @@ export class PropertyInput {
   @ApiProperty({
     description: 'When true, the online application form accepts only people with invitations.',
     default: PROPERTY_DEFAULTS.invitation_only,
-    example: false,
+    // True, as the example's invitation_only_message only means something then.
+    example: true,
   })
   invitation_only?: boolean;
 
