@@ -220,7 +220,7 @@ describe('the online application form’s sections', () => {
       ['guarantor', 'Anne Milbanke'],
     ]);
     const guarantor = (await client.get(new URL(application.applicants[2].api_url).pathname)).body.applicant;
-    expect(guarantor.form_url).toMatch(/\/applicants\/[\w-]{44}$/);
+    expect(guarantor.form_url).toMatch(/\/applicants\/[\w-]{60}$/);
   });
 
   it('asks a guarantor added through the API only for identity, residence and income, then consent', async () => {
