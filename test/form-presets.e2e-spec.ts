@@ -308,23 +308,38 @@ describe('form presets', () => {
 
     const started: Page = await browser.newPage();
     const later: Page = await browser.newPage();
+    const visited: Page = await browser.newPage();
     try {
       const startedUrl = await startForm(started, 'ada@example.com');
       expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      // An applicant created through the API takes the version current at its first visit.
+      const created = await client.post('/api/v2/applications', {
+        application: {
+          property_id: property.id,
+          applicant: { first_name: 'Mary', last_name: 'Jackson', email: 'mj@example.com' },
+        },
+      });
+      const applicantPath = new URL(created.body.application.applicants[0].api_url).pathname;
+      const visitedUrl = (await client.get(applicantPath)).body.applicant.form_url;
+      await visited.goto(visitedUrl);
 
       const changed = await client.patch(`${PRESETS}/${preset.id}`, {
         form_preset: { questions: [PETS], sections: [{ kind: 'employment' }, { kind: 'questions' }] },
       });
       expect(changed.body.form_preset.version).toBe(2);
 
-      // The started application keeps version 1's questions and steps ...
+      // The started application keeps version 1's questions and steps, and so does the one visited ...
       expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      await visited.getByLabel('Phone number').fill('555 020 3000');
+      await submit(visited, /\/details$/);
+      expect(await asked(visited, visitedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
       // ... while one started now is filled with version 2.
       const laterUrl = await startForm(later, 'grace@example.com');
       expect(await asked(later, laterUrl)).toEqual({ questions: ['pets'], employment: 200 });
     } finally {
       await started.close();
       await later.close();
+      await visited.close();
     }
   });
 });
