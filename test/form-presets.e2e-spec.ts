@@ -277,37 +277,69 @@ describe('form presets', () => {
     expect(answer.body.error.message).toBe(`${answer.body.error.details[0].field} ${answer.body.error.details[0].message}`);
   });
 
-  it('shows the questions of the client’s preset on the form, as the preset is now', async () => {
+  it('keeps a started application on the preset version it was filled with; a new one gets the changed preset', async () => {
     const preset = await create({ name: 'On the form', questions: [EVICTED, EXPLAIN, PARKING] });
     const property = (
       await client.post('/api/v2/properties', {
         property: { name: 'Preset Place', kind: 'single_family', form_preset_id: preset.id },
       })
     ).body.property;
+    const PETS = { id: 'pets', label: 'Which pets will live with you?', kind: 'text' };
 
-    const page: Page = await browser.newPage();
-    try {
+    /** Step 1 at the property in a page of its own; the applicant's form_url. */
+    const startForm = async (page: Page, email: string): Promise<string> => {
       await page.goto(property.application_url);
       await page.getByLabel('First name').fill('Ada');
       await page.getByLabel('Last name').fill('Lovelace');
-      await page.getByLabel('E-mail address').fill('ada@example.com');
+      await page.getByLabel('E-mail address').fill(email);
       await page.getByLabel('Phone number').fill('(555) 010-1234');
       await submit(page, /\/details$/);
-      await submit(page, /\/finish$/);
-      const finish = page.url();
-      expect(await page.getByText(EVICTED.label).count()).toBe(1);
-      expect(await page.getByText(PARKING.label).count()).toBe(1);
-      // The shipped preset's questions are not asked.
-      expect(await page.getByText('Current address').count()).toBe(0);
+      return page.url().replace(/\/details$/, '');
+    };
+    /** The labels of the preset's questions a form_url asks, and whether it has an employment step. */
+    const asked = async (page: Page, formUrl: string) => {
+      await page.goto(`${formUrl}/questions`);
+      const shown: string[] = [];
+      for (const question of [EVICTED, PARKING, PETS])
+        if ((await page.getByText(question.label).count()) > 0) shown.push(question.id);
+      const employment = await page.goto(`${formUrl}/employment`);
+      return { questions: shown, employment: employment!.status() };
+    };
 
-      await client.patch(`${PRESETS}/${preset.id}`, {
-        form_preset: { questions: [{ id: 'pets', label: 'Which pets will live with you?', kind: 'text' }] },
+    const started: Page = await browser.newPage();
+    const later: Page = await browser.newPage();
+    const visited: Page = await browser.newPage();
+    try {
+      const startedUrl = await startForm(started, 'ada@example.com');
+      expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      // An applicant created through the API takes the version current at its first visit.
+      const created = await client.post('/api/v2/applications', {
+        application: {
+          property_id: property.id,
+          applicant: { first_name: 'Mary', last_name: 'Jackson', email: 'mj@example.com' },
+        },
       });
-      await page.goto(finish);
-      expect(await page.getByText('Which pets will live with you?').count()).toBe(1);
-      expect(await page.getByText(EVICTED.label).count()).toBe(0);
+      const applicantPath = new URL(created.body.application.applicants[0].api_url).pathname;
+      const visitedUrl = (await client.get(applicantPath)).body.applicant.form_url;
+      await visited.goto(visitedUrl);
+
+      const changed = await client.patch(`${PRESETS}/${preset.id}`, {
+        form_preset: { questions: [PETS], sections: [{ kind: 'employment' }, { kind: 'questions' }] },
+      });
+      expect(changed.body.form_preset.version).toBe(2);
+
+      // The started application keeps version 1's questions and steps, and so does the one visited ...
+      expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      await visited.getByLabel('Phone number').fill('555 020 3000');
+      await submit(visited, /\/details$/);
+      expect(await asked(visited, visitedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      // ... while one started now is filled with version 2.
+      const laterUrl = await startForm(later, 'grace@example.com');
+      expect(await asked(later, laterUrl)).toEqual({ questions: ['pets'], employment: 200 });
     } finally {
-      await page.close();
+      await started.close();
+      await later.close();
+      await visited.close();
     }
   });
 });

@@ -35,6 +35,18 @@ export interface StartFormMessage extends FormSubmission {
   client_id: number;
   property_id: number;
   request: FormContactInput;
+  /** The preset version the contact page was shown under: the one the new application is filled with. */
+  form_preset?: FormPresetVersionRef;
+}
+
+/**
+ * A preset version an application is filled with. Recorded once per application, the first time
+ * the form resolves one for it, so a preset changed afterwards never changes the questions and
+ * steps of an application already being filled in (nor of its co-applicants).
+ */
+export interface FormPresetVersionRef {
+  id: number;
+  version: number;
 }
 
 /**
@@ -69,6 +81,14 @@ export interface SaveSectionMessage extends FormTokenMessage, FormSubmission {
   sealed_applicant?: SealedApplicantFields;
 }
 
+/**
+ * APPLICATION_FORMS.RECORD_PRESET: the preset version the form resolved for the applicant's
+ * application, kept only when none is recorded yet; the answer shows the one that is.
+ */
+export interface RecordFormPresetMessage extends FormTokenMessage {
+  form_preset: FormPresetVersionRef;
+}
+
 /** The last step: the saved sections are what is completed; consent and signature are given here. */
 export interface CompleteFormMessage extends FormTokenMessage, FormSubmission {
   signature: string;
@@ -95,6 +115,8 @@ export interface FormApplicant {
   floor_plan_id: number | null;
   desired_unit_description: string | null;
   desired_move_in: string | null;
+  /** The preset version the application is filled with; null until the form first resolves one. */
+  form_preset: FormPresetVersionRef | null;
   /** Only in the answer to START: the token of the new applicant's form_url. */
   token?: string;
 }

@@ -79,6 +79,8 @@ export const APPLICATION_FORMS = {
   FIND: 'application_forms.find',
   /** Step 1 again, or first for an applicant created through the API: contact details. */
   SAVE_CONTACT: 'application_forms.save_contact',
+  /** The preset version the application is filled with, recorded once: the first one the form resolves. */
+  RECORD_PRESET: 'application_forms.record_preset',
   /** Step 2: what the property's kind asks and the desired move-in. */
   SAVE_DETAILS: 'application_forms.save_details',
   /** One section step of the preset (identity, residence history...), saved on the applicant. */

@@ -1,14 +1,15 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { FormStatus, SealedValue } from '@app/contracts';
+import { FormPresetVersionRef, FormStatus, SealedValue } from '@app/contracts';
 import { EventWitness } from '@app/events';
-import { BackgroundPurge, claimed, ignoreExistingCollection } from '@app/persistence';
+import { BackgroundPurge, claimed, documentKey, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantRecord } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
 const FORM_SUBMISSIONS = 'form_submissions';
 const FORM_COMPLETIONS = 'form_completions';
+const FORM_PRESETS = 'application_form_presets';
 
 /**
  * How long a used form page's submission nonce is kept: longer than the CSRF token that carries
@@ -28,6 +29,17 @@ export type FormCompletionChanges = Pick<ApplicantForm, 'form_status' | 'form_co
 interface FormCompletionClaim extends FormCompletionChanges {
   _id: string;
   event_ids: string[];
+}
+
+/**
+ * The preset version an application is filled with, under `_id` = the application's key: an
+ * insert-once claim, so that of two co-applicants opening the form at once exactly one records
+ * it (the `_id` index decides, on MongoDB and FerretDB alike) and both then read the same one.
+ * Kept beside the application document, which a change through the API rewrites whole.
+ */
+interface FormPresetClaim extends FormPresetVersionRef {
+  _id: string;
+  recorded_at: Date;
 }
 
 /**
@@ -78,8 +90,13 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     return this.connection.collection<FormCompletionClaim>(FORM_COMPLETIONS);
   }
 
+  private get presets() {
+    return this.connection.collection<FormPresetClaim>(FORM_PRESETS);
+  }
+
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection(APPLICANT_FORMS).catch(ignoreExistingCollection);
+    await this.connection.createCollection(FORM_PRESETS).catch(ignoreExistingCollection);
     await this.connection.createCollection(FORM_COMPLETIONS).catch(ignoreExistingCollection);
     await this.connection.createCollection(FORM_SUBMISSIONS).catch(ignoreExistingCollection);
     this.purge.start();
@@ -87,6 +104,22 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.purge.stop();
+  }
+
+  /** The preset version application `applicationId` is filled with, or null before the form resolved one. */
+  async findPreset(applicationId: number): Promise<FormPresetVersionRef | null> {
+    const claim = await this.presets.findOne({ _id: documentKey(applicationId) });
+    return claim ? { id: claim.id, version: claim.version } : null;
+  }
+
+  /**
+   * Records `preset` for application `applicationId` unless one is recorded already; returns the
+   * one recorded, this or the earlier one, never changed once stored.
+   */
+  async recordPreset(applicationId: number, preset: FormPresetVersionRef): Promise<FormPresetVersionRef> {
+    const claim = { _id: documentKey(applicationId), id: preset.id, version: preset.version, recorded_at: new Date() };
+    if (await claimed(this.presets.insertOne(claim))) return { id: preset.id, version: preset.version };
+    return (await this.findPreset(applicationId))!;
   }
 
   /** Whether this is the first use of a form page's submission nonce (the `_id` index decides races). */

@@ -10,10 +10,12 @@ import {
   FormCompletionInput,
   FormContactInput,
   FormDetailsInput,
+  FormPresetVersionRef,
   FormSubmission,
   FormTokenMessage,
   isPositiveId,
   parseRequest,
+  RecordFormPresetMessage,
   requireClientId,
   SaveContactMessage,
   SaveDetailsMessage,
@@ -43,13 +45,19 @@ export class ApplicationFormsMessageController {
     const clientId = requireClientId(message?.client_id);
     if (!isPositiveId(message.property_id)) throw ServiceError.propertyIdInvalid();
     const contact = parseRequest(FormContactInput, message.request);
+    const preset = message.form_preset === undefined ? null : readPreset(message.form_preset);
     await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.start(clientId, message.property_id, contact);
+    return this.forms.start(clientId, message.property_id, contact, preset);
   }
 
   @MessagePattern(APPLICATION_FORMS.FIND)
   find(@Payload() message: FormTokenMessage): Promise<FormApplicant | null> {
     return this.forms.find(readLink(message));
+  }
+
+  @MessagePattern(APPLICATION_FORMS.RECORD_PRESET)
+  recordPreset(@Payload() message: RecordFormPresetMessage): Promise<FormApplicant> {
+    return this.forms.recordPreset(readLink(message), readPreset(message?.form_preset));
   }
 
   @MessagePattern(APPLICATION_FORMS.SAVE_CONTACT)
@@ -109,6 +117,11 @@ function readLink(message: FormTokenMessage): FormLink {
   const applicationId = message.application_id;
   if (applicationId !== undefined && !isPositiveId(applicationId)) throw malformed();
   return { digest: message.token_digest, applicationId: applicationId ?? null };
+}
+
+function readPreset(value: unknown): FormPresetVersionRef {
+  if (!isObject(value) || !isPositiveId(value.id) || !isPositiveId(value.version)) throw malformed();
+  return { id: value.id, version: value.version };
 }
 
 function readSubmission(message: FormSubmission): string {

@@ -96,3 +96,29 @@ describe('ApplicationFormsService.complete', () => {
     await expect(service.complete(LINK, completion('A. Lovelace'))).rejects.toBeInstanceOf(ServiceError);
   });
 });
+
+describe('ApplicationFormsService.recordPreset', () => {
+  it('records the first preset version and keeps it: a later one never replaces it', async () => {
+    const database = new MemoryDatabase();
+    const { service } = await started(database);
+    expect((await service.find(LINK))!.form_preset).toBeNull();
+
+    expect((await service.recordPreset(LINK, { id: 4, version: 1 })).form_preset).toEqual({ id: 4, version: 1 });
+    expect((await service.recordPreset(LINK, { id: 4, version: 2 })).form_preset).toEqual({ id: 4, version: 1 });
+    expect((await service.find(LINK))!.form_preset).toEqual({ id: 4, version: 1 });
+  });
+
+  it('lets two co-applicants recording at once agree on one version', async () => {
+    const database = new MemoryDatabase();
+    const { service } = await started(database);
+
+    const [first, second] = await Promise.all([
+      service.recordPreset(LINK, { id: 4, version: 1 }),
+      service.recordPreset(LINK, { id: 4, version: 2 }),
+    ]);
+
+    expect(first.form_preset).toEqual(second.form_preset);
+    expect(database.collection('application_form_presets').documents.size).toBe(1);
+    expect((await service.find(LINK))!.form_preset).toEqual(first.form_preset);
+  });
+});

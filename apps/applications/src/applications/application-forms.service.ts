@@ -7,6 +7,7 @@ import {
   FormApplicant,
   FormContactInput,
   FormDetailsInput,
+  FormPresetVersionRef,
   HouseholdSectionInput,
   SaveSectionMessage,
   ServiceError,
@@ -35,6 +36,8 @@ interface FormSubject {
   application: ApplicationRecord;
   applicant: ApplicantRecord;
   form: ApplicantForm | null;
+  /** The preset version the application is filled with, null before the form resolved one. */
+  preset: FormPresetVersionRef | null;
 }
 
 /** The last step as validated. */
@@ -76,15 +79,24 @@ export class ApplicationFormsService {
     }
   }
 
-  /** Step 1 at a property: the application and its primary applicant, the form started. */
-  async start(clientId: number, propertyId: number, contact: FormContactInput): Promise<FormApplicant> {
+  /**
+   * Step 1 at a property: the application and its primary applicant, the form started, filled
+   * with `preset` (the version its contact page was shown under) when the form names one.
+   */
+  async start(
+    clientId: number,
+    propertyId: number,
+    contact: FormContactInput,
+    preset: FormPresetVersionRef | null = null,
+  ): Promise<FormApplicant> {
     const application = await this.applications.createFromForm(clientId, {
       property_id: propertyId,
       applicant: { ...contact, phone: contact.phone ?? null },
     });
     const applicant = application.applicants[0];
     const token = this.formTokens.token(clientId, applicant)!;
-    const subject: FormSubject = { digest: formTokenDigest(token), application, applicant, form: null };
+    const recorded = preset ? await this.forms.recordPreset(application.id, preset) : null;
+    const subject: FormSubject = { digest: formTokenDigest(token), application, applicant, form: null, preset: recorded };
     const form = await this.markFormStarted(subject, null);
     return { ...view({ ...subject, form }), token };
   }
@@ -93,6 +105,17 @@ export class ApplicationFormsService {
   async find(link: FormLink): Promise<FormApplicant | null> {
     const subject = await this.subject(link);
     return subject ? view(subject) : null;
+  }
+
+  /**
+   * The preset version the form resolved for the link's application, recorded unless one is
+   * already (by a co-applicant, or an earlier visit); the applicant shows the one recorded.
+   */
+  async recordPreset(link: FormLink, preset: FormPresetVersionRef): Promise<FormApplicant> {
+    const subject = await this.subject(link);
+    if (!subject) throw ServiceError.notFound('applicant', 'for this form link');
+    if (subject.preset) return view(subject);
+    return view({ ...subject, preset: await this.forms.recordPreset(subject.application.id, preset) });
   }
 
   /** Step 1 for an applicant created through the API (or step 1 again): its contact details. */
@@ -237,7 +260,9 @@ export class ApplicationFormsService {
     if (!stored) return null;
     const application = await this.versions.current(stored);
     const applicant = application.applicants.find((candidate) => candidate.form_token_digest === digest);
-    return applicant ? { digest, application, applicant: withFormProgress(applicant, form), form } : null;
+    if (!applicant) return null;
+    const preset = await this.forms.findPreset(application.id);
+    return { digest, application, applicant: withFormProgress(applicant, form), form, preset };
   }
 }
 
@@ -249,7 +274,7 @@ function refused(message: string): ServiceError {
   return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: 'form', message }]);
 }
 
-function view({ application, applicant, form }: FormSubject): FormApplicant {
+function view({ application, applicant, form, preset }: FormSubject): FormApplicant {
   const current = withFormProgress(applicant, form);
   return {
     client_id: application.client_id,
@@ -271,6 +296,7 @@ function view({ application, applicant, form }: FormSubject): FormApplicant {
     floor_plan_id: application.floor_plan_id ?? null,
     desired_unit_description: application.desired_unit_description ?? null,
     desired_move_in: application.desired_move_in ?? null,
+    form_preset: preset,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   parseRequest,
   PROPERTIES,
   PropertyRepresentation,
+  RecordFormPresetMessage,
   SEALED_IDENTITY_FIELDS,
   ServiceError,
 } from '@app/contracts';
@@ -104,7 +105,12 @@ export class FormFlow {
     if (!applicant) throw NOT_FOUND;
     const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
     if (!found || found.client_id !== applicant.client_id) throw NOT_FOUND;
-    return { applicant, property: found.property, link };
+    if (applicant.form_preset) return { applicant, property: found.property, link };
+    // The first visit (an application created through the API): its preset is the current one, from now on.
+    const preset = await this.presets.find(found.property);
+    const message: RecordFormPresetMessage = { ...link, form_preset: { id: preset.id, version: preset.version } };
+    const recorded = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.RECORD_PRESET, message);
+    return { applicant: recorded, property: found.property, link };
   }
 
   /**
@@ -148,7 +154,7 @@ export class FormFlow {
 
   /** The steps `applicant` is asked, under the preset version its application was started with. */
   async steps(property: PropertyRepresentation, applicant: FormApplicant): Promise<Step[]> {
-    return formSteps(await this.presets.find(property), applicant.type);
+    return formSteps(await this.presets.find(property, applicant.form_preset), applicant.type);
   }
 
   /**
@@ -164,7 +170,7 @@ export class FormFlow {
       throw new Redirect(this.stepUrl(token, 'done', iframe));
     }
     if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
-    const preset = await this.presets.find(opened.property);
+    const preset = await this.presets.find(opened.property, opened.applicant.form_preset);
     const steps = formSteps(preset, opened.applicant.type);
     if (!steps.includes(step)) {
       if (isSectionStep(step)) throw NOT_FOUND;

@@ -4,7 +4,6 @@ import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/c
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
-  ApplicantType,
   FieldProblem,
   FormApplicant,
   FormContactInput,
@@ -15,6 +14,7 @@ import {
   parseIdSegment,
   PROPERTIES,
   PropertyRepresentation,
+  StartFormMessage,
   UsableInvitation,
 } from '@app/contracts';
 import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
@@ -102,6 +102,8 @@ export class FormHttpController {
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
       }
+      // The preset's current version when step 1 creates the application is the one it is filled with.
+      const preset = await this.presets.find(property);
       if (invitation) await this.useInvitation(property.id, invitation.token, nonce);
       const started = await this.backends
         .applications<FormApplicant>(APPLICATION_FORMS.START, {
@@ -109,7 +111,8 @@ export class FormHttpController {
           property_id: property.id,
           request: contact,
           submission: nonce,
-        })
+          form_preset: { id: preset.id, version: preset.version },
+        } satisfies StartFormMessage)
         .catch(async (error: unknown) => {
           if (invitation) await this.releaseInvitation(property.id, invitation.token, nonce);
           throw error;
@@ -135,7 +138,7 @@ export class FormHttpController {
         const step = resumeStep(steps, applicant.form_steps, true);
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, step, iframe), iframe);
       }
-      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant);
     });
   }
 
@@ -151,7 +154,7 @@ export class FormHttpController {
       const { applicant, property } = await this.flow.openApplicant(token);
       if (applicant.form_status === 'completed')
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
-      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant);
     });
   }
 
@@ -170,7 +173,7 @@ export class FormHttpController {
       const body = this.flow.submitted(request, action);
       const contact = this.flow.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
-        return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant.type);
+        return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant);
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_CONTACT, {
         ...link,
@@ -289,9 +292,10 @@ export class FormHttpController {
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
-    type: ApplicantType = 'primary',
+    applicant: FormApplicant | null = null,
   ): Promise<FastifyReply> {
-    const steps = formSteps(await this.presets.find(property), type);
+    const preset = await this.presets.find(property, applicant?.form_preset ?? null);
+    const steps = formSteps(preset, applicant?.type ?? 'primary');
     return this.flow.pages.send(reply, status, 'contact', {
       title: 'Your contact details',
       iframe,

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { FORM_PRESET_PATTERNS, formPreset, FormPreset, FormPresetForFormMessage, PropertyRepresentation } from '@app/contracts';
+import {
+  FORM_PRESET_PATTERNS,
+  formPreset,
+  FormPreset,
+  FormPresetForFormMessage,
+  FormPresetVersionRef,
+  PropertyRepresentation,
+} from '@app/contracts';
 import { FormBackends } from '../backends/form-backends';
 
 /**
@@ -11,11 +18,16 @@ import { FormBackends } from '../backends/form-backends';
 export class FormPresetSource {
   constructor(private readonly backends: FormBackends) {}
 
-  async find(property: PropertyRepresentation, version?: number): Promise<FormPreset> {
-    const message: FormPresetForFormMessage = { property_id: property.id, form_preset_id: property.form_preset_id };
-    if (version !== undefined) message.version = version;
+  /**
+   * The preset `filled` names (the version an application is filled with), else the property's
+   * current one: a preset changed, or a property given another, never changes a started form.
+   */
+  async find(property: PropertyRepresentation, filled: FormPresetVersionRef | null = null): Promise<FormPreset> {
+    const id = filled?.id ?? property.form_preset_id;
+    const message: FormPresetForFormMessage = { property_id: property.id, form_preset_id: id };
+    if (filled) message.version = filled.version;
     const found = await this.backends.properties<FormPreset | null>(FORM_PRESET_PATTERNS.FORM_GET, message);
     // A property stored before presets were checked may name none; it gets the first shipped one.
-    return found ?? formPreset(property.form_preset_id);
+    return found ?? formPreset(id);
   }
 }
