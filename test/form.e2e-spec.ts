@@ -3,6 +3,7 @@ import { createServer, Server } from 'node:http';
 import { Browser, Page } from 'playwright-core';
 import { freePort, KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
+import { fillSections } from './support/form-steps';
 import { EventTap } from './support/events';
 import { Api, api } from './support/http';
 import { eventually } from './support/wait';
@@ -66,48 +67,6 @@ describe('the online application form', () => {
     await page.getByLabel('Phone number').fill('(555) 010-1234');
   }
 
-  /**
-   * From the step after the unit to the signature of preset 1 (every property's default): each
-   * section the applicant is asked filled in as little as it takes, the review passed, consent
-   * given and `signature` typed. `fill` fills a step its own way instead (by step name).
-   */
-  async function fillSections(signature: string, fill: Record<string, () => Promise<void>> = {}): Promise<void> {
-    for (let steps = 0; !page.url().endsWith('/finish'); steps++) {
-      expect(steps).toBeLessThan(10);
-      const step = new URL(page.url()).pathname.split('/').pop()!;
-      if (step === 'review') {
-        await Promise.all([page.waitForEvent('load'), page.getByRole('link', { name: 'Continue to sign' }).click()]);
-        continue;
-      }
-      if (fill[step]) await fill[step]();
-      else if (step === 'identity') {
-        await page.getByLabel('Date of birth').fill('1990-04-12');
-        await page.getByLabel('Social security number').fill('123-45-6789');
-      } else if (step === 'residence_history') {
-        const address = page.getByRole('group', { name: 'Address 1' });
-        await address.getByLabel('Address', { exact: true }).fill('1 Old Road, Springfield');
-        await address.getByLabel('Moved in').fill('2015-01-01');
-      } else if (step === 'emergency_contact') {
-        await page.getByLabel('Full name').fill('Mary Somerville');
-        await page.getByLabel('Phone number').fill('555 010 9876');
-      } else if (step === 'questions') {
-        for (const question of ['Have you ever been evicted?', 'Has a court ever ruled against you over a debt or a lease?']) {
-          await page.getByRole('group', { name: question }).getByLabel('No').check();
-        }
-        for (const question of ['Have you filed for bankruptcy in the last 7 years?', 'Have you ever refused to pay rent?']) {
-          await page.getByRole('group', { name: question }).getByLabel('No').check();
-        }
-        await page.getByRole('group', { name: 'Does anyone who will live here smoke?' }).getByLabel('No').check();
-        await page.getByLabel('How many people will live here in all?').fill('1');
-      }
-      const before = page.url();
-      await submit(page);
-      expect({ step, moved: page.url() !== before }).toEqual({ step, moved: true });
-    }
-    await page.getByLabel('I have read the disclosures above and agree to them').check();
-    await page.getByLabel('Signature: type your full name').fill(signature);
-  }
-
   it('takes a full application for a multi_family property: a floor plan and the desired unit', async () => {
     const property = await createProperty({ name: 'Maple Court', kind: 'multi_family' });
     const added = await client.post(`/api/v2/properties/${property.id}/floor_plans`, {
@@ -137,7 +96,7 @@ describe('the online application form', () => {
     await page.getByLabel('Desired move-in date').fill('2027-03-01');
     await submit(page, /\/identity$/);
 
-    await fillSections('Ada Lovelace');
+    await fillSections(page, 'Ada Lovelace');
     await submit(page, /\/done$/);
     expect(await mainText(page)).toContain('Your application to Maple Court is complete.');
 
@@ -176,7 +135,7 @@ describe('the online application form', () => {
     expect(await page.locator('textarea').count()).toBe(0);
     await page.getByLabel('Desired move-in date').fill('2027-05-15');
     await submit(page, /\/identity$/);
-    await fillSections('Grace Hopper');
+    await fillSections(page, 'Grace Hopper');
     await submit(page, /\/done$/);
 
     const { application, applicant } = await primaryApplicant(property.id);
@@ -195,7 +154,7 @@ describe('the online application form', () => {
     expect(await page.locator('.error-summary').innerText()).toContain('must describe the property you want');
     await page.getByLabel('Describe the property you are looking for').fill('Three bedrooms near the station');
     await submit(page, /\/identity$/);
-    await fillSections('Alan Turing');
+    await fillSections(page, 'Alan Turing');
     await submit(page, /\/done$/);
 
     const { application } = await primaryApplicant(property.id);
@@ -252,7 +211,7 @@ describe('the online application form', () => {
       expect((await client.get(applicantPath)).body.applicant).toMatchObject({ form_status: 'started', phone: '5550203000' });
 
       await submit(page, /\/identity$/);
-      await fillSections('Katherine Johnson');
+      await fillSections(page, 'Katherine Johnson');
       await submit(page, landing.url);
       expect(await page.locator('body').innerText()).toContain('Welcome back');
       expect((await client.get(applicantPath)).body.applicant.form_status).toBe('completed');
@@ -281,7 +240,7 @@ describe('the online application form', () => {
     await fillContact('Mary', 'Jackson', 'mary@example.com');
     await submit(page, /\/details$/);
     await submit(page, /\/identity$/);
-    await fillSections('Mary Jackson', {
+    await fillSections(page, 'Mary Jackson', {
       questions: async () => {
         expect(await page.getByText('Have you ever been evicted?').count()).toBe(0);
         await page.getByRole('group', { name: 'Do you have pets?' }).getByLabel('Yes').check();
@@ -304,7 +263,7 @@ describe('the online application form', () => {
     await fillContact('Dorothy', 'Vaughan', 'dorothy@example.com');
     await submit(page, /\/details$/);
     await submit(page, /\/identity$/);
-    await fillSections('Dorothy Vaughan', {
+    await fillSections(page, 'Dorothy Vaughan', {
       // The household step adds each adult with its own "Add" button, without a script.
       household: async () => {
         for (const [index, [first, email]] of [
@@ -342,7 +301,7 @@ describe('the online application form', () => {
       await page.getByLabel('Phone number').fill(`555010200${index}`);
       // A co-applicant describes no home and lists no household: from step 1 to its own sections.
       await submit(page, /\/identity$/);
-      await fillSections(coApplicant.name, { household: async () => fail('a co-applicant is asked for no household') });
+      await fillSections(page, coApplicant.name, { household: async () => fail('a co-applicant is asked for no household') });
       await submit(page, /\/done$/);
       expect(await mainText(page)).toContain(`Your application to ${property.name} is complete.`);
       expect(await mainText(page)).not.toMatch(new RegExp(`${coApplicant.email}|${coApplicant.first_name}`));

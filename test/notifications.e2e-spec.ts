@@ -3,6 +3,7 @@ import { Browser, Page } from 'playwright-core';
 import { KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
+import { fillSections } from './support/form-steps';
 import { Api, api, expectErrorBody } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { ReceivedMail, SmtpInbox } from './support/smtp-inbox';
@@ -74,18 +75,17 @@ describe('notifications', () => {
   async function startForm(url: string): Promise<void> {
     await page.goto(url);
     await page.getByLabel('Phone number').fill('5550102000');
-    // A co-applicant describes no home and names no one: from step 1 straight to the last step.
-    await submit(page, /\/finish$/);
+    await submit(page, /\/identity$/);
   }
 
-  /** The last step of preset 1 (every property's default), with an SSN and date of birth: the form is completed. */
+  /** Every step after the first of preset 1 (every property’s default), with an SSN and date of birth: the form is completed. */
   async function completeForm(signature: string): Promise<void> {
-    await page.getByLabel('Current address').fill('1 Old Road, Springfield');
-    await page.getByRole('group', { name: 'Have you ever been evicted?' }).getByLabel('No').check();
-    await page.getByLabel('Date of birth').fill(DOB);
-    await page.getByLabel('Social security number').fill(SSN);
-    await page.getByLabel('I have read the disclosures above and agree to them').check();
-    await page.getByLabel('Signature: type your full name').fill(signature);
+    await fillSections(page, signature, {
+      identity: async () => {
+        await page.getByLabel('Date of birth').fill(DOB);
+        await page.getByLabel('Social security number').fill(SSN);
+      },
+    });
     await submit(page, /\/done$/);
   }
 
