@@ -332,7 +332,7 @@ describe('notifications', () => {
     expect(await page.getByLabel('E-mail address').inputValue()).toBe(invited.email);
     await startForm(link);
     await completeForm('Katherine Johnson');
-    expect(await mainText(page)).toContain('Thank you, Katherine.');
+    expect(await mainText(page)).toContain('Your application to Fir Lane is complete.');
 
     const confirmation = await mailTo(invited.email, /received your application for Fir Lane/);
     expect(confirmation.parsed.text).toContain('Hello Katherine,');
