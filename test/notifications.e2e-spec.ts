@@ -341,6 +341,42 @@ describe('notifications', () => {
     expect((await messagesOf(invited)).map((m) => m.kind)).toEqual(['confirmation', 'invitation']);
   });
 
+  it('in a browser: each adult the applicant names on the form is e-mailed its own link, unasked', async () => {
+    const property = await createProperty('Elm Row');
+    const adultEmail = newAddress('leonard');
+    await page.goto(property.application_url);
+    await page.getByLabel('First name').fill('Dorothy');
+    await page.getByLabel('Last name').fill('Vaughan');
+    await page.getByLabel('E-mail address').fill(newAddress('dorothy'));
+    await page.getByLabel('Phone number').fill('5550102000');
+    await submit(page, /\/details$/);
+    await submit(page, /\/identity$/);
+    await fillSections(page, 'Dorothy Vaughan', {
+      household: async () => {
+        await page.getByRole('button', { name: 'Add adult' }).click();
+        await page.waitForLoadState();
+        const adult = page.getByRole('group', { name: 'Adult 1' });
+        await adult.getByLabel('First name').fill('Leonard');
+        await adult.getByLabel('Last name').fill('<b>Vaughan</b>');
+        await adult.getByLabel('E-mail address').fill(adultEmail);
+      },
+    });
+    await submit(page, /\/done$/);
+
+    const invitation = await mailTo(adultEmail, /invited/);
+    const applications = (await client.get(`/api/v2/applications?property_id=${property.id}`)).body.applications;
+    const records = await Promise.all(
+      applications[0].applicants.map(
+        async (a: Record<string, any>) => (await client.get(new URL(a.api_url).pathname)).body.applicant,
+      ),
+    );
+    const coApplicant = records.find((a) => a.email === adultEmail);
+    expect(coApplicant.type).toBe('co_applicant');
+    expect(invitation.parsed.text).toContain(coApplicant.form_url);
+    expect(String(invitation.parsed.html)).not.toContain('<b>Vaughan</b>');
+    expectNoPersonalData(invitation);
+  });
+
   it('reminds an applicant whose started form is not completed, after REMINDER_AFTER_HOURS, twice at most', async () => {
     const application = await createApplication((await createProperty('Gum Tree Court')).id);
     const applicant = await addApplicant(application.id, { first_name: 'Slow', last_name: 'Poke', email: newAddress('slow') });
