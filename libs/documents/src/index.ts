@@ -1,0 +1,4 @@
+export * from './document-types';
+export * from './document-inspector';
+export * from './segment-cipher';
+export * from './document-vault';
