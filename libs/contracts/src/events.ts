@@ -17,6 +17,7 @@ export const DOMAIN_EVENTS = [
   'application_form.completed',
   'applicant.updated',
   'applicant.removed',
+  'applicant.document_added',
 ] as const;
 
 export type DomainEventName = (typeof DOMAIN_EVENTS)[number];
@@ -30,6 +31,8 @@ export interface EventData {
   reference_id?: string | null;
   /** application.updated: the fields of the application the change set, as named in its PATCH. */
   changed_fields?: string[];
+  /** applicant.document_added: the document's id (GET .../documents). */
+  document_id?: number;
 }
 
 /**

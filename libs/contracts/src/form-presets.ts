@@ -180,6 +180,23 @@ export const FORM_PRESETS: readonly FormPreset[] = [
     sections: [{ kind: 'questions' }],
     documents: [],
   },
+  {
+    id: 3,
+    version: 1,
+    default: true,
+    name: 'Standard with documents',
+    questions: [
+      { id: 'current_address', label: 'Current address', kind: 'text', required: true },
+      { id: 'employer', label: 'Current employer', kind: 'text', required: false },
+    ],
+    disclosures: [SCREENING],
+    sections: [{ kind: 'documents' }, { kind: 'questions' }],
+    documents: [
+      { kind: 'photo_id', required: true },
+      { kind: 'proof_of_income', required: true },
+      { kind: 'other', required: false },
+    ],
+  },
 ];
 
 /** The preset a property names, or the first one when its id names none. */
