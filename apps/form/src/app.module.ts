@@ -5,10 +5,13 @@ import { QUEUES } from '@app/contracts';
 import { fieldCipherProviders, parseFieldEncryptionKeys } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
+import { documentVaultProviders } from '@app/documents';
 import { FormBackends } from './backends/form-backends';
 import { FormEnvironment } from './config/form.environment';
+import { DocumentsHttpController } from './documents/documents.http.controller';
 import { CsrfTokens } from './form/csrf-tokens';
 import { FormErrorFilter } from './form/form-error.filter';
+import { FormGate } from './form/form-gate';
 import { FormHttpController } from './form/form.http.controller';
 import { FormPresetSource } from './form/preset-source';
 
@@ -18,11 +21,13 @@ import { FormPresetSource } from './form/preset-source';
     ObservabilityModule.forApp('form'),
     queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS),
   ],
-  controllers: [FormHttpController],
+  controllers: [FormHttpController, DocumentsHttpController],
   providers: [
     ...fieldCipherProviders(FormEnvironment),
+    ...documentVaultProviders(FormEnvironment),
     FormBackends,
     FormPresetSource,
+    FormGate,
     {
       provide: CsrfTokens,
       inject: [FormEnvironment],

@@ -1,3 +1,4 @@
+import { FormConsent } from './dto/consent.dto';
 import { FormContactInput, FormDetailsInput, FormCoApplicantInput } from './dto/application-form.dto';
 import { FormStatus } from './dto/applicant.dto';
 import { ApplicantType } from './dto/application.dto';
@@ -60,6 +61,8 @@ export interface CompleteFormMessage extends FormTokenMessage, FormSubmission {
   signature: string;
   co_applicants: FormCoApplicantInput[];
   sealed_applicant: Required<SealedApplicantFields>;
+  /** What the applicant was shown and signed, and from where. */
+  consent: FormConsent;
 }
 
 /** What the form shows of an applicant and its application; never its dob or SSN. */

@@ -4,7 +4,7 @@ import { Connection } from 'mongoose';
 import { FormStatus, SealedValue } from '@app/contracts';
 import { EventWitness } from '@app/events';
 import { BackgroundPurge, claimed, ignoreExistingCollection } from '@app/persistence';
-import { ApplicantRecord } from './application.schema';
+import { ApplicantRecord, StoredConsent } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
 const FORM_SUBMISSIONS = 'form_submissions';
@@ -21,7 +21,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 /** What completing the form stores: everything of step 3 that the form record then shows. */
 export type FormCompletionChanges = Pick<
   ApplicantForm,
-  'form_status' | 'form_completed_at' | 'form_answers' | 'signature' | 'dob' | 'id_number'
+  'form_status' | 'form_completed_at' | 'form_answers' | 'signature' | 'dob' | 'id_number' | 'consent'
 >;
 
 /**
@@ -53,6 +53,8 @@ export interface ApplicantForm {
   /** The preset's answers, as JSON text: the keys are the preset's question ids. */
   form_answers?: string | null;
   signature?: string | null;
+  /** Written by the completion's insert-once claim and copied here; nothing changes it afterwards. */
+  consent?: StoredConsent | null;
   dob?: SealedValue | null;
   id_number?: SealedValue | null;
   updated_at: Date;
@@ -181,6 +183,7 @@ export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm
     form_started_at: form.form_started_at,
     form_completed_at: form.form_completed_at,
     form_answers: form.form_answers ?? null,
+    consent: form.consent ?? null,
     dob: form.dob ?? applicant.dob,
     id_number: form.id_number ?? applicant.id_number,
     updated_at: stored && stored > form.updated_at ? stored : form.updated_at,

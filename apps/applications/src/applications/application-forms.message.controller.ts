@@ -17,6 +17,7 @@ import {
   isPositiveId,
   MAX_FORM_CO_APPLICANTS,
   parseRequest,
+  readFormConsent,
   requireClientId,
   SaveContactMessage,
   SaveDetailsMessage,
@@ -88,18 +89,19 @@ export class ApplicationFormsMessageController {
       co_applicants: named,
       dob: identity.dob,
       id_number: identity.id_number,
+      consent: readFormConsent(message.consent),
     });
   }
 }
 
-function readLink(message: FormTokenMessage): FormLink {
+export function readLink(message: FormTokenMessage): FormLink {
   if (typeof message?.token_digest !== 'string' || !DIGEST.test(message.token_digest)) throw malformed();
   const applicationId = message.application_id;
   if (applicationId !== undefined && !isPositiveId(applicationId)) throw malformed();
   return { digest: message.token_digest, applicationId: applicationId ?? null };
 }
 
-function readSubmission(message: FormSubmission): string {
+export function readSubmission(message: FormSubmission): string {
   if (typeof message?.submission !== 'string' || !SUBMISSION.test(message.submission)) throw malformed();
   return message.submission;
 }

@@ -22,12 +22,19 @@ const application = {
 } as unknown as ApplicationRecord;
 const owner = { clientId: 1, applicantId: 12 };
 
-const completion = (idNumber: string): FormCompletion => ({
+const completion = (idNumber: string, userAgent = 'Browser/1.0'): FormCompletion => ({
   answers: {},
   signature: 'Ada Lovelace',
   co_applicants: [],
   dob: '1990-01-02',
   id_number: idNumber,
+  consent: {
+    form_preset_id: 1,
+    form_preset_version: 1,
+    disclosures: [{ id: 'screening', title: 'Tenant screening', text: 'You authorize a credit check.' }],
+    ip_address: '203.0.113.7',
+    user_agent: userAgent,
+  },
 });
 
 /** The form's side of the service over its collections in memory, with the applicant's form started. */
@@ -87,5 +94,26 @@ describe('ApplicationFormsService.complete', () => {
 
     expect((await service.find(LINK))?.form_status).toBe('completed');
     await expect(service.complete(LINK, completion('219099999'))).rejects.toBeInstanceOf(ServiceError);
+  });
+
+  it('records the consent signed with the completion, once: a later submission changes none of it', async () => {
+    const database = new MemoryDatabase();
+    const { service } = await started(database);
+    await service.complete(LINK, completion('078051120', 'First/1.0'));
+    const recorded = structuredClone(database.collection('applicant_forms').documents.get(DIGEST)!.consent) as {
+      signed_at: unknown;
+    };
+    expect(recorded).toMatchObject({
+      signed_name: 'Ada Lovelace',
+      ip_address: '203.0.113.7',
+      user_agent: 'First/1.0',
+      form_preset_id: 1,
+      form_preset_version: 1,
+      disclosures: [{ id: 'screening', title: 'Tenant screening', text: 'You authorize a credit check.' }],
+    });
+    expect(Object.prototype.toString.call(recorded.signed_at)).toBe('[object Date]');
+
+    await expect(service.complete(LINK, completion('219099999', 'Second/2.0'))).rejects.toBeInstanceOf(ServiceError);
+    expect(database.collection('applicant_forms').documents.get(DIGEST)!.consent).toEqual(recorded);
   });
 });

@@ -7,6 +7,7 @@ import {
   FormApplicant,
   FormCoApplicantInput,
   FormContactInput,
+  FormConsent,
   FormDetailsInput,
   ServiceError,
 } from '@app/contracts';
@@ -43,6 +44,7 @@ export interface FormCompletion {
   co_applicants: FormCoApplicantInput[];
   dob: string;
   id_number: string;
+  consent: FormConsent;
 }
 
 /**
@@ -159,6 +161,7 @@ export class ApplicationFormsService {
       signature: completion.signature,
       dob: this.sealer.sealField('dob', completion.dob, owner(subject)),
       id_number: this.sealer.sealField('id_number', completion.id_number, owner(subject)),
+      consent: { ...completion.consent, signed_name: completion.signature, signed_at: now },
     };
     const eventIds = await this.recordEvent(subject, 'application_form.completed', this.forms.completionWitness(subject.digest));
     if (!(await this.forms.claimCompletion(subject.digest, changes, eventIds))) {

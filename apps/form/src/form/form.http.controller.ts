@@ -6,9 +6,7 @@ import {
   APPLICATION_FORMS,
   CompleteFormMessage,
   FormTokenMessage,
-  ErrorCode,
   FieldProblem,
-  FORM_SUBMISSION_FIELD,
   FormApplicant,
   FormCoApplicantInput,
   FormCompletionInput,
@@ -29,20 +27,15 @@ import {
   ServiceError,
   UsableInvitation,
 } from '@app/contracts';
-import { APPLICANT_FORM_TOKEN, ApplicantSealer, FORM_TOKEN, formTokenApplication, formTokenDigest } from '@app/crypto';
+import { ApplicantSealer, FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
 import { FormBackends } from '../backends/form-backends';
-import { FormEnvironment } from '../config/form.environment';
+import { requiredDocumentProblems } from '../documents/missing-documents';
+import { formConsent } from './consent';
 import { CsrfTokens } from './csrf-tokens';
+import { FormBody, formBody, FormGate, NOT_FOUND, Redirect, Refusal } from './form-gate';
 import { PageFrame, Pages, VIEWS_DIR } from './pages';
 import { FormPresetSource } from './preset-source';
-import { SubmissionRateLimit } from './rate-limit';
-
-/** A submitted form: the last value of each field. */
-type FormBody = Record<string, string>;
-
-/** The hidden field people never see and bots fill in. */
-export const HONEYPOT_FIELD = 'website';
 
 const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
 
@@ -55,23 +48,6 @@ interface Invitation {
   email: string;
 }
 
-/** A refusal shown as a page of its own, with no form. */
-class Refusal {
-  constructor(
-    readonly status: number,
-    readonly title: string,
-    readonly message: string,
-    readonly retryAfter?: number,
-  ) {}
-}
-
-/** The applicant belongs on another page than the one asked for. */
-class Redirect {
-  constructor(readonly location: string) {}
-}
-
-const NOT_FOUND = new Refusal(404, 'Page not found', 'There is no application form at this address.');
-
 /**
  * The online application form: step 1 at a property's application_url creates the application;
  * every later page lives under the applicant's own form_url (`/applicants/<token>`), whose
@@ -83,20 +59,17 @@ export class FormHttpController {
   private readonly logger = new Logger('FormHttpController');
   private readonly pages: Pages;
   private readonly csrf: CsrfTokens;
-  private readonly rateLimit: SubmissionRateLimit;
   private readonly stylesheet = readFileSync(join(VIEWS_DIR, 'form.css'), 'utf8');
   private readonly icon = readFileSync(join(VIEWS_DIR, 'favicon.svg'), 'utf8');
 
   constructor(
     private readonly backends: FormBackends,
     private readonly sealer: ApplicantSealer,
-    env: FormEnvironment,
-    csrf: CsrfTokens,
+    private readonly gate: FormGate,
     private readonly presets: FormPresetSource,
   ) {
-    this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
-    this.csrf = csrf;
-    this.rateLimit = new SubmissionRateLimit(env.FORM_RATE_LIMIT_PER_MINUTE);
+    this.pages = gate.pages;
+    this.csrf = gate.csrf;
   }
 
   @Get('form.css')
@@ -116,7 +89,7 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.gate.answer(reply, iframe, async () => {
       const { property, invitation } = await this.openProperty(id, query.invitation);
       const action = `/properties/${property.id}/apply`;
       const values: FormBody = invitation ? { email: invitation.email, invitation: invitation.token } : {};
@@ -132,11 +105,11 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.gate.answer(reply, iframe, async () => {
       const body = formBody(request);
       const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
       const action = `/properties/${property.id}/apply`;
-      const { nonce } = this.submitted(request, action);
+      const { nonce } = this.gate.submitted(request, action);
       const contact = this.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
@@ -164,8 +137,8 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openApplicant(token);
+    return this.gate.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.gate.openApplicant(token);
       if (applicant.form_status === 'completed') return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
       return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant));
     });
@@ -179,10 +152,10 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.gate.answer(reply, iframe, async () => {
       const action = `/applicants/${token}`;
-      const { applicant, property, link } = await this.openApplicant(token);
-      const body = this.submitted(request, action);
+      const { applicant, property, link } = await this.gate.openApplicant(token);
+      const body = this.gate.submitted(request, action);
       const contact = this.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
@@ -204,7 +177,7 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.gate.answer(reply, iframe, async () => {
       const { applicant, property } = await this.openStep(token, 'details', iframe);
       return this.detailsPage(reply, iframe, property, token, detailsValues(applicant));
     });
@@ -218,9 +191,9 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.gate.answer(reply, iframe, async () => {
       const { property, link } = await this.openStep(token, 'details', iframe);
-      const body = this.submitted(request, `/applicants/${token}/details`);
+      const body = this.gate.submitted(request, `/applicants/${token}/details`);
       const details = this.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
       if (problems.length > 0 || !(details instanceof FormDetailsInput)) {
@@ -242,7 +215,7 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.gate.answer(reply, iframe, async () => {
       const { applicant, property } = await this.openStep(token, 'finish', iframe);
       return this.finishPage(reply, iframe, property, applicant, token, answerValues(applicant.form_answers ?? {}));
     });
@@ -256,9 +229,9 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
+    return this.gate.answer(reply, iframe, async () => {
       const { applicant, property, link } = await this.openStep(token, 'finish', iframe);
-      const body = this.submitted(request, `/applicants/${token}/finish`);
+      const body = this.gate.submitted(request, `/applicants/${token}/finish`);
       const preset = await this.presets.find(property);
       const answers = fieldsWithPrefix(body, 'answers.');
       const problems: FieldProblem[] = [];
@@ -268,6 +241,7 @@ export class FormHttpController {
       const completion = this.validate(FormCompletionInput, optional({ signature: body.signature }));
       if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
       const coApplicants = applicant.type === 'primary' ? this.coApplicants(body, problems) : [];
+      problems.push(...(await requiredDocumentProblems(this.backends, preset, link)));
       if (problems.length > 0 || !(identity instanceof FormIdentityInput) || !(completion instanceof FormCompletionInput)) {
         return this.finishPage(reply, iframe, property, applicant, token, withoutSecrets(body), problems, 422);
       }
@@ -281,6 +255,7 @@ export class FormHttpController {
           messageId,
         }) as CompleteFormMessage['sealed_applicant'],
         submission: body.nonce,
+        consent: formConsent(preset, request),
       }));
       const completed = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.COMPLETE, message);
       if (completed.redirect_url) return this.pages.redirect(reply, completed.redirect_url, iframe);
@@ -295,24 +270,12 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openApplicant(token);
+    return this.gate.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.gate.openApplicant(token);
       if (applicant.form_status !== 'completed')
         return this.pages.redirect(reply, this.stepUrl(token, 'contact', iframe), iframe);
       return this.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property, applicant });
     });
-  }
-
-  /** Runs a page's work; a refusal or a service's answer that stops the form becomes its page. */
-  private async answer(reply: FastifyReply, iframe: boolean, work: () => Promise<FastifyReply>): Promise<FastifyReply> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof Redirect) return this.pages.redirect(reply, error.location, iframe);
-      const refusal = error instanceof Refusal ? error : refusalFor(error);
-      if (refusal.retryAfter) reply.header('retry-after', String(refusal.retryAfter));
-      return this.pages.send(reply, refusal.status, 'message', { title: refusal.title, message: refusal.message, iframe });
-    }
   }
 
   /**
@@ -360,49 +323,6 @@ export class FormHttpController {
     });
   }
 
-  /** The applicant a form link names, and its property, which must still exist. */
-  private async openApplicant(
-    token: string,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
-    if (!APPLICANT_FORM_TOKEN.test(token)) throw NOT_FOUND;
-    const link = formLink(token);
-    if (!link) throw NOT_FOUND;
-    const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, link);
-    if (!applicant) throw NOT_FOUND;
-    const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
-    if (!found || found.client_id !== applicant.client_id) throw NOT_FOUND;
-    return { applicant, property: found.property, link };
-  }
-
-  /**
-   * The fields of a POST once it passed the rate limit, the honeypot and the CSRF check, with
-   * `nonce` the CSRF token's nonce; otherwise the refusal.
-   */
-  private submitted(request: FastifyRequest, action: string): FormBody & { nonce: string } {
-    if (!this.rateLimit.allow(request.ip)) {
-      const retryAfter = this.rateLimit.retryAfterSeconds(request.ip);
-      throw new Refusal(
-        429,
-        'Too many submissions',
-        'Too many forms were sent from your network. Wait a minute and try again.',
-        retryAfter,
-      );
-    }
-    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
-    if (body[HONEYPOT_FIELD]) {
-      throw new Refusal(400, 'Not sent', 'This form could not be sent. Open it again and fill it in yourself.');
-    }
-    const nonce = this.csrf.verify(action, body.csrf_token);
-    if (nonce === null) {
-      throw new Refusal(
-        403,
-        'This page has expired',
-        'This page was not sent from the form, or it was open too long. Go back, reload the form and try again.',
-      );
-    }
-    return { ...body, nonce };
-  }
-
   /** The validated input, or the problems the contract found. */
   private validate<T extends object>(type: new () => T, fields: Record<string, unknown>): T | FieldProblem[] {
     try {
@@ -437,7 +357,7 @@ export class FormHttpController {
     step: 'details' | 'finish',
     iframe: boolean,
   ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
-    const opened = await this.openApplicant(token);
+    const opened = await this.gate.openApplicant(token);
     const { form_status: status, type } = opened.applicant;
     if (status === 'completed') throw new Redirect(this.stepUrl(token, 'done', iframe));
     if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
@@ -517,33 +437,8 @@ export class FormHttpController {
   }
 }
 
-/** The fields of a POSTed form (none for any other body). */
-function formBody(request: FastifyRequest): FormBody {
-  return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
-}
-
 function invitationOnly(property: PropertyRepresentation): Refusal {
   return new Refusal(403, property.name, property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
-}
-
-/** The page for what a service answered instead of a result. */
-function refusalFor(error: unknown): Refusal {
-  if (error instanceof ServiceError) {
-    if (error.details?.some((problem) => problem.field === FORM_SUBMISSION_FIELD)) {
-      return new Refusal(409, 'Already sent', 'This page was already sent. Open your form link again to continue.');
-    }
-    switch (error.code) {
-      case ErrorCode.PROPERTY_NOT_FOUND:
-      case ErrorCode.PROPERTY_ID_INVALID:
-      case ErrorCode.NOT_FOUND:
-        return NOT_FOUND;
-      case ErrorCode.VALIDATION_FAILED:
-        return new Refusal(422, 'Not accepted', error.message);
-      case ErrorCode.SERVICE_UNAVAILABLE:
-        return new Refusal(503, 'Please try again', 'The application form is busy right now. Try again in a moment.', 5);
-    }
-  }
-  throw error;
 }
 
 function withIframe(path: string, iframe: boolean): string {
@@ -617,16 +512,4 @@ function answerValues(answers: Record<string, string>): FormBody {
 function withoutSecrets(body: FormBody): FormBody {
   const { id_number: _ssn, csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
   return rest;
-}
-
-/**
- * How the form names an applicant to the applications service: the digest of its link's token,
- * and the application a 44-character token names. A 44-character token that names none is no
- * token of ours (null); a 43-character one was issued before tokens named their application.
- */
-function formLink(token: string): FormTokenMessage | null {
-  const digest = formTokenDigest(token);
-  if (token.length === 43) return { token_digest: digest };
-  const applicationId = formTokenApplication(token);
-  return applicationId === null ? null : { token_digest: digest, application_id: applicationId };
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { NestedField } from '../validation/fields';
+import { ConsentRecord } from './consent.dto';
 import { APPLICANT_TYPES, ApplicantInput, ApplicantType, ApplicationRepresentation } from './application.dto';
 
 const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
@@ -82,6 +83,13 @@ export class ApplicantRepresentation {
     example: { current_address: '1 Main St, Springfield', evicted: 'no' },
   })
   form_answers: Record<string, string> | null;
+
+  @ApiProperty({
+    type: ConsentRecord,
+    nullable: true,
+    description: 'The consent the applicant signed on completing the form, as recorded then and never changed; null before.',
+  })
+  consent: ConsentRecord | null;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;
