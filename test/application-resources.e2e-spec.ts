@@ -21,6 +21,7 @@ const APPLICANT_FIELDS = [
   'form_started_at',
   'form_completed_at',
   'form_answers',
+  'consent',
   'created_at',
   'updated_at',
   'api_url',
