@@ -5,6 +5,7 @@ import { queueName, QUEUES } from '@app/contracts';
 import { KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
+import { csrfOf, startForm, Upload, uploadDocument } from './support/form-documents';
 import { Api, api, expectErrorBody } from './support/http';
 import { eventually } from './support/wait';
 import { jpegOf, pngOf } from '../libs/documents/src/documents.testing';
@@ -83,24 +84,8 @@ describe('applicants’ documents', () => {
     });
     expect(created.status).toBe(201);
     const applicantPath = pathOf(created.body.application.applicants[0].api_url);
-    const formUrl = (await client.get(applicantPath)).body.applicant.form_url as string;
-    const token = formUrl.split('/').pop()!;
-    const page = await fetch(`${stack.formUrl}/applicants/${token}`);
-    const csrf = csrfOf(await page.text());
-    const contact = await fetch(`${stack.formUrl}/applicants/${token}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf_token: csrf, first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }),
-    });
-    expect(contact.status).toBe(303);
+    const token = await startForm(stack.formUrl, (await client.get(applicantPath)).body.applicant.form_url);
     return { token, applicantPath, applicationId: created.body.application.id };
-  }
-
-  function csrfOf(html: string): string {
-    const match = /name="csrf_token" value="([^"]+)"/.exec(html);
-    if (!match) throw new Error(`no CSRF token in the page:\n${html.slice(0, 500)}`);
-    return match[1];
   }
 
   async function documentsPage(token: string): Promise<{ status: number; html: string; csrf: string }> {
@@ -109,28 +94,7 @@ describe('applicants’ documents', () => {
     return { status: page.status, html, csrf: csrfOf(html) };
   }
 
-  interface Upload {
-    kind?: string;
-    name: string;
-    type: string;
-    bytes: Buffer;
-    csrf?: string;
-  }
-
-  /** Posts one file as the page's form does (a fresh page's CSRF token unless one is given). */
-  async function upload(token: string, file: Upload): Promise<{ status: number; html: string; location: string | null }> {
-    const csrf = file.csrf ?? (await documentsPage(token)).csrf;
-    const form = new FormData();
-    form.append('csrf_token', csrf);
-    form.append('kind', file.kind ?? 'photo_id');
-    form.append('file', new Blob([file.bytes], { type: file.type }), file.name);
-    const answer = await fetch(`${stack.formUrl}/applicants/${token}/documents`, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    return { status: answer.status, html: await answer.text(), location: answer.headers.get('location') };
-  }
+  const upload = (token: string, file: Upload) => uploadDocument(stack.formUrl, token, file);
 
   it('keeps uploads encrypted, lists them and gives back the same bytes, with their event', async () => {
     const { token, applicantPath } = await startedApplicant();

@@ -156,7 +156,11 @@ export const FORM_PRESETS: readonly FormPreset[] = [
     ],
     disclosures: [SCREENING],
     sections: [{ kind: 'questions' }],
-    documents: [],
+    // Offered, not required: the documents page takes them, completing the form does not wait for them.
+    documents: [
+      { kind: 'photo_id', required: false },
+      { kind: 'proof_of_income', required: false },
+    ],
   },
   {
     id: 2,

@@ -1,5 +1,5 @@
 import { Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
   applicationRefFromPath,
@@ -62,7 +62,6 @@ export class ApplicationSummaryHttpController {
       'sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).',
   })
   @ApiParam({ name: 'id', description: 'The application’s id, a positive integer.', example: 1, schema: { type: 'string' } })
-  @ApiProduces('application/pdf')
   @ApiResponse({
     status: 200,
     description: 'The PDF.',

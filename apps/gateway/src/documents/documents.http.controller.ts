@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
   applicantRefFromPath,
@@ -102,7 +102,6 @@ export class DocumentsHttpController {
     example: 3,
     schema: { type: 'string' },
   })
-  @ApiProduces('application/pdf', 'image/jpeg', 'image/png')
   @ApiResponse({
     status: 200,
     description: 'The bytes.',

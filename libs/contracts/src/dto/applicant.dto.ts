@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { NestedField } from '../validation/fields';
 import { ConsentRecord } from './consent.dto';
 import { APPLICANT_TYPES, ApplicantInput, ApplicantType, ApplicationRepresentation } from './application.dto';
@@ -15,6 +15,7 @@ export class AddApplicantRequest {
 }
 
 /** An applicant's own record. Its date of birth and SSN are never part of it. */
+@ApiExtraModels(ConsentRecord)
 export class ApplicantRepresentation {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id: number;
@@ -85,9 +86,10 @@ export class ApplicantRepresentation {
   form_answers: Record<string, string> | null;
 
   @ApiProperty({
-    type: ConsentRecord,
-    nullable: true,
+    // A nullable object: OpenAPI 3.0 ignores `nullable` beside a $ref, so null is its own branch.
+    oneOf: [{ $ref: getSchemaPath(ConsentRecord) }, { type: 'object', nullable: true, enum: [null] }],
     description: 'The consent the applicant signed on completing the form, as recorded then and never changed; null before.',
+    example: null,
   })
   consent: ConsentRecord | null;
 
