@@ -125,6 +125,7 @@ describe('reading applications and applicants, and adding co-applicants', () => 
         form_started_at: null,
         form_completed_at: null,
         form_answers: null,
+        consent: null,
         created_at: created.created_at,
         updated_at: created.created_at,
         api_url: summary.api_url,
