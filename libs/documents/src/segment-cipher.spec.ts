@@ -24,7 +24,8 @@ describe('SegmentEncryptor and SegmentDecryptor', () => {
       expect(sealed.length).toBe(
         size + 16 * (Math.floor(size / SEGMENT_BYTES) + (size % SEGMENT_BYTES === 0 && size > 0 ? 0 : 1)),
       );
-      if (size > 0) expect(sealed.includes(plaintext.subarray(0, Math.min(size, 64)))).toBe(false);
+      // A byte or two of plaintext turns up in random ciphertext by chance; 16 do not.
+      if (size >= 16) expect(sealed.includes(plaintext.subarray(0, Math.min(size, 64)))).toBe(false);
       expect((await open(sealed)).equals(plaintext)).toBe(true);
     },
   );
