@@ -29,22 +29,30 @@ export class SealedDocumentError extends Error {
   }
 }
 
+/** A file's segments in order, under its data key: each the next nonce. */
+abstract class SegmentStream extends Transform {
+  private index = 0;
+
+  constructor(
+    protected readonly key: Buffer,
+    private readonly prefix: Buffer,
+  ) {
+    super();
+  }
+
+  protected nextNonce(): Buffer {
+    return nonce(this.prefix, this.index++);
+  }
+}
+
 /**
  * Encrypts a stream as a series of AES-256-GCM segments (the STREAM construction): each
  * SEGMENT_BYTES of plaintext becomes its ciphertext and its 16-byte tag, the last one marked
  * last. Holds one segment at a time, so a file of any size is never whole in memory.
  */
-export class SegmentEncryptor extends Transform {
+export class SegmentEncryptor extends SegmentStream {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private index = 0;
-
-  constructor(
-    private readonly key: Buffer,
-    private readonly prefix: Buffer,
-  ) {
-    super();
-  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.pending.push(chunk);
@@ -67,23 +75,15 @@ export class SegmentEncryptor extends Transform {
   }
 
   private seal(plaintext: Buffer, last: boolean): Buffer {
-    const cipher = createCipheriv(ALGORITHM, this.key, nonce(this.prefix, this.index++), { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv(ALGORITHM, this.key, this.nextNonce(), { authTagLength: TAG_BYTES });
     cipher.setAAD(last ? LAST : NOT_LAST);
     return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
   }
 }
 
 /** Opens what SegmentEncryptor made; fails the stream on any segment that does not authenticate. */
-export class SegmentDecryptor extends Transform {
+export class SegmentDecryptor extends SegmentStream {
   private pending: Buffer = Buffer.alloc(0);
-  private index = 0;
-
-  constructor(
-    private readonly key: Buffer,
-    private readonly prefix: Buffer,
-  ) {
-    super();
-  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
@@ -109,7 +109,7 @@ export class SegmentDecryptor extends Transform {
 
   private open(sealed: Buffer, last: boolean): Buffer {
     if (sealed.length < TAG_BYTES) throw new SealedDocumentError('the stored document is cut short');
-    const decipher = createDecipheriv(ALGORITHM, this.key, nonce(this.prefix, this.index++), { authTagLength: TAG_BYTES });
+    const decipher = createDecipheriv(ALGORITHM, this.key, this.nextNonce(), { authTagLength: TAG_BYTES });
     decipher.setAAD(last ? LAST : NOT_LAST);
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     try {

@@ -51,7 +51,8 @@ import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
-const APPLICANT_PARAMS = applyDecorators(
+/** The path parameters of an applicant, for every route under its api_url. */
+export const APPLICANT_PARAMS = applyDecorators(
   ApiParam({
     name: 'application_id',
     description: 'The application’s id, a positive integer.',

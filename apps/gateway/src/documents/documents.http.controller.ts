@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nestjs/common';
+import { Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
@@ -14,6 +14,7 @@ import {
 } from '@app/contracts';
 import { DocumentVault } from '@app/documents';
 import { currentRequestId } from '@app/observability';
+import { APPLICANT_PARAMS } from '../applications/applicants.http.controller';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
 import { Backends } from '../backends/backends';
@@ -21,16 +22,6 @@ import { ApiErrorResponses, ApiSuccess, errorBody, REQUEST_ID } from '../openapi
 import { APPLICANT_404 } from '../openapi/applicant-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-
-const APPLICANT_PARAMS = applyDecorators(
-  ApiParam({
-    name: 'application_id',
-    description: 'The application’s id, a positive integer.',
-    example: 1,
-    schema: { type: 'string' },
-  }),
-  ApiParam({ name: 'id', description: 'The applicant’s id, a positive integer.', example: 2, schema: { type: 'string' } }),
-);
 
 export const DOCUMENTS_403 = {
   description: 'A key that API_KEY_SCOPES does not grant the sensitive_data scope: documents are sensitive data.',
