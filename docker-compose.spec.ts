@@ -5,6 +5,7 @@ import { environmentValidator } from '@app/config';
 import { deadLetterExchange, deadLetterQueue } from '@app/messaging';
 import { ApplicationsEnvironment } from './apps/applications/src/config/applications.environment';
 import { FormEnvironment } from './apps/form/src/config/form.environment';
+import { NotificationsEnvironment } from './apps/notifications/src/config/notifications.environment';
 import { WebhooksEnvironment } from './apps/webhooks/src/config/webhooks.environment';
 import { GatewayEnvironment } from './apps/gateway/src/config/gateway.environment';
 import { PropertiesEnvironment } from './apps/properties/src/config/properties.environment';
@@ -23,16 +24,19 @@ const APPS: Record<string, { environment: new () => object; port: string }> = {
   applications: { environment: ApplicationsEnvironment, port: 'HTTP_PORT' },
   form: { environment: FormEnvironment, port: 'HTTP_PORT' },
   webhooks: { environment: WebhooksEnvironment, port: 'HTTP_PORT' },
+  notifications: { environment: NotificationsEnvironment, port: 'HTTP_PORT' },
 };
 const apps = Object.keys(APPS);
 
 describe('docker-compose.yml', () => {
-  it('runs the broker, the database and the five apps', () => {
+  it('runs the broker, the database, the local inbox and the six apps', () => {
     expect(Object.keys(services).sort()).toEqual([
       'applications',
       'form',
       'gateway',
+      'maildev',
       'mongodb',
+      'notifications',
       'properties',
       'rabbitmq',
       'webhooks',
@@ -69,6 +73,11 @@ describe('docker-compose.yml', () => {
         applications: { condition: 'service_healthy' },
       },
       webhooks: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
+      notifications: {
+        rabbitmq: { condition: 'service_healthy' },
+        mongodb: { condition: 'service_healthy' },
+        maildev: { condition: 'service_healthy' },
+      },
     });
   });
 
@@ -152,8 +161,40 @@ describe('docker-compose.yml', () => {
 
     it('has each service take messages only from the apps that send it any', () => {
       expect(services.properties.environment.TRUSTED_SENDERS).toBe('gateway,applications,form');
-      expect(services.applications.environment.TRUSTED_SENDERS).toBe('gateway,form');
+      expect(services.applications.environment.TRUSTED_SENDERS).toBe('gateway,form,notifications');
       expect(services.webhooks.environment.TRUSTED_SENDERS).toBe('gateway');
+      expect(services.notifications.environment.TRUSTED_SENDERS).toBe('gateway');
+    });
+
+    it('sends the e-mails to the local inbox, whose page alone is published', () => {
+      expect(services.notifications.environment.SMTP_URL).toBe('smtp://maildev:1025');
+      expect(services.maildev.ports).toEqual(['127.0.0.1:1080:1080']);
+    });
+
+    it('lets the notifications service keep its queues, take events, ask the applications service, and the properties service hand it invitations', () => {
+      for (const resource of [
+        'notifications',
+        'notifications.events',
+        'notifications.outgoing',
+        'notifications.reminders',
+        'notifications.invitations.dead-letter',
+        'notifications.retry.60s',
+        'notifications.reminders.wait.86400000ms',
+      ]) {
+        expect([
+          can('notifications', 'configure', resource),
+          can('notifications', 'write', resource),
+          can('notifications', 'read', resource),
+        ]).toEqual([true, true, true]);
+      }
+      expect([can('notifications', 'read', 'events'), can('notifications', 'write', 'events')]).toEqual([true, false]);
+      expect(can('notifications', 'read', 'amq.rabbitmq.reply-to')).toBe(true);
+      expect(can('notifications', 'read', 'webhooks.events')).toBe(false);
+      expect([can('properties', 'configure', 'notifications.invitations'), can('properties', 'write', 'amq.default')]).toEqual([
+        true,
+        true,
+      ]);
+      expect(can('properties', 'configure', 'notifications.events')).toBe(false);
     });
 
     it('lets the services publish domain events, and the webhooks service take them and keep its retries', () => {

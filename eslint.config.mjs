@@ -43,7 +43,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The form's one script runs in applicants' browsers.
+    // The form's scripts run in applicants' browsers.
     files: ['apps/form/src/views/*.js'],
     languageOptions: {
       sourceType: 'script',

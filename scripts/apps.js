@@ -6,7 +6,7 @@
 const path = require('node:path');
 
 /** Every deployable app, in the order a local run starts them (services before the gateway). */
-const APPS = ['properties', 'applications', 'webhooks', 'form', 'gateway'];
+const APPS = ['properties', 'applications', 'webhooks', 'notifications', 'form', 'gateway'];
 
 /** The built entry point of `app` under the repository root `root`. */
 function distMain(app, root = path.resolve(__dirname, '..')) {

@@ -43,6 +43,9 @@ const DEFAULT_FORM_PORT = '3003';
 /** The gateway's operations listener (health and metrics), as in its environment's default. */
 const DEFAULT_GATEWAY_HTTP_PORT = '3010';
 const DEFAULT_FERRETDB_PORT = 27017;
+/** The local inbox's SMTP and web ports, MailDev's own defaults, when free. */
+const DEFAULT_INBOX_SMTP_PORT = 1025;
+const DEFAULT_INBOX_WEB_PORT = 1080;
 const FERRETDB_DIR = path.join(ROOT, '.data', 'ferretdb');
 const FERRETDB_SCRIPT = path.join(ROOT, 'scripts', 'ferretdb.sh');
 /** Written beside FerretDB's data while this launcher runs it: tells a later run whose it is. */
@@ -324,38 +327,62 @@ function appEnvironment(mongodbUri) {
 }
 
 function startApps(env, perApp = {}) {
-  const width = Math.max(...APPS.map((app) => app.length + 2));
-  for (const app of APPS) {
-    const child = spawn(process.execPath, [distMain(app, ROOT)], {
-      cwd: ROOT,
-      env: { ...env, ...perApp[app] },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    state.apps.set(app, child);
-    const prefix = `[${app}]`.padEnd(width);
-    prefixLines(child.stdout, process.stdout, prefix);
-    prefixLines(child.stderr, process.stderr, prefix);
-    let gone = false;
-    const onGone = (clean, description) => {
-      if (gone) return;
-      gone = true;
-      state.apps.delete(app);
-      if (!state.stopping) {
-        stop(`${app} ${description} unexpectedly`, 1);
-        return;
-      }
-      if (clean) say(`${app} stopped`);
-      else {
-        state.exitCode = 1;
-        complain(`${app} ${description} while stopping`);
-      }
-      finishIfDone();
-    };
-    child.on('error', (error) => onGone(false, `failed (${error.message})`));
-    // 'close' rather than 'exit': it comes after the child's output has been read to the end.
-    child.on('close', (code, signal) => onGone(code === 0, signal ? `was killed by ${signal}` : `exited with code ${code}`));
-  }
+  for (const app of APPS) startChild(app, [distMain(app, ROOT)], { ...env, ...perApp[app] });
   say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
+}
+
+/**
+ * Without SMTP_URL, a local mail server with a web inbox (MailDev, from node_modules) that the
+ * notifications service sends to: nothing leaves the machine. Returns the inbox's URL, or null.
+ */
+async function startInbox(env) {
+  if (process.env.SMTP_URL) return null;
+  const smtpPort = await portOr(DEFAULT_INBOX_SMTP_PORT);
+  const webPort = await portOr(DEFAULT_INBOX_WEB_PORT);
+  const maildevDir = path.join(ROOT, 'node_modules', 'maildev');
+  const maildev = path.join(maildevDir, require(path.join(maildevDir, 'package.json')).bin.maildev);
+  const args = [maildev, '--ip', '127.0.0.1', '--web-ip', '127.0.0.1', '--smtp', String(smtpPort), '--web', String(webPort)];
+  startChild('inbox', args, env);
+  env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
+  return `http://localhost:${webPort}`;
+}
+
+/** `port` when it is free, else any free port. */
+async function portOr(port) {
+  return (await portIsFree(port)) ? port : anyFreePort();
+}
+
+/** Runs one long-lived child (an app, the inbox), its output prefixed; its end unasked stops everything. */
+function startChild(app, args, env) {
+  const width = Math.max(...[...APPS, 'inbox'].map((name) => name.length + 2));
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  state.apps.set(app, child);
+  const prefix = `[${app}]`.padEnd(width);
+  prefixLines(child.stdout, process.stdout, prefix);
+  prefixLines(child.stderr, process.stderr, prefix);
+  let gone = false;
+  const onGone = (clean, description) => {
+    if (gone) return;
+    gone = true;
+    state.apps.delete(app);
+    if (!state.stopping) {
+      stop(`${app} ${description} unexpectedly`, 1);
+      return;
+    }
+    if (clean) say(`${app} stopped`);
+    else {
+      state.exitCode = 1;
+      complain(`${app} ${description} while stopping`);
+    }
+    finishIfDone();
+  };
+  child.on('error', (error) => onGone(false, `failed (${error.message})`));
+  // 'close' rather than 'exit': it comes after the child's output has been read to the end.
+  child.on('close', (code, signal) => onGone(code === 0, signal ? `was killed by ${signal}` : `exited with code ${code}`));
 }
 
 /**
@@ -384,7 +411,7 @@ async function untilReady(port, apiPort) {
   }
 }
 
-function printReady(env, startedAt) {
+function printReady(env, startedAt, inbox) {
   const local = `http://localhost:${env.PORT}`;
   const lines = [
     `ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; Ctrl-C stops everything`,
@@ -392,6 +419,7 @@ function printReady(env, startedAt) {
     `  docs  ${local}/api/docs`,
   ];
   lines.push(`  form  ${env.APPLY_BASE_URL}/properties/<id>/apply`);
+  lines.push(inbox ? `  inbox ${inbox} (the e-mails sent; SMTP at ${env.SMTP_URL})` : `  mail  sent to SMTP_URL`);
   if (process.env.API_KEYS) {
     lines.push('  keys  those of API_KEYS');
   } else {
@@ -480,9 +508,10 @@ async function main() {
     (await portIsFree(Number(DEFAULT_GATEWAY_HTTP_PORT))) ? DEFAULT_GATEWAY_HTTP_PORT : await anyFreePort(),
   );
   const env = appEnvironment(mongodbUri);
+  const inbox = await startInbox(env);
   startApps(env, { gateway: { HTTP_PORT: gatewayHttpPort } });
   await untilReady(gatewayHttpPort, env.PORT);
-  printReady(env, startedAt);
+  printReady(env, startedAt, inbox);
 }
 
 main().catch((error) => {

@@ -249,9 +249,12 @@ describe('correcting and removing applicants, and reading their sensitive data',
       const answer = await client.get(`${primary}?include=sensitive_data`, reader);
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('no-store');
-      expect(answer.body.applicant).toEqual({ ...plain.body.applicant, sensitive_data: { dob: DOB, id_number: '219099999' } });
+      expect(answer.body.applicant).toEqual({
+        ...plain.body.applicant,
+        sensitive_data: { dob: DOB, drivers_license_number: null, id_number: '219099999' },
+      });
       const co = await client.get(`${pathOf(coApplicants[0].api_url)}?include=sensitive_data`, reader);
-      expect(co.body.applicant.sensitive_data).toEqual({ dob: '1990-01-01', id_number: null });
+      expect(co.body.applicant.sensitive_data).toEqual({ dob: '1990-01-01', drivers_license_number: null, id_number: null });
     });
 
     it('refuses an unknown include or query parameter (422)', async () => {
@@ -316,7 +319,7 @@ describe('correcting and removing applicants, and reading their sensitive data',
     it('is never written to a log line', async () => {
       const { primary } = await household(0);
       const answer = await client.get(`${primary}?include=sensitive_data`, reader);
-      expect(answer.body.applicant.sensitive_data).toEqual({ dob: DOB, id_number: '219099999' });
+      expect(answer.body.applicant.sensitive_data).toEqual({ dob: DOB, drivers_license_number: null, id_number: '219099999' });
       const output = stack.started.flatMap((p) => p.output).join('');
       expect(output).not.toContain('219099999');
       expect(output).not.toContain('219-09-9999');

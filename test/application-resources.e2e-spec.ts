@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { ApplicantSealer, FieldCipher, FormLinkTokens } from '@app/crypto';
 import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
 
@@ -27,7 +27,7 @@ const APPLICANT_FIELDS = [
   'api_url',
 ];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
-const FORM_URL = new RegExp(`^${APPLY_BASE_URL.replace(/\./g, '\\.')}/applicants/([A-Za-z0-9_-]{44})$`);
+const FORM_URL = new RegExp(`^${APPLY_BASE_URL.replace(/\./g, '\\.')}/applicants/([A-Za-z0-9_-]{60})$`);
 const other = { key: KEYS.clientTwo };
 
 /** The path of an api_url, for asking the gateway under test (the public base is another host). */
@@ -149,10 +149,11 @@ describe('reading applications and applicants, and adding co-applicants', () => 
       expect(second.form_url).not.toBe(first.form_url);
 
       const token = FORM_URL.exec(first.form_url)![1];
-      // A format byte, the application's id (6 bytes), and 26 random bytes.
-      const bytes = Buffer.from(token, 'base64url');
-      expect(bytes).toHaveLength(33);
-      expect([bytes[0], bytes.readUIntBE(1, 6)]).toEqual([1, one.id]);
+      // Made by the applications service for this application, a moment ago.
+      expect(FormLinkTokens.fromKeyRing(stack.fieldEncryptionKeys).read(token)).toEqual({
+        applicationId: one.id,
+        issuedAt: expect.any(Date),
+      });
       const db = await stack.database('applications');
       try {
         const stored = await db.collection('applications').findOne({ id: one.id });

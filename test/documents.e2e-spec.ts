@@ -5,7 +5,7 @@ import { queueName, QUEUES } from '@app/contracts';
 import { KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
-import { csrfOf, startForm, Upload, uploadDocument } from './support/form-documents';
+import { csrfOf, fillStepsOfPreset3, startForm, Upload, uploadDocument } from './support/form-documents';
 import { Api, api, expectErrorBody } from './support/http';
 import { eventually } from './support/wait';
 import { jpegOf, pngOf } from '../libs/documents/src/documents.testing';
@@ -333,35 +333,59 @@ describe('applicants’ documents', () => {
   });
 
   it('does not complete a form before the documents the preset requires are uploaded', async () => {
-    const { token } = await startedApplicant();
-    const finishPage = await fetch(`${stack.formUrl}/applicants/${token}/finish`);
-    const csrf = csrfOf(await finishPage.text());
-    const fields = {
-      csrf_token: csrf,
-      'answers.current_address': '1 Old Road',
-      dob: '1990-04-12',
-      id_number: '123-45-6789',
-      consent: 'yes',
-      signature: 'Grace Hopper',
-    };
+    const { token, applicantPath } = await startedApplicant();
+    await fillStepsOfPreset3(stack.formUrl, token);
+    // Every other step saved: the form_url, the review and the signature all send the applicant to its documents.
+    const documentsUrl = `/applicants/${token}/documents`;
+    for (const step of ['', '/review', '/finish']) {
+      const asked = await fetch(`${stack.formUrl}/applicants/${token}${step}`, { redirect: 'manual' });
+      expect({ step, status: asked.status, location: asked.headers.get('location') }).toEqual({
+        step,
+        status: 303,
+        location: documentsUrl,
+      });
+    }
     const refused = await fetch(`${stack.formUrl}/applicants/${token}/finish`, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields),
+      body: new URLSearchParams({ csrf_token: (await documentsPage(token)).csrf, consent: 'yes', signature: 'Grace Hopper' }),
     });
-    expect(refused.status).toBe(422);
-    expect(await refused.text()).toContain('upload your photo ID and proof of income on the documents page first');
+    expect({ status: refused.status, location: refused.headers.get('location') }).toEqual({
+      status: 303,
+      location: documentsUrl,
+    });
+    expect((await client.get(applicantPath)).body.applicant.form_status).toBe('started');
+
+    // The page says what is still needed; with the photo ID alone it still does.
+    expect((await documentsPage(token)).html).toContain('Still needed:');
+    expect((await upload(token, { kind: 'photo_id', name: 'id.png', type: 'image/png', bytes: pngOf(40, 30) })).status).toBe(303);
+    expect((await fetch(`${stack.formUrl}/applicants/${token}`, { redirect: 'manual' })).headers.get('location')).toBe(
+      documentsUrl,
+    );
+    expect(
+      (await upload(token, { kind: 'proof_of_income', name: 'stub.pdf', type: 'application/pdf', bytes: pdfWith('stub') }))
+        .status,
+    ).toBe(303);
+    // Both there: the documents step counts as saved, and the form resumes at the review.
+    expect((await fetch(`${stack.formUrl}/applicants/${token}`, { redirect: 'manual' })).headers.get('location')).toBe(
+      `/applicants/${token}/review`,
+    );
   });
 
-  /** Completes the last step of the form (preset 3) as a browser would send it. */
+  it('places the documents page among the steps: its Continue leads to the next one, its Back to the one before', async () => {
+    const { token } = await startedApplicant();
+    await fillStepsOfPreset3(stack.formUrl, token);
+    const { html } = await documentsPage(token);
+    expect(html).toContain(`<a class="button" href="/applicants/${token}/questions">Continue</a>`);
+    expect(html).toContain(`<a href="/applicants/${token}/identity">Back</a>`);
+    expect(html).toContain('Step 4 of 7');
+  });
+
+  /** Completes the last step of the form (preset 3) as a browser would send it, every other step saved. */
   async function complete(token: string, userAgent: string, csrf?: string): Promise<Response> {
     const fields = {
       csrf_token: csrf ?? csrfOf(await (await fetch(`${stack.formUrl}/applicants/${token}/finish`)).text()),
-      'answers.current_address': '1 Old Road, Springfield',
-      'answers.employer': 'Navy',
-      dob: '1990-04-12',
-      id_number: '123-45-6789',
       consent: 'yes',
       signature: 'Grace B. Hopper',
     };
@@ -380,6 +404,7 @@ describe('applicants’ documents', () => {
       (await upload(token, { kind: 'proof_of_income', name: 'stub.pdf', type: 'application/pdf', bytes: pdfWith('stub') }))
         .status,
     ).toBe(303);
+    await fillStepsOfPreset3(stack.formUrl, token);
     expect((await client.get(applicantPath)).body.applicant.consent).toBeNull();
 
     // A second copy of the last step, open in another tab, is sent after the first.
@@ -422,6 +447,7 @@ describe('applicants’ documents', () => {
         })
       ).status,
     ).toBe(303);
+    await fillStepsOfPreset3(stack.formUrl, token);
     expect((await complete(token, 'PdfTest/1.0')).status).toBe(303);
     const coApplicant = await client.post(`/api/v2/applications/${applicationId}/applicants`, {
       applicant: {

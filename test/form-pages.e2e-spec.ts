@@ -30,7 +30,10 @@ describe('the application form’s pages', () => {
   let page: Page;
 
   beforeAll(async () => {
-    stack = await Stack.start({ form: true, env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000' } });
+    stack = await Stack.start({
+      form: true,
+      env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000' },
+    });
     client = api(stack.url);
     browser = await launchBrowser();
   });
@@ -56,7 +59,7 @@ describe('the application form’s pages', () => {
 
   /** axe-core's serious and critical violations on the page as it is now. */
   async function seriousViolations(): Promise<string[]> {
-    // Evaluated through the DevTools protocol: the page's CSP (no scripts at all) does not apply.
+    // Evaluated through the DevTools protocol: the page's CSP (its own script only) does not apply.
     await page.evaluate(AXE_SOURCE);
     const violations = await page.evaluate<AxeViolation[]>('axe.run().then((result) => result.violations)');
     return violations
@@ -104,38 +107,181 @@ describe('the application form’s pages', () => {
     expect(await answer.text()).toMatch(/^<svg /);
   });
 
-  it('works on a 375 px wide screen and has no serious accessibility violation, on every step', async () => {
+  /** Text that would run or load something if any page wrote it as markup. */
+  const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
+
+  /** Clicks a button that draws the same step again (Add another, Remove): no script needed. */
+  async function redraw(name: string | RegExp): Promise<void> {
+    const loaded = page.waitForEvent('load');
+    await page.getByRole('button', { name, exact: typeof name === 'string' }).click();
+    await loaded;
+  }
+
+  it('works on a 375 px wide screen and has no serious accessibility violation, on every step and section', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
-    const property = await createProperty({ name: 'Harbor View Apartments', kind: 'multi_family', city: 'Portland' });
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const property = await createProperty({
+      name: 'Harbor View Apartments',
+      kind: 'multi_family',
+      street: '1 Quay Street',
+      city: 'Portland',
+    });
     await client.post(`/api/v2/properties/${property.id}/floor_plans`, {
       floor_plan: { name: 'Two bedroom with a long name to wrap', beds: 2, baths: 1.5, rent: 2150 },
     });
 
     await page.goto(property.application_url);
-    await checkPage('1-contact');
+    expect(await mainText(page)).toContain('Step 1 of 10');
+    await checkPage('01-contact');
     await page.getByLabel('E-mail address').fill('not an address');
     await submit(page, property.application_url);
-    await checkPage('1-contact-problems');
+    await checkPage('01-contact-problems');
 
-    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('First name').fill(HOSTILE);
     await page.getByLabel('Last name').fill('Lovelace');
     await page.getByLabel('E-mail address').fill('ada@example.com');
     await submit(page, /\/details$/);
-    await checkPage('2-details');
-
+    await checkPage('02-details');
     await page.getByLabel('Floor plan').selectOption({ index: 2 });
-    await page.getByLabel('Describe the unit you want').fill('High floor, quiet side');
-    await submit(page, /\/finish$/);
-    await checkPage('3-questions');
+    await page.getByLabel('Describe the unit you want').fill(HOSTILE);
+    await submit(page, /\/identity$/);
 
-    await page.getByLabel('Current address').fill('12 Analytical Row');
-    await page.getByRole('group', { name: 'Have you ever been evicted?' }).getByLabel('No').check();
+    // The SSN is masked as it is typed; the page's one script shows it on request.
+    const ssn = page.getByLabel('Social security number');
+    expect(await ssn.getAttribute('type')).toBe('password');
+    expect(await ssn.getAttribute('autocomplete')).toBe('off');
+    expect(await page.locator('#ssn-privacy').innerText()).toContain('Harbor View Apartments, 1 Quay Street, Portland');
+    await page.getByLabel('Middle name').fill(HOSTILE);
     await page.getByLabel('Date of birth').fill('1990-12-10');
-    await page.getByLabel('Social security number').fill('123-45-6789');
+    await ssn.fill('123-45-6789');
+    await page.getByRole('button', { name: 'Show' }).click();
+    expect(await ssn.getAttribute('type')).toBe('text');
+    await page.getByRole('button', { name: 'Hide' }).click();
+    expect(await ssn.getAttribute('type')).toBe('password');
+    await page.getByLabel('Driver’s license state').selectOption('NY');
+    await page.getByLabel('Driver’s license number').fill('D1234567');
+    await checkPage('03-identity');
+    await submit(page, /\/residence_history$/);
+
+    // Entries added and removed with buttons that post the page: three addresses, then the last one taken away.
+    const address = (n: number) => page.getByRole('group', { name: `Address ${n}` });
+    await address(1).getByLabel('Address', { exact: true }).fill(HOSTILE);
+    await address(1).getByLabel('Moved in').fill('2023-01-01');
+    await redraw('Add another address');
+    await address(2).getByLabel('Address', { exact: true }).fill('3 Oak Road, Springfield');
+    await address(2).getByLabel('Moved in').fill('2015-01-01');
+    await address(2).getByLabel('Moved out').fill('2023-01-01');
+    await address(2).getByLabel('Reason for leaving').fill(HOSTILE);
+    await redraw('Add another address');
+    expect(await page.getByRole('group', { name: /^Address \d$/ }).count()).toBe(3);
+    await redraw('Remove address 3');
+    expect(await page.getByRole('group', { name: /^Address \d$/ }).count()).toBe(2);
+    expect(await address(2).getByLabel('Address', { exact: true }).inputValue()).toBe('3 Oak Road, Springfield');
+    await checkPage('04-residence-history');
+    await submit(page, /\/employment$/);
+
+    const job = page.getByRole('group', { name: 'Job 1' });
+    await job.getByLabel('Employer').fill(HOSTILE);
+    await job.getByLabel('Position').fill(HOSTILE);
+    await job.getByLabel('Start date').fill('2020-02-01');
+    await job.getByLabel('Monthly income before tax, in dollars').fill('5,200');
+    await redraw('Add other income');
+    await page.getByRole('group', { name: 'Other income 1' }).getByLabel('Source').fill(HOSTILE);
+    await page.getByRole('group', { name: 'Other income 1' }).getByLabel('Monthly amount in dollars').fill('400');
+    await checkPage('05-employment');
+    await submit(page, /\/household$/);
+
+    for (const entry of ['adult', 'child', 'pet', 'vehicle', 'guarantor']) await redraw(`Add ${entry}`);
+    const adult = page.getByRole('group', { name: 'Adult 1' });
+    await adult.getByLabel('First name').fill(HOSTILE);
+    await adult.getByLabel('Last name').fill('Babbage');
+    await adult.getByLabel('E-mail address').fill('charles@example.com');
+    await page.getByRole('group', { name: 'Child 1' }).getByLabel('Full name').fill(HOSTILE);
+    await page.getByRole('group', { name: 'Child 1' }).getByLabel('Age').fill('7');
+    await page.getByRole('group', { name: 'Pet 1' }).getByLabel('Kind of animal').fill(HOSTILE);
+    await page.getByRole('group', { name: 'Pet 1' }).getByLabel('Breed, size and weight').fill(HOSTILE);
+    await page.getByRole('group', { name: 'Vehicle 1' }).getByLabel('Make and model').fill(HOSTILE);
+    await page.getByRole('group', { name: 'Vehicle 1' }).getByLabel('License plate').fill('ABC 1234');
+    const guarantor = page.getByRole('group', { name: 'Guarantor 1' });
+    await guarantor.getByLabel('First name').fill('Anne');
+    await guarantor.getByLabel('Last name').fill(HOSTILE);
+    await guarantor.getByLabel('E-mail address').fill('anne@example.com');
+    await checkPage('06-household');
+    await submit(page, /\/emergency_contact$/);
+
+    await page.getByLabel('Full name').fill(HOSTILE);
+    await page.getByLabel('Relationship to you').fill(HOSTILE);
+    await page.getByLabel('Phone number').fill('555 010 9876');
+    await checkPage('07-emergency-contact');
+    await submit(page, /\/questions$/);
+
+    // Every kind of question: a problem first, then the follow-up its answer asks for.
+    await page.getByRole('group', { name: 'Have you ever been evicted?' }).getByLabel('Yes').check();
+    await page.getByLabel('How many people will live here in all?').fill('three');
+    await submit(page, /\/questions$/);
+    expect(await page.locator('.error-summary').innerText()).toContain('Explain the eviction: must be answered');
+    await checkPage('08-questions-problems');
+    await page.getByLabel('Explain the eviction').fill(HOSTILE);
+    for (const question of [
+      'Has a court ever ruled against you over a debt or a lease?',
+      'Have you filed for bankruptcy in the last 7 years?',
+      'Have you ever refused to pay rent?',
+      'Does anyone who will live here smoke?',
+    ]) {
+      await page.getByRole('group', { name: question }).getByLabel('No').check();
+    }
+    await page.getByRole('group', { name: 'How did you hear about this home? (optional)' }).getByLabel('A friend').check();
+    await page.getByLabel('Earliest date you could sign a lease').fill('2027-02-01');
+    await page.getByLabel('Savings you could show, in dollars').fill('$12,000');
+    await page.getByLabel('How many people will live here in all?').fill('3');
+    await page.getByLabel('Phone number of a personal reference').fill('(555) 010-3333');
+    await page.getByLabel('E-mail address of a personal reference').fill('ref@example.com');
+    await page.getByLabel('Mailing address, if not your current address').fill(HOSTILE);
+    await submit(page, /\/review$/);
+
+    await checkPage('09-review');
+    const review = await mainText(page);
+    expect(review).toContain(HOSTILE);
+    expect(review).not.toContain('123-45-6789');
+    await page.getByRole('link', { name: 'Continue to sign' }).click();
+    await page.waitForURL(/\/finish$/);
     await page.getByLabel('I have read the disclosures above and agree to them').check();
-    await page.getByLabel('Signature: type your full name').fill('Ada Lovelace');
+    await page.getByLabel('Signature: type your full name').fill(HOSTILE);
+    await checkPage('10-finish');
     await submit(page, /\/done$/);
-    await checkPage('4-done');
+    await checkPage('11-done');
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+
+    // The guarantor named in the household fills in its own, shorter form: no unit, household or questions.
+    const list = await client.get(`/api/v2/applications?property_id=${property.id}`);
+    const summary = list.body.applications[0].applicants.find((a: { type: string }) => a.type === 'guarantor');
+    const record = (await client.get(new URL(summary.api_url).pathname)).body.applicant;
+    await page.goto(record.form_url);
+    expect(await mainText(page)).toContain('Step 1 of 6');
+    await submit(page, /\/identity$/);
+    await page.getByLabel('Date of birth').fill('1960-05-05');
+    await page.getByLabel('Social security number').fill('078-05-1120');
+    await submit(page, /\/residence_history$/);
+    await address(1).getByLabel('Address', { exact: true }).fill('9 Far Lane, Shelbyville');
+    await address(1).getByLabel('Moved in').fill('2000-01-01');
+    await submit(page, /\/employment$/);
+    await submit(page, /\/review$/);
+    expect(await page.getByRole('heading', { name: 'Your household' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Continue to sign' }).click();
+    await page.waitForURL(/\/finish$/);
+    await page.getByLabel('I have read the disclosures above and agree to them').check();
+    await page.getByLabel('Signature: type your full name').fill('Anne Milbanke');
+    await submit(page, /\/done$/);
+    expect((await client.get(new URL(summary.api_url).pathname)).body.applicant).toMatchObject({
+      type: 'guarantor',
+      form_status: 'completed',
+      residences: [{ address: '9 Far Lane, Shelbyville' }],
+    });
 
     await page.goto(`${stack.formUrl}/properties/999999/apply`);
     await noHorizontalScroll();
@@ -152,14 +298,18 @@ describe('the application form’s pages', () => {
     const property = await createProperty({ name: 'Keyboard Cottage', kind: 'single_family' });
     await page.goto(property.application_url);
 
-    /** Tabs forward until the focus is on the field named `name` (or the submit button). */
+    /** What has the focus: a field's name, `submit` for the page's own button, a named button as name=value, or a link's text. */
+    const focused = () =>
+      page.evaluate<string>(`(() => {
+        const el = document.activeElement;
+        if (el.tagName === 'BUTTON') return el.name ? el.name + '=' + el.value : 'submit';
+        return el.name || el.textContent.trim();
+      })()`);
+    /** Tabs forward until the focus is on `name` (see focused). */
     const tabTo = async (name: string) => {
-      for (let presses = 0; presses < 40; presses++) {
+      for (let presses = 0; presses < 80; presses++) {
         await page.keyboard.press('Tab');
-        const focused = await page.evaluate<string>(
-          "document.activeElement.type === 'submit' ? 'submit' : (document.activeElement.name || '')",
-        );
-        if (focused === name) return;
+        if ((await focused()) === name) return;
       }
       throw new Error(`Tab never reached ${name}`);
     };
@@ -167,9 +317,9 @@ describe('the application form’s pages', () => {
       await tabTo(name);
       await page.keyboard.type(text);
     };
-    const press = async (name: string, key: string, url: RegExp) => {
+    const press = async (name: string, key: string, url: RegExp | null) => {
       await tabTo(name);
-      const navigated = page.waitForURL(url);
+      const navigated = url ? page.waitForURL(url) : page.waitForEvent('load');
       await page.keyboard.press(key);
       await navigated;
     };
@@ -178,13 +328,31 @@ describe('the application form’s pages', () => {
     await typeInto('last_name', 'Board');
     await typeInto('email', 'keys@example.com');
     await press('submit', 'Enter', /\/details$/);
-    await press('submit', 'Enter', /\/finish$/);
-    await typeInto('answers.current_address', '1 Home Row');
-    await tabTo('answers.evicted');
-    // In a radio group the arrow keys move to, and choose, the next choice.
-    await page.keyboard.press('ArrowDown');
+    await press('submit', 'Enter', /\/identity$/);
     await typeInto('dob', '04121990');
     await typeInto('id_number', '123456789');
+    // Enter in a field sends the step: Continue, never one of the Add or Remove buttons.
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/residence_history$/);
+    await typeInto('residences.0.address', '1 Home Row, Keyton');
+    await typeInto('residences.0.from', '01012015');
+    await press('submit', 'Enter', /\/employment$/);
+    await press('remove=employment.0', 'Enter', null);
+    await press('submit', 'Enter', /\/household$/);
+    await press('add=pets', 'Enter', null);
+    await typeInto('pets.0.kind', 'Cat');
+    await press('submit', 'Enter', /\/emergency_contact$/);
+    await typeInto('name', 'Key Contact');
+    await typeInto('phone', '5550109876');
+    await press('submit', 'Enter', /\/questions$/);
+    for (const question of ['evicted', 'judgements', 'bankruptcy', 'refused_rent', 'smoking']) {
+      await tabTo(`answers.${question}`);
+      // In a radio group the arrow keys move to, and choose, the next choice.
+      await page.keyboard.press('ArrowDown');
+    }
+    await typeInto('answers.occupants', '1');
+    await press('submit', 'Enter', /\/review$/);
+    await press('Continue to sign', 'Enter', /\/finish$/);
     await tabTo('consent');
     await page.keyboard.press('Space');
     await typeInto('signature', 'Key Board');
@@ -193,7 +361,13 @@ describe('the application form’s pages', () => {
 
     const list = await client.get(`/api/v2/applications?property_id=${property.id}`);
     const applicant = (await client.get(new URL(list.body.applications[0].applicants[0].api_url).pathname)).body.applicant;
-    expect(applicant).toMatchObject({ form_status: 'completed', form_answers: { current_address: '1 Home Row', evicted: 'no' } });
+    expect(applicant).toMatchObject({
+      form_status: 'completed',
+      form_answers: { evicted: 'no', judgements: 'no', bankruptcy: 'no', refused_rent: 'no', smoking: 'no', occupants: '1' },
+      residences: [{ address: '1 Home Row, Keyton', from: '2015-01-01' }],
+      employment: [],
+      household: { adults: [], minors: [], pets: [{ kind: 'Cat' }], vehicles: [], guarantors: [] },
+    });
   });
 
   it('lets ?iframe=true pages be framed on another site, and no other page', async () => {
@@ -222,7 +396,7 @@ describe('the application form’s pages', () => {
       await allowed.locator('button[type="submit"]').press('Enter');
       await allowed.getByLabel('Desired move-in date').waitFor();
       const inner = page.frames().find((frame) => frame.url().includes('/details'));
-      expect(inner?.url()).toMatch(/\/applicants\/[\w-]{44}\/details\?iframe=true$/);
+      expect(inner?.url()).toMatch(/\/applicants\/[\w-]{60}\/details\?iframe=true$/);
     } finally {
       await framing.close();
     }

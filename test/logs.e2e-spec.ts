@@ -50,7 +50,7 @@ describe('logs of the running stack', () => {
       level: 'info',
       service: 'gateway',
       method: 'POST',
-      path: '/api/v2/applications',
+      route: '/api/v2/applications',
       status_code: 201,
       duration_ms: expect.any(Number),
       time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
@@ -67,7 +67,7 @@ describe('logs of the running stack', () => {
     expect(answer.status).toBe(404);
 
     const gateway = await awaitLine(stack.process('gateway'), requestId, { msg: 'request completed' });
-    expect(gateway).toMatchObject({ status_code: 404, path: '/api/v2/properties/987654' });
+    expect(gateway).toMatchObject({ status_code: 404, route: '/api/v2/properties/:id' });
     const handled = await awaitLine(stack.process('properties'), requestId, { msg: 'message handled' });
     expect(handled).toMatchObject({ pattern: 'properties.get', outcome: 'PROPERTY_NOT_FOUND' });
     // A later request's line proves these were all the lines of this one.
@@ -157,7 +157,7 @@ describe('logs of the running stack', () => {
 
     // Each process wrote the probe's line, if at all, before the line of the request after it.
     expect(linesOf(verbose, `probe-${verbose.child.pid}`)).toEqual([
-      expect.objectContaining({ level: 'debug', msg: 'request completed', path: '/health/live' }),
+      expect.objectContaining({ level: 'debug', msg: 'request completed', route: '/health/live' }),
     ]);
     expect(linesOf(quiet, `probe-${quiet.child.pid}`)).toEqual([]);
     expect(quiet.logs.filter((r) => r.level === 'debug' || r.level === 'trace')).toEqual([]);

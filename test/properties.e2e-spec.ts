@@ -24,9 +24,10 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
   let client: Api;
 
   beforeAll(async () => {
-    // Client 2 has its own form defaults; everyone else gets the configured fallback.
+    // Client 2 has its own form defaults; everyone else gets the configured fallback. Both name
+    // shipped presets: a default must name a preset the client has.
     stack = await Stack.start({
-      env: { DEFAULT_FORM_PRESET_ID: '4', DEFAULT_BACKGROUND_CONFIG_ID: '5', CLIENT_DEFAULTS: '2:7:8' },
+      env: { DEFAULT_FORM_PRESET_ID: '2', DEFAULT_BACKGROUND_CONFIG_ID: '5', CLIENT_DEFAULTS: '2:1:8' },
     });
     client = api(stack.url);
   });
@@ -54,7 +55,7 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
       invitation_only: false,
       invitation_only_message: '',
       application_url: `${stack.applyBaseUrl}/properties/${property.id}/apply`,
-      form_preset_id: 4,
+      form_preset_id: 2,
       background_config_id: 5,
       floor_plans: [
         {
@@ -100,7 +101,7 @@ describe('properties over HTTP, RabbitMQ and the database', () => {
       zip: '62701',
       invitation_only: true,
       invitation_only_message: 'Ask the office for an invitation.',
-      form_preset_id: 7,
+      form_preset_id: 1,
       background_config_id: 8,
     });
     expect(answer.body.property.floor_plans[0].name).toBe('Oak Terrace');

@@ -49,6 +49,11 @@ describe('the rate limit of one gateway', () => {
 
     const retryAfter = Number(refused[refused.length - 1].headers.get('retry-after'));
     expect(retryAfter).toBe(Math.ceil(1 / PER_SECOND));
+    // Every answer says what is left of the limit (the IETF draft's fields): a burst counting down, then none.
+    const policy = `"default";q=${BURST};w=${Math.ceil(BURST / PER_SECOND)}`;
+    expect(answers.map((a) => a.headers.get('ratelimit-policy'))).toEqual(answers.map(() => policy));
+    expect(answers.map((a) => a.headers.get('ratelimit'))).toContain(`"default";r=${BURST - 1};t=0`);
+    expect(refused[refused.length - 1].headers.get('ratelimit')).toBe(`"default";r=0;t=${retryAfter}`);
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
     expect((await probe(stack.url, LIMITED_KEY)).status).toBe(404);
   });

@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { connect } from 'amqplib';
 import mongoose from 'mongoose';
 
-export type AppName = 'gateway' | 'applications' | 'properties' | 'webhooks' | 'form';
-export type ServiceName = 'applications' | 'properties' | 'webhooks';
+export type AppName = 'gateway' | 'applications' | 'properties' | 'webhooks' | 'notifications' | 'form';
+export type ServiceName = 'applications' | 'properties' | 'webhooks' | 'notifications';
 
 /**
  * The message each app logs once it serves: the gateway once its port is bound, a service once
@@ -24,7 +24,16 @@ const READY_MESSAGE: Record<AppName, string> = {
   properties: 'health and metrics listening on port',
   form: 'application form listening on port',
   webhooks: 'health and metrics listening on port',
+  notifications: 'health and metrics listening on port',
 };
+/** The notifications service's queues, each with its dead-letter route (its RPC queue is `notifications`). */
+const NOTIFICATION_WORK_QUEUES = [
+  'notifications',
+  'notifications.events',
+  'notifications.invitations',
+  'notifications.outgoing',
+  'notifications.reminders',
+];
 /** As in the Dockerfile: the heap the apps run with in production. */
 const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
 const START_TIMEOUT_MS = 30000;
@@ -33,7 +42,7 @@ const STOP_TIMEOUT_MS = 10000;
 export interface StackOptions {
   /** Extra environment for every process. */
   env?: Record<string, string>;
-  /** Instances of each service (default 1 each, and no webhooks service unless asked for). */
+  /** Instances of each service (default 1 each, and no webhooks or notifications service unless asked for). */
   instances?: Partial<Record<ServiceName, number>>;
   /** Also start the application form (off by default: most suites test the API alone). */
   form?: boolean;
@@ -136,8 +145,8 @@ export class Stack {
     stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
     try {
       const starts: Promise<RunningProcess>[] = [];
-      for (const app of ['properties', 'applications', 'webhooks'] as const) {
-        const instances = options.instances?.[app] ?? (app === 'webhooks' ? 0 : 1);
+      for (const app of ['properties', 'applications', 'webhooks', 'notifications'] as const) {
+        const instances = options.instances?.[app] ?? (app === 'webhooks' || app === 'notifications' ? 0 : 1);
         for (let i = 0; i < instances; i++) starts.push(stack.startApp(app));
       }
       starts.push(stack.startApp('gateway'));
@@ -269,16 +278,26 @@ export class Stack {
     return [...new Set(schedule.split(','))].map((seconds) => `webhooks.retry.${seconds}s`);
   }
 
+  /** The notifications service's delay queues: one per distinct retry delay, and the reminders' wait. */
+  private notificationDelayQueues(): string[] {
+    const schedule = this.env.MAIL_RETRY_SCHEDULE ?? '10,60,300,900,1800,3600,7200,14400,21600,21600,14400';
+    const reminderMs = Math.max(1, Math.round(Number(this.env.REMINDER_AFTER_HOURS ?? '24') * 3600 * 1000));
+    return [
+      ...[...new Set(schedule.split(','))].map((seconds) => `notifications.retry.${seconds}s`),
+      `notifications.reminders.wait.${reminderMs}ms`,
+    ];
+  }
+
   private async removeQueues(): Promise<void> {
     const connection = await connect(process.env.AMQP_URL!);
     try {
       const channel = await connection.createChannel();
-      for (const queue of ['properties', 'applications', 'webhooks']) {
+      for (const queue of ['properties', 'applications', 'webhooks', ...NOTIFICATION_WORK_QUEUES]) {
         await channel.deleteQueue(`${this.namespace}${queue}`);
         await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
         await channel.deleteExchange(`${this.namespace}${queue}.dead-letter-exchange`);
       }
-      for (const queue of ['webhooks.events', 'webhooks.deliveries', ...this.retryQueues()]) {
+      for (const queue of ['webhooks.events', 'webhooks.deliveries', ...this.retryQueues(), ...this.notificationDelayQueues()]) {
         await channel.deleteQueue(`${this.namespace}${queue}`);
       }
       await channel.deleteExchange(`${this.namespace}events`);
@@ -289,7 +308,7 @@ export class Stack {
   }
 
   private async dropDatabases(): Promise<void> {
-    for (const service of ['applications', 'properties', 'webhooks'] as const) {
+    for (const service of ['applications', 'properties', 'webhooks', 'notifications'] as const) {
       const connection = await this.database(service);
       await connection.dropDatabase();
       await connection.close();

@@ -10,10 +10,13 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 }
 
-/** Clicks the form's submit button and resolves once the next page has loaded (or `url` matches). */
+/**
+ * Clicks the form's own submit button (not an "Add another" or "Remove" one, which are named)
+ * and resolves once the next page has loaded (or `url` matches).
+ */
 export async function submit(page: Page, url?: RegExp | string): Promise<void> {
   const navigated = url ? page.waitForURL(url) : page.waitForEvent('load');
-  await page.locator('main form button[type="submit"]').click();
+  await page.locator('main form button[type="submit"]:not([name]):visible').click();
   await navigated;
 }
 

@@ -49,3 +49,38 @@ export async function uploadDocument(
   const answer = await fetch(`${formUrl}/applicants/${token}/documents`, { method: 'POST', body: form, redirect: 'manual' });
   return { status: answer.status, html: await answer.text(), location: answer.headers.get('location') };
 }
+
+/** Sends one step of an applicant's form (`/applicants/<token>/<step>`) with its page's CSRF token; the answer. */
+export async function sendStep(
+  formUrl: string,
+  token: string,
+  step: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const url = `${formUrl}/applicants/${token}/${step}`;
+  const page = await fetch(url, { redirect: 'manual' });
+  if (page.status !== 200) throw new Error(`the ${step} page answered ${page.status} (${page.headers.get('location')})`);
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ ...fields, csrf_token: csrfOf(await page.text()) }),
+  });
+}
+
+/**
+ * Saves the steps of preset 3 around its documents page (the unit of a single-family home, the
+ * identity, the preset's questions), as a browser sends them; each must be accepted.
+ */
+export async function fillStepsOfPreset3(formUrl: string, token: string, answers: Record<string, string> = {}): Promise<void> {
+  const steps: Array<[string, Record<string, string>]> = [
+    ['details', { desired_move_in: '2027-03-01' }],
+    ['identity', { dob: '1990-04-12', id_number: '123-45-6789' }],
+    ['questions', { 'answers.current_address': '1 Old Road, Springfield', 'answers.employer': 'Navy', ...answers }],
+  ];
+  for (const [step, fields] of steps) {
+    const sent = await sendStep(formUrl, token, step, fields);
+    if (sent.status !== 303) throw new Error(`the ${step} step answered ${sent.status}:\n${(await sent.text()).slice(0, 2000)}`);
+  }
+}

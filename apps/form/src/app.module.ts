@@ -11,9 +11,11 @@ import { FormEnvironment } from './config/form.environment';
 import { DocumentsHttpController } from './documents/documents.http.controller';
 import { CsrfTokens } from './form/csrf-tokens';
 import { FormErrorFilter } from './form/form-error.filter';
-import { FormGate } from './form/form-gate';
+import { FormFlow } from './form/form-flow';
 import { FormHttpController } from './form/form.http.controller';
+import { FormLinks } from './form/form-links';
 import { FormPresetSource } from './form/preset-source';
+import { StepsHttpController } from './form/steps.http.controller';
 
 @Module({
   imports: [
@@ -21,13 +23,14 @@ import { FormPresetSource } from './form/preset-source';
     ObservabilityModule.forApp('form'),
     queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS),
   ],
-  controllers: [FormHttpController, DocumentsHttpController],
+  controllers: [FormHttpController, StepsHttpController, DocumentsHttpController],
   providers: [
     ...fieldCipherProviders(FormEnvironment),
     ...documentVaultProviders(FormEnvironment),
     FormBackends,
     FormPresetSource,
-    FormGate,
+    FormFlow,
+    FormLinks,
     {
       provide: CsrfTokens,
       inject: [FormEnvironment],

@@ -8,6 +8,7 @@ import { exitOnStartupFailure, stopGracefully } from '@app/runtime';
 import { AppModule } from './app.module';
 import { FormBackends } from './backends/form-backends';
 import { FormEnvironment } from './config/form.environment';
+import { limitRequests } from './form/rate-limit';
 import { FormHealthModule } from './health/form-health.module';
 
 /** A form page's fields are few and short; anything bigger is not one. */
@@ -28,6 +29,8 @@ async function bootstrap(): Promise<void> {
   await readUploads(app);
   returnRequestId(app);
   instrumentHttp(app);
+  // After the request id is set, so that a refusal carries it too.
+  limitRequests(app, env.FORM_REQUEST_RATE_LIMIT_PER_MINUTE);
 
   const operations = await NestFactory.create<NestFastifyApplication>(
     FormHealthModule.serving(app.get(FormBackends), app.get<Params>(PARAMS_PROVIDER_TOKEN)),

@@ -8,6 +8,7 @@ import { DocumentsModule } from './documents/documents.module';
 import { FormPresetsModule } from './form-presets/form-presets.module';
 import { HealthModule } from './health/health.module';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { NotificationsModule } from './notifications/notifications.module';
 import { IndexController } from './openapi/index.controller';
 import { PropertiesModule } from './properties/properties.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -21,6 +22,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     DocumentsModule,
     FormPresetsModule,
     WebhooksModule,
+    NotificationsModule,
     HealthModule,
   ],
   controllers: [IndexController],

@@ -3,11 +3,16 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { EnvironmentModule } from '@app/config';
 import { PROPERTIES, QUEUES } from '@app/contracts';
 import { EventsModule } from '@app/events';
+import { NotificationNotices } from '@app/messaging';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { PropertiesEnvironment } from './config/properties.environment';
 import { FloorPlansMessageController } from './floor-plans/floor-plans.message.controller';
 import { FloorPlansService } from './floor-plans/floor-plans.service';
+import { FormPresetList } from './form-presets/form-preset-list';
+import { FormPresetsMessageController } from './form-presets/form-presets.message.controller';
+import { FormPresetsRepository } from './form-presets/form-presets.repository';
+import { FormPresetsService } from './form-presets/form-presets.service';
 import { InvitationsMessageController } from './invitations/invitations.message.controller';
 import { InvitationsService } from './invitations/invitations.service';
 import { ClientDefaults } from './properties/client-defaults';
@@ -25,13 +30,22 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
     ServiceOperationsModule.forService(QUEUES.PROPERTIES, PROPERTIES.PING),
     MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],
-  controllers: [PropertiesMessageController, FloorPlansMessageController, InvitationsMessageController],
+  controllers: [
+    PropertiesMessageController,
+    FloorPlansMessageController,
+    InvitationsMessageController,
+    FormPresetsMessageController,
+  ],
   providers: [
     PropertiesRepository,
     PropertiesService,
     PropertyList,
     FloorPlansService,
     InvitationsService,
+    FormPresetsRepository,
+    FormPresetList,
+    FormPresetsService,
+    NotificationNotices,
     { provide: ClientDefaults, inject: [PropertiesEnvironment], useFactory: ClientDefaults.fromEnvironment },
   ],
 })

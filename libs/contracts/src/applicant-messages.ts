@@ -2,7 +2,7 @@ import { ApplicantRefMessage } from './application-messages';
 import { ApplicantRepresentation } from './dto/applicant.dto';
 import { ErrorCode, FieldProblem, ServiceError } from './errors';
 import { ClientScoped, isPositiveId, parseIdSegment, requireClientId, SealedApplicantFields } from './messages';
-import { MAX_PAGE_SIZE, PageRequest, parsePageQuery } from './paging';
+import { collectPageQuery, MAX_PAGE_SIZE, PageRequest } from './paging';
 import { ConditionalMessage } from './property-messages';
 
 /** The scope API_KEY_SCOPES grants a key, and the `include` value that asks for what it opens. */
@@ -97,14 +97,8 @@ function pageQueryFiltered(query: Record<string, unknown>, filter: string): Page
   const given = query[filter];
   const filterId = given === undefined ? undefined : typeof given === 'string' ? parseIdSegment(given) : null;
   if (filterId === null) problems.unshift({ field: filter, message: 'must be a positive integer' });
-  let page: PageRequest = { limit: 0 };
-  try {
-    page = parsePageQuery(query);
-  } catch (error) {
-    if (!(error instanceof ServiceError) || !error.details) throw error;
-    problems.unshift(...error.details);
-  }
-  if (problems.length > 0) {
+  const page = collectPageQuery(query, problems);
+  if (problems.length > 0 || !page) {
     throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${problems[0].field} ${problems[0].message}`, problems);
   }
   return filterId === undefined ? page : { ...page, filterId: filterId! };

@@ -1,5 +1,6 @@
 import { FormConsent } from './dto/consent.dto';
-import { FormContactInput, FormDetailsInput, FormCoApplicantInput } from './dto/application-form.dto';
+import { FormContactInput, FormDetailsInput } from './dto/application-form.dto';
+import { FormSectionKind } from './form-presets';
 import { FormStatus } from './dto/applicant.dto';
 import { ApplicantType } from './dto/application.dto';
 import { PropertyRepresentation } from './dto/property.dto';
@@ -10,7 +11,10 @@ export interface FormPropertyMessage {
   id: number;
 }
 
-/** The answer to PROPERTIES.FORM_GET for a live property (null otherwise). */
+/**
+ * The answer to PROPERTIES.FORM_GET for a live property: null for an unknown id, the error
+ * PROPERTY_DELETED for a deleted one.
+ */
 export interface FormProperty {
   client_id: number;
   property: PropertyRepresentation;
@@ -55,12 +59,20 @@ export interface SaveDetailsMessage extends FormTokenMessage, FormSubmission {
   request: FormDetailsInput;
 }
 
-/** Step 3: dob and id_number travel sealed, as in CreateApplicationMessage. */
+/**
+ * One section step, as its class in form-sections.dto validates it (`questions`: the answers
+ * by question id, checked against the preset by the form). The identity step's dob, id_number
+ * and drivers_license_number travel in `sealed_applicant`, as in CreateApplicationMessage.
+ */
+export interface SaveSectionMessage extends FormTokenMessage, FormSubmission {
+  kind: Exclude<FormSectionKind, 'documents'>;
+  section: Record<string, unknown>;
+  sealed_applicant?: SealedApplicantFields;
+}
+
+/** The last step: the saved sections are what is completed; consent and signature are given here. */
 export interface CompleteFormMessage extends FormTokenMessage, FormSubmission {
-  answers: Record<string, string>;
   signature: string;
-  co_applicants: FormCoApplicantInput[];
-  sealed_applicant: Required<SealedApplicantFields>;
   /** What the applicant was shown and signed, and from where. */
   consent: FormConsent;
 }
@@ -79,6 +91,10 @@ export interface FormApplicant {
   redirect_url: string | null;
   form_status: FormStatus;
   form_answers: Record<string, string> | null;
+  /** The sections saved so far, by kind, as the applicant record shows them (no sealed field). */
+  form_sections: Record<string, unknown>;
+  /** The steps saved so far (`details` and the section kinds), for resuming at the first one not yet done. */
+  form_steps: string[];
   floor_plan_id: number | null;
   desired_unit_description: string | null;
   desired_move_in: string | null;

@@ -7,7 +7,7 @@ import {
 } from './application-list-filters';
 import { ErrorCode, FieldProblem, ServiceError } from './errors';
 import { ClientScoped, CreateMessage, isPositiveId, parseIdSegment, requireClientId, SealedApplicantFields } from './messages';
-import { MAX_PAGE_SIZE, PageRequest, parsePageQuery } from './paging';
+import { collectPageQuery, MAX_PAGE_SIZE, PageRequest } from './paging';
 import { ConditionalMessage } from './property-messages';
 
 /** An application named by a request path. */
@@ -72,13 +72,7 @@ export function listApplicationsFromQuery(clientId: number, query: Record<string
     if (propertyId === null) problems.push({ field: 'property_id', message: 'must be a positive integer' });
   }
   const filters = parseListFilters(query, problems);
-  let page: PageRequest | undefined;
-  try {
-    page = parsePageQuery(query);
-  } catch (error) {
-    if (!(error instanceof ServiceError) || !error.details) throw error;
-    problems.unshift(...error.details);
-  }
+  const page = collectPageQuery(query, problems);
   if (problems.length > 0 || !page) {
     throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${problems[0].field} ${problems[0].message}`, problems);
   }

@@ -8,6 +8,11 @@ export const ErrorCode = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   PROPERTY_ID_INVALID: 'PROPERTY_ID_INVALID',
   PROPERTY_NOT_FOUND: 'PROPERTY_NOT_FOUND',
+  /**
+   * The property was deleted: only the form says so (its links then say the property no longer
+   * takes applications); the API answers it as PROPERTY_NOT_FOUND's 404, as the contract says.
+   */
+  PROPERTY_DELETED: 'PROPERTY_DELETED',
   /** Any other resource (application, applicant, floor plan, ...) that is unknown, deleted or another client's. */
   NOT_FOUND: 'NOT_FOUND',
   /** An If-Match that no longer names the resource's current representation. */
@@ -16,6 +21,8 @@ export const ErrorCode = {
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   /** The first request with this Idempotency-Key has not finished yet. */
   IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
+  /** The resource cannot be changed as asked in its present state (a preset in use, a shipped one). */
+  CONFLICT: 'CONFLICT',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
 } as const;
@@ -88,6 +95,10 @@ export class ServiceError extends Error {
       ErrorCode.IDEMPOTENCY_IN_PROGRESS,
       'a request with this Idempotency-Key is still in progress; retry later',
     );
+  }
+
+  static conflict(message: string): ServiceError {
+    return new ServiceError(ErrorCode.CONFLICT, message);
   }
 
   static unavailable(message: string): ServiceError {

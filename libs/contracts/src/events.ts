@@ -18,6 +18,9 @@ export const DOMAIN_EVENTS = [
   'applicant.updated',
   'applicant.removed',
   'applicant.document_added',
+  'form_preset.created',
+  'form_preset.updated',
+  'form_preset.deleted',
 ] as const;
 
 export type DomainEventName = (typeof DOMAIN_EVENTS)[number];
@@ -26,6 +29,7 @@ export type DomainEventName = (typeof DOMAIN_EVENTS)[number];
 export interface EventData {
   property_id?: number;
   floor_plan_id?: number;
+  form_preset_id?: number;
   application_id?: number;
   applicant_id?: number;
   reference_id?: string | null;

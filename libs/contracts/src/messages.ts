@@ -40,6 +40,7 @@ export interface CreateApplicationMessage extends CreateMessage {
 export interface SealedApplicantFields {
   id_number?: SealedValue;
   dob?: SealedValue;
+  drivers_license_number?: SealedValue;
 }
 
 /** An Idempotency-Key header: 1 to 255 printable ASCII characters. */

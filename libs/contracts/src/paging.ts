@@ -48,6 +48,23 @@ export function parsePageQuery(query: { limit?: unknown; cursor?: unknown }): Pa
   return before === undefined ? { limit } : { limit, before };
 }
 
+/**
+ * parsePageQuery for a parser that gathers every problem of a query: the paging problems go
+ * first into `problems`, and the answer is undefined when there are any.
+ */
+export function collectPageQuery(
+  query: { limit?: unknown; cursor?: unknown },
+  problems: FieldProblem[],
+): PageRequest | undefined {
+  try {
+    return parsePageQuery(query);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || !error.details) throw error;
+    problems.unshift(...error.details);
+    return undefined;
+  }
+}
+
 function decodeCursor(cursor: string): number | null {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return null;
   const text = Buffer.from(cursor, 'base64url').toString();

@@ -13,6 +13,18 @@ export const PROPERTIES = {
   PING: 'properties.ping',
 } as const;
 
+/** Clients' form presets, kept by the properties service beside the properties that name them. */
+export const FORM_PRESET_PATTERNS = {
+  LIST: 'form_presets.list',
+  CREATE: 'form_presets.create',
+  /** The current version, or the one a message names. */
+  GET: 'form_presets.get',
+  UPDATE: 'form_presets.update',
+  DELETE: 'form_presets.delete',
+  /** Asked by the form: the preset a live property names, as the property's client sees it. */
+  FORM_GET: 'form_presets.form.get',
+} as const;
+
 /** Invitations to a property's form; the properties service keeps them. */
 export const INVITATIONS = {
   CREATE: 'invitations.create',
@@ -45,6 +57,11 @@ export const APPLICATIONS = {
   REMOVE_APPLICANT: 'applications.applicants.remove',
   /** An applicant with its sensitive data, for a key with the sensitive_data scope; the read is audited. */
   READ_SENSITIVE_DATA: 'applications.applicants.read_sensitive_data',
+  /**
+   * Asked by the notifications service about an applicant an event names: whom to write to, its
+   * own form link and whether it is to be invited. Answered to that service alone (TRUSTED_SENDERS).
+   */
+  NOTIFICATION_SUBJECT: 'applications.applicants.notification_subject',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;
@@ -64,7 +81,9 @@ export const APPLICATION_FORMS = {
   SAVE_CONTACT: 'application_forms.save_contact',
   /** Step 2: what the property's kind asks and the desired move-in. */
   SAVE_DETAILS: 'application_forms.save_details',
-  /** Step 3: answers, date of birth, SSN, co-applicants, signature: the form completed. */
+  /** One section step of the preset (identity, residence history...), saved on the applicant. */
+  SAVE_SECTION: 'application_forms.save_section',
+  /** The last step: consent and signature over the saved sections: the form completed. */
   COMPLETE: 'application_forms.complete',
 } as const;
 
@@ -93,11 +112,21 @@ export const WEBHOOKS = {
   PING: 'webhooks.ping',
 } as const;
 
+/** Answered by the notifications service: each client's e-mail settings and the messages sent. */
+export const NOTIFICATIONS = {
+  GET_SETTINGS: 'notifications.settings.get',
+  PUT_SETTINGS: 'notifications.settings.put',
+  LIST_MESSAGES: 'notifications.messages.list',
+  /** Answered at once by any instance: the gateway's readiness check. */
+  PING: 'notifications.ping',
+} as const;
+
 /** Base queue names; `queueName` adds the deployment's NAMESPACE. */
 export const QUEUES = {
   PROPERTIES: 'properties',
   APPLICATIONS: 'applications',
   WEBHOOKS: 'webhooks',
+  NOTIFICATIONS: 'notifications',
 } as const;
 
 export function queueName(namespace: string, base: string): string {

@@ -12,7 +12,7 @@ import {
 import { FieldCipher, isOwnerBound, SealedValueError } from './field-cipher';
 
 /** The applicant fields that exist only encrypted outside a process's memory. */
-export const SEALED_APPLICANT_FIELDS = ['id_number', 'dob'] as const;
+export const SEALED_APPLICANT_FIELDS = ['id_number', 'dob', 'drivers_license_number'] as const;
 export type SealedApplicantField = (typeof SEALED_APPLICANT_FIELDS)[number];
 
 type Fields = Record<string, unknown>;

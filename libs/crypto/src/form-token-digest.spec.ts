@@ -1,34 +1,47 @@
-import {
-  APPLICANT_FORM_TOKEN,
-  FORM_TOKEN,
-  formTokenApplication,
-  formTokenDigest,
-  newApplicantFormToken,
-} from './form-token-digest';
+import { FORM_TOKEN, formTokenDigest } from './form-token-digest';
+import { FormLinkTokens } from './form-link-tokens';
 
-describe('applicant form tokens', () => {
-  it('name their application, from the first id to the largest safe one', () => {
+const key = (fill: number) => `k${fill}:${Buffer.alloc(32, fill).toString('base64')}`;
+
+describe('applicant form link tokens', () => {
+  const tokens = FormLinkTokens.fromKeyRing(key(1));
+
+  it('name their application and issue time, from the first id to the largest the token holds', () => {
+    const issued = new Date('2026-11-25T10:00:00Z');
     for (const id of [1, 42, 2 ** 32 + 5, 2 ** 48 - 1]) {
-      const token = newApplicantFormToken(id);
-      expect(token).toMatch(APPLICANT_FORM_TOKEN);
-      expect(token).toHaveLength(44);
-      expect(formTokenApplication(token)).toBe(id);
+      const token = tokens.issue(id, issued);
+      expect(token).toHaveLength(60);
+      expect(tokens.read(token)).toEqual({ applicationId: id, issuedAt: issued });
     }
   });
 
   it('differ each time for the same application, and their digests look like every digest', () => {
-    const tokens = new Set(Array.from({ length: 100 }, () => newApplicantFormToken(7)));
-    expect(tokens.size).toBe(100);
-    for (const token of tokens) expect(formTokenDigest(token)).toMatch(FORM_TOKEN);
+    const made = new Set(Array.from({ length: 100 }, () => tokens.issue(7)));
+    expect(made.size).toBe(100);
+    for (const token of made) expect(formTokenDigest(token)).toMatch(FORM_TOKEN);
   });
 
-  it('name none when made before tokens named their application, or not by us', () => {
-    const named = newApplicantFormToken(9);
-    const otherFormat = `Z${named.slice(1)}`;
-    const zero = Buffer.alloc(33);
-    zero[0] = 1;
-    for (const token of ['A'.repeat(43), otherFormat, zero.toString('base64url'), `${named.slice(0, 43)}`]) {
-      expect(formTokenApplication(token)).toBeNull();
+  it('are refused when any byte was changed, or when made with a key the ring does not hold', () => {
+    const token = tokens.issue(9);
+    const bytes = Buffer.from(token, 'base64url');
+    for (const at of [0, 1, 6, 7, 12, 30, 44]) {
+      const changed = Buffer.from(bytes);
+      changed[at] ^= 1;
+      expect(tokens.read(changed.toString('base64url'))).toBeNull();
     }
+    expect(FormLinkTokens.fromKeyRing(key(2)).read(token)).toBeNull();
+  });
+
+  it('are refused in any shape but their own: the 43- and 44-character tokens of before, and junk', () => {
+    for (const token of ['A'.repeat(43), 'A'.repeat(44), 'A'.repeat(60), `${tokens.issue(3).slice(0, 59)}!`, '']) {
+      expect(tokens.read(token)).toBeNull();
+    }
+  });
+
+  it('stay readable after a rotation while their key is still in the ring', () => {
+    const token = tokens.issue(11);
+    const rotated = FormLinkTokens.fromKeyRing(`${key(2)},${key(1)}`);
+    expect(rotated.read(token)?.applicationId).toBe(11);
+    expect(tokens.read(rotated.issue(12))).toBeNull();
   });
 });

@@ -3,3 +3,4 @@ export * from './field-cipher.providers';
 export * from './field-encryption-keys';
 export * from './applicant-sealer';
 export * from './form-token-digest';
+export * from './form-link-tokens';

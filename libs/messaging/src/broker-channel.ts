@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import type { ConfirmChannel } from 'amqplib';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { SOCKET_OPTIONS } from './rmq-options';
 
 /** A publish the broker has not confirmed within this long is failed, to be tried again later. */
@@ -37,5 +37,28 @@ export class BrokerChannel {
   async close(): Promise<void> {
     await this.channel.close().catch(() => undefined);
     await this.connection.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Acknowledges `message` once `work` is done; otherwise hands it back, to be taken again (a
+ * queue's delivery limit dead-letters one that fails every time).
+ */
+export async function ackWhenDone(
+  channel: ConfirmChannel,
+  message: ConsumeMessage,
+  work: () => Promise<void>,
+  logger: Logger,
+): Promise<void> {
+  try {
+    await work();
+    channel.ack(message);
+  } catch (error) {
+    logger.warn(`will try again: ${String(error)}`);
+    try {
+      channel.nack(message, false, true);
+    } catch {
+      // The channel is gone: the broker hands the message out again anyway.
+    }
   }
 }

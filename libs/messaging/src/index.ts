@@ -8,3 +8,4 @@ export * from './rpc-error.filter';
 export * from './message-bound';
 export * from './service-clients';
 export * from './broker-channel';
+export * from './notification-notices';

@@ -1,21 +1,12 @@
 import { MessageHandler, ServerRMQ } from '@nestjs/microservices';
 import { countDeadLettered } from '@app/observability';
-import {
-  DEAD_LETTER_QUEUE_OPTIONS,
-  deadLetterBindings,
-  deadLetterExchange,
-  deadLetterQueue,
-  rmqServerOptions,
-} from './rmq-options';
+import { assertDeadLetterRoute, DeclaringChannel, rmqServerOptions } from './rmq-options';
 import { Settlement } from './settlement';
 
 /** Starts with a character no JSON text starts with (JSON.parse would throw). */
 const NOT_JSON = /^[^\s{["\d\-tfn]/;
 
-interface ConsumerChannel {
-  assertExchange(exchange: string, type: string, options: object): Promise<unknown>;
-  assertQueue(queue: string, options: object): Promise<unknown>;
-  bindQueue(queue: string, exchange: string, pattern: string, args: object): Promise<unknown>;
+interface ConsumerChannel extends DeclaringChannel {
   cancel(consumerTag: string): Promise<unknown>;
 }
 
@@ -36,11 +27,7 @@ export class ReliableServerRMQ extends ServerRMQ {
 
   override async setupChannel(channel: ConsumerChannel, callback: () => void): Promise<void> {
     const { queue } = this.settings;
-    await channel.assertExchange(deadLetterExchange(queue), 'headers', { durable: true });
-    await channel.assertQueue(deadLetterQueue(queue), DEAD_LETTER_QUEUE_OPTIONS);
-    for (const binding of deadLetterBindings()) {
-      await channel.bindQueue(deadLetterQueue(queue), deadLetterExchange(queue), '', binding);
-    }
+    await assertDeadLetterRoute(channel, queue);
     this.consumerChannel = channel;
     return super.setupChannel(channel, callback);
   }

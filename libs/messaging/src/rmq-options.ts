@@ -110,3 +110,39 @@ export function rmqClientOptions(settings: BrokerSettings): RmqOptions {
     },
   };
 }
+
+/** What declaring a queue's dead-letter route needs of a channel (amqplib's, or Nest's server's). */
+export interface DeclaringChannel {
+  assertExchange(exchange: string, type: string, options: object): Promise<unknown>;
+  assertQueue(queue: string, options: object): Promise<unknown>;
+  bindQueue(queue: string, source: string, pattern: string, args?: object): Promise<unknown>;
+}
+
+/** Declares where `queue` (declared with queueOptions) dead-letters to: its exchange and its bounded queue. */
+export async function assertDeadLetterRoute(channel: DeclaringChannel, queue: string): Promise<void> {
+  await channel.assertExchange(deadLetterExchange(queue), 'headers', { durable: true });
+  await channel.assertQueue(deadLetterQueue(queue), DEAD_LETTER_QUEUE_OPTIONS);
+  for (const binding of deadLetterBindings()) {
+    await channel.bindQueue(deadLetterQueue(queue), deadLetterExchange(queue), '', binding);
+  }
+}
+
+/**
+ * A queue where messages wait `ttlMs`, then move to `target` (a queue, through the default
+ * exchange): the broker keeps a delay, so a retry or a reminder survives any process and needs no
+ * polling. Quorum, with at-least-once dead-lettering: a waiting message survives a broker restart
+ * and is moved only once the target has taken it.
+ */
+export function delayQueueOptions(ttlMs: number, target: string) {
+  return {
+    durable: true,
+    arguments: {
+      'x-queue-type': 'quorum',
+      'x-message-ttl': ttlMs,
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': target,
+      'x-dead-letter-strategy': 'at-least-once',
+      'x-overflow': 'reject-publish',
+    },
+  };
+}

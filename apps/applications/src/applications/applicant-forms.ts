@@ -19,10 +19,7 @@ export const SUBMISSION_RETENTION_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** What completing the form stores: everything of step 3 that the form record then shows. */
-export type FormCompletionChanges = Pick<
-  ApplicantForm,
-  'form_status' | 'form_completed_at' | 'form_answers' | 'signature' | 'dob' | 'id_number' | 'consent'
->;
+export type FormCompletionChanges = Pick<ApplicantForm, 'form_status' | 'form_completed_at' | 'signature' | 'consent'>;
 
 /**
  * The one completion of an applicant's form, under `_id` = its form token's digest: the insert
@@ -57,6 +54,11 @@ export interface ApplicantForm {
   consent?: StoredConsent | null;
   dob?: SealedValue | null;
   id_number?: SealedValue | null;
+  drivers_license_number?: SealedValue | null;
+  /** Each saved section (but the questions, in form_answers) as JSON text, by kind. */
+  sections?: Record<string, string>;
+  /** The steps saved so far: `details` and section kinds. */
+  steps?: string[];
   updated_at: Date;
 }
 
@@ -115,8 +117,8 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     if (!form || form.form_status === 'completed') return form;
     const completion = await this.completions.findOne({ _id: digest });
     if (!completion) return form;
-    const { form_status, form_completed_at, form_answers, signature, dob, id_number } = completion;
-    return { ...form, form_status, form_completed_at, form_answers, signature, dob, id_number };
+    const { form_status, form_completed_at, signature } = completion;
+    return { ...form, form_status, form_completed_at, signature };
   }
 
   /**
@@ -146,26 +148,26 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     await this.forms.updateOne({ _id: digest }, { $set: { ...ids, ...changes, updated_at }, ...events }, { upsert: true });
   }
 
+  /**
+   * Saves one step of the form: `changes` set (a section, under `sections.<kind>`, or the
+   * fields a step stores), and the step added to those saved.
+   */
+  async saveStep(
+    digest: string,
+    ids: Pick<ApplicantForm, 'application_id' | 'applicant_id'>,
+    step: string,
+    changes: Record<string, unknown>,
+  ): Promise<void> {
+    await this.forms.updateOne(
+      { _id: digest },
+      { $set: { ...ids, ...changes, updated_at: new Date() }, $addToSet: { steps: step } },
+      { upsert: true },
+    );
+  }
+
   /** Where a change of the form record of `digest` shows its events (see EventOutbox). */
   witness(digest: string): EventWitness {
     return { collection: APPLICANT_FORMS, key: digest };
-  }
-
-  /**
-   * Which application holds the applicant whose form token has `digest`, for a link issued before
-   * tokens named their application, whose applicant has no form record yet (created through the
-   * API and never opened). A search by a field other than `_id`, so it reads every application:
-   * only such links come here, once each, since the first step writes the record found by `_id`.
-   */
-  async locate(digest: string): Promise<number | null> {
-    const application = await this.connection
-      .collection<{ id: number }>('applications')
-      .findOne({ 'applicants.form_token_digest': digest }, { projection: { id: 1 } });
-    if (application) return application.id;
-    const claim = await this.connection
-      .collection<{ application_id: number }>('application_versions')
-      .findOne({ 'applicant.form_token_digest': digest }, { projection: { application_id: 1 } });
-    return claim?.application_id ?? null;
   }
 }
 
@@ -184,8 +186,11 @@ export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm
     form_completed_at: form.form_completed_at,
     form_answers: form.form_answers ?? null,
     consent: form.consent ?? null,
+    form_sections: form.sections ?? null,
+    form_steps: form.steps ?? [],
     dob: form.dob ?? applicant.dob,
     id_number: form.id_number ?? applicant.id_number,
+    drivers_license_number: form.drivers_license_number ?? null,
     updated_at: stored && stored > form.updated_at ? stored : form.updated_at,
   };
 }

@@ -7,24 +7,24 @@ import {
   CompleteFormMessage,
   ErrorCode,
   FormApplicant,
-  FormCoApplicantInput,
   FormCompletionInput,
   FormContactInput,
   FormDetailsInput,
-  FormIdentityInput,
   FormSubmission,
   FormTokenMessage,
   isPositiveId,
-  MAX_FORM_CO_APPLICANTS,
   parseRequest,
   readFormConsent,
   requireClientId,
   SaveContactMessage,
   SaveDetailsMessage,
+  SaveSectionMessage,
+  SECTION_INPUTS,
+  SEALED_IDENTITY_FIELDS,
   ServiceError,
   StartFormMessage,
 } from '@app/contracts';
-import { ApplicationFormsService, FormLink } from './application-forms.service';
+import { ApplicationFormsService, FormLink, FormSectionSave } from './application-forms.service';
 
 /** A token digest: SHA-256 in base64url. */
 const DIGEST = /^[A-Za-z0-9_-]{43}$/;
@@ -69,28 +69,39 @@ export class ApplicationFormsMessageController {
     return this.forms.saveDetails(link, details);
   }
 
-  @MessagePattern(APPLICATION_FORMS.COMPLETE)
-  async complete(@Delivered() { data, messageId }: DeliveredMessage): Promise<FormApplicant> {
-    const message = data as CompleteFormMessage;
+  /** One section step, validated again with the class the form validated it with. */
+  @MessagePattern(APPLICATION_FORMS.SAVE_SECTION)
+  async saveSection(@Delivered() { data, messageId }: DeliveredMessage): Promise<FormApplicant> {
+    const message = data as SaveSectionMessage;
     const link = readLink(message);
-    const identity = parseRequest(
-      FormIdentityInput,
-      this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId }),
-    );
-    const { signature } = parseRequest(FormCompletionInput, { signature: message.signature });
-    const coApplicants = Array.isArray(message.co_applicants) ? message.co_applicants : [];
-    if (coApplicants.length > MAX_FORM_CO_APPLICANTS) throw malformed();
-    const answers = readAnswers(message.answers);
-    const named = coApplicants.map((co) => parseRequest(FormCoApplicantInput, co));
+    const section = this.readSection(message, link, messageId);
     await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.complete(link, {
-      answers,
-      signature,
-      co_applicants: named,
-      dob: identity.dob,
-      id_number: identity.id_number,
-      consent: readFormConsent(message.consent),
-    });
+    return this.forms.saveSection(link, section);
+  }
+
+  @MessagePattern(APPLICATION_FORMS.COMPLETE)
+  async complete(@Payload() message: CompleteFormMessage): Promise<FormApplicant> {
+    const link = readLink(message);
+    const { signature } = parseRequest(FormCompletionInput, { signature: message?.signature });
+    await this.forms.takeSubmission(readSubmission(message));
+    return this.forms.complete(link, { signature, consent: readFormConsent(message?.consent) });
+  }
+
+  private readSection(message: SaveSectionMessage, link: FormLink, messageId: string): FormSectionSave {
+    const kind = message?.kind;
+    if (kind === 'questions') return { kind, value: readAnswers(message.section), sealed: {} };
+    if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(SECTION_INPUTS, kind) || !isObject(message.section)) {
+      throw malformed();
+    }
+    if (kind !== 'identity')
+      return { kind, value: parseRequest(SECTION_INPUTS[kind] as new () => object, message.section), sealed: {} };
+    const opened = this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId });
+    const identity = parseRequest(SECTION_INPUTS.identity, { ...message.section, ...opened });
+    const sealed = Object.fromEntries(SEALED_IDENTITY_FIELDS.map((field) => [field, identity[field] ?? null]));
+    const value = Object.fromEntries(
+      Object.entries(identity).filter(([field]) => !(SEALED_IDENTITY_FIELDS as readonly string[]).includes(field)),
+    );
+    return { kind, value, sealed };
   }
 }
 
@@ -109,10 +120,14 @@ export function readSubmission(message: FormSubmission): string {
 function readAnswers(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed();
   const entries = Object.entries(value);
-  if (!entries.every(([key, answer]) => /^[a-z_]{1,64}$/.test(key) && typeof answer === 'string')) throw malformed();
+  if (!entries.every(([key, answer]) => /^[a-z0-9_]{1,64}$/.test(key) && typeof answer === 'string')) throw malformed();
   return Object.fromEntries(entries) as Record<string, string>;
 }
 
 function malformed(): ServiceError {
   return new ServiceError(ErrorCode.VALIDATION_FAILED, 'malformed application form message');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

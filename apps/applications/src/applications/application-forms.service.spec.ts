@@ -22,12 +22,8 @@ const application = {
 } as unknown as ApplicationRecord;
 const owner = { clientId: 1, applicantId: 12 };
 
-const completion = (idNumber: string, userAgent = 'Browser/1.0'): FormCompletion => ({
-  answers: {},
-  signature: 'Ada Lovelace',
-  co_applicants: [],
-  dob: '1990-01-02',
-  id_number: idNumber,
+const completion = (signature: string, userAgent = 'Browser/1.0'): FormCompletion => ({
+  signature,
   consent: {
     form_preset_id: 1,
     form_preset_version: 1,
@@ -57,18 +53,28 @@ async function started(database: MemoryDatabase) {
     form_status: 'started',
     form_started_at: new Date(),
     form_completed_at: null,
+    // The identity step saved: completion needs it.
+    dob: sealer.sealField('dob', '1990-01-02', owner),
+    id_number: sealer.sealField('id_number', '078051120', owner),
   });
   return { service, sealer };
 }
 
 describe('ApplicationFormsService.complete', () => {
-  it('completes a form once when two submissions arrive at once: one event, and the SSN of the one that completed it', async () => {
+  it('refuses to complete a form whose identity step was never saved', async () => {
     const database = new MemoryDatabase();
-    const { service, sealer } = await started(database);
+    const { service } = await started(database);
+    await database.collection('applicant_forms').updateOne({ _id: DIGEST }, { $set: { dob: null, id_number: null } });
+    await expect(service.complete(LINK, completion('Ada Lovelace'))).rejects.toThrow('the identity step must be saved first');
+  });
+
+  it('completes a form once when two submissions arrive at once: one event, and the signature of the one that completed it', async () => {
+    const database = new MemoryDatabase();
+    const { service } = await started(database);
 
     const results = await Promise.allSettled([
-      service.complete(LINK, completion('078051120')),
-      service.complete(LINK, completion('219099999')),
+      service.complete(LINK, completion('Ada Lovelace')),
+      service.complete(LINK, completion('A. Lovelace')),
     ]);
 
     const completed = results.filter((result) => result.status === 'fulfilled');
@@ -82,24 +88,27 @@ describe('ApplicationFormsService.complete', () => {
     const winner = results.findIndex((result) => result.status === 'fulfilled');
     const form = database.collection('applicant_forms').documents.get(DIGEST)!;
     expect(form.form_status).toBe('completed');
-    expect(sealer.openField('id_number', form.id_number, owner)).toBe(['078051120', '219099999'][winner]);
+    expect(form.signature).toBe(['Ada Lovelace', 'A. Lovelace'][winner]);
   });
 
   it('shows a completion whose writer died before copying it into the form record, and refuses another', async () => {
     const database = new MemoryDatabase();
     const { service } = await started(database);
-    await service.complete(LINK, completion('078051120'));
+    await service.complete(LINK, completion('Ada Lovelace'));
     // What a writer killed between its claim and the copy leaves: the record still says started.
     await database.collection('applicant_forms').updateOne({ _id: DIGEST }, { $set: { form_status: 'started' } });
 
     expect((await service.find(LINK))?.form_status).toBe('completed');
-    await expect(service.complete(LINK, completion('219099999'))).rejects.toBeInstanceOf(ServiceError);
+    await expect(service.saveSection(LINK, { kind: 'emergency_contact', value: {}, sealed: {} })).rejects.toThrow(
+      'this application form is already completed',
+    );
+    await expect(service.complete(LINK, completion('A. Lovelace'))).rejects.toBeInstanceOf(ServiceError);
   });
 
   it('records the consent signed with the completion, once: a later submission changes none of it', async () => {
     const database = new MemoryDatabase();
     const { service } = await started(database);
-    await service.complete(LINK, completion('078051120', 'First/1.0'));
+    await service.complete(LINK, completion('Ada Lovelace', 'First/1.0'));
     const recorded = structuredClone(database.collection('applicant_forms').documents.get(DIGEST)!.consent) as {
       signed_at: unknown;
     };
@@ -113,7 +122,7 @@ describe('ApplicationFormsService.complete', () => {
     });
     expect(Object.prototype.toString.call(recorded.signed_at)).toBe('[object Date]');
 
-    await expect(service.complete(LINK, completion('219099999', 'Second/2.0'))).rejects.toBeInstanceOf(ServiceError);
+    await expect(service.complete(LINK, completion('Ada Lovelace', 'Second/2.0'))).rejects.toBeInstanceOf(ServiceError);
     expect(database.collection('applicant_forms').documents.get(DIGEST)!.consent).toEqual(recorded);
   });
 });

@@ -5,10 +5,11 @@ import {
   ErrorCode,
   FORM_SUBMISSION_FIELD,
   FormApplicant,
-  FormCoApplicantInput,
   FormContactInput,
   FormConsent,
   FormDetailsInput,
+  HouseholdSectionInput,
+  SaveSectionMessage,
   ServiceError,
 } from '@app/contracts';
 import { ApplicantForm, ApplicantForms, FormCompletionChanges, withFormProgress } from './applicant-forms';
@@ -22,7 +23,7 @@ const ALREADY_COMPLETED = 'this application form is already completed';
 
 /**
  * An applicant's form link as the service is given it: the digest of its token, and the
- * application the token names (null for a token issued before tokens named one).
+ * application the token names (the form checked the token's MAC before it asked).
  */
 export interface FormLink {
   digest: string;
@@ -37,14 +38,19 @@ interface FormSubject {
   form: ApplicantForm | null;
 }
 
-/** Step 3 as validated: the identity fields in clear, sealed for their applicant as they are stored. */
+/** The last step as validated. */
 export interface FormCompletion {
-  answers: Record<string, string>;
   signature: string;
-  co_applicants: FormCoApplicantInput[];
-  dob: string;
-  id_number: string;
+  /** What the applicant was shown and signed, and from where. */
   consent: FormConsent;
+}
+
+/** A section step as validated; the identity step's sealed fields in clear, to be sealed for storage. */
+export interface FormSectionSave {
+  kind: SaveSectionMessage['kind'];
+  /** The section's value without its sealed fields (questions: the answers by question id). */
+  value: object;
+  sealed: Partial<Record<'dob' | 'id_number' | 'drivers_license_number', string | null>>;
 }
 
 /**
@@ -112,21 +118,52 @@ export class ApplicationFormsService {
       desired_unit_description: details.desired_unit_description ?? null,
       desired_move_in: details.desired_move_in ?? null,
     });
+    await this.forms.saveStep(subject.digest, ids(subject), 'details', {});
     return this.find(link) as Promise<FormApplicant>;
   }
 
-  /** Step 3: the co-applicants the primary one names are added, then the form is completed. */
+  /**
+   * One section step, saved on the applicant: the questions' answers as form_answers, any other
+   * section under its kind; the identity numbers sealed for this applicant, as at creation.
+   */
+  async saveSection(link: FormLink, section: FormSectionSave): Promise<FormApplicant> {
+    const subject = await this.open(link);
+    if (subject.form?.form_status !== 'started') throw refused('the form must be started first');
+    if (section.kind === 'household' && subject.applicant.type !== 'primary') {
+      throw refused('only the primary applicant describes the household');
+    }
+    const changes: Record<string, unknown> =
+      section.kind === 'questions'
+        ? { form_answers: JSON.stringify(section.value) }
+        : { [`sections.${section.kind}`]: JSON.stringify(section.value) };
+    if (section.kind === 'identity') {
+      for (const field of ['dob', 'id_number', 'drivers_license_number'] as const) {
+        const value = section.sealed[field];
+        changes[field] = value ? this.sealer.sealField(field, value, owner(subject)) : null;
+      }
+    }
+    await this.forms.saveStep(subject.digest, ids(subject), section.kind, changes);
+    return this.find(link) as Promise<FormApplicant>;
+  }
+
+  /**
+   * The last step: the adults and guarantors the primary applicant listed in its household are
+   * added, each with a form link of its own, then the form is completed.
+   */
   async complete(link: FormLink, completion: FormCompletion): Promise<FormApplicant> {
     const subject = await this.open(link);
     if (subject.form?.form_status !== 'started') throw refused('the form must be started first');
-    if (subject.applicant.type !== 'primary' && completion.co_applicants.length > 0) {
-      throw refused('only the primary applicant names co-applicants');
-    }
+    if (!subject.form.dob || !subject.form.id_number) throw refused('the identity step must be saved first');
     const { application, applicant } = subject;
-    for (const [index, co] of completion.co_applicants.entries()) {
+    const household = subject.applicant.type === 'primary' ? savedHousehold(subject.form) : null;
+    const named = [
+      ...(household?.adults ?? []).map((person) => ({ person, type: 'co_applicant' as const })),
+      ...(household?.guarantors ?? []).map((person) => ({ person, type: 'guarantor' as const })),
+    ];
+    for (const [index, { person, type }] of named.entries()) {
       // Keyed by the naming applicant and position: a repeated submission adds each one once.
-      const key = `form:${applicant.id}:co_applicant:${index}`;
-      await this.applications.addApplicantFromForm(application.client_id, application.id, co, key);
+      const key = `form:${applicant.id}:${type}:${index}`;
+      await this.applications.addApplicantFromForm(application.client_id, application.id, { ...person }, type, key);
     }
     const form = await this.markFormCompleted(subject, completion);
     return view({ ...subject, form });
@@ -157,10 +194,7 @@ export class ApplicationFormsService {
     const changes: FormCompletionChanges = {
       form_status: 'completed',
       form_completed_at: now,
-      form_answers: JSON.stringify(completion.answers),
       signature: completion.signature,
-      dob: this.sealer.sealField('dob', completion.dob, owner(subject)),
-      id_number: this.sealer.sealField('id_number', completion.id_number, owner(subject)),
       consent: { ...completion.consent, signed_name: completion.signature, signed_at: now },
     };
     const eventIds = await this.recordEvent(subject, 'application_form.completed', this.forms.completionWitness(subject.digest));
@@ -195,12 +229,14 @@ export class ApplicationFormsService {
 
   /**
    * Found by keys alone: the form record by the digest, else (an applicant that never opened its
-   * form) the application the token names. Only a token that names none is searched for.
+   * form) the application the token names. A token that names none (issued before tokens named
+   * their application) finds nothing: searching every application for it is what made a made-up
+   * link cost seconds of database time.
    */
   private async subject({ digest, applicationId: named }: FormLink): Promise<FormSubject | null> {
     const form = await this.forms.find(digest);
-    const applicationId = form?.application_id ?? named ?? (await this.forms.locate(digest));
-    if (applicationId === null) return null;
+    const applicationId = form?.application_id ?? named;
+    if (applicationId === null || applicationId === undefined) return null;
     const stored = await this.repository.findByKey(applicationId);
     if (!stored) return null;
     const application = await this.versions.current(stored);
@@ -232,10 +268,20 @@ function view({ application, applicant, form }: FormSubject): FormApplicant {
     redirect_url: current.redirect_url ?? null,
     form_status: current.form_status ?? 'not_started',
     form_answers: current.form_answers ? (JSON.parse(current.form_answers) as Record<string, string>) : null,
+    form_sections: Object.fromEntries(
+      Object.entries(form?.sections ?? {}).map(([kind, json]) => [kind, JSON.parse(json) as unknown]),
+    ),
+    form_steps: form?.steps ?? [],
     floor_plan_id: application.floor_plan_id ?? null,
     desired_unit_description: application.desired_unit_description ?? null,
     desired_move_in: application.desired_move_in ?? null,
   };
+}
+
+/** The household the primary applicant saved, if any. */
+function savedHousehold(form: ApplicantForm): HouseholdSectionInput | null {
+  const json = form.sections?.household;
+  return json ? (JSON.parse(json) as HouseholdSectionInput) : null;
 }
 
 /** Whom the subject's sealed values belong to (see ApplicantSealer). */

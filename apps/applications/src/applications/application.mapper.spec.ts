@@ -229,6 +229,12 @@ const APPLICANT_FIELDS = [
   'form_started_at',
   'form_completed_at',
   'form_answers',
+  'identity',
+  'residences',
+  'employment',
+  'other_income',
+  'household',
+  'emergency_contact',
   'consent',
   'created_at',
   'updated_at',
@@ -270,6 +276,12 @@ describe('toApplicantRepresentation', () => {
       form_started_at: null,
       form_completed_at: null,
       form_answers: null,
+      identity: null,
+      residences: null,
+      employment: null,
+      other_income: null,
+      household: null,
+      emergency_contact: null,
       consent: null,
       created_at: '2026-11-22T15:00:00+00:00',
       updated_at: '2026-11-22T16:00:00+00:00',
@@ -325,6 +337,59 @@ describe('toApplicantRepresentation', () => {
       created_at: '2026-11-22T14:03:09+00:00',
       updated_at: '2026-11-22T14:03:09+00:00',
     });
+  });
+
+  it('shows each saved section as its named field, and never a sealed identity number', () => {
+    const household = { adults: [], minors: [{ name: 'Kid', age: 7 }], pets: [], vehicles: [], guarantors: [] };
+    const applicant = toApplicantRepresentation(
+      storedApplication(),
+      withForm({
+        drivers_license_number: cipher.seal('D1234567', 'applicant.drivers_license_number'),
+        form_sections: {
+          identity: JSON.stringify({ middle_name: 'Brewster', drivers_license_state: 'NY' }),
+          residence_history: JSON.stringify({ residences: [{ address: '1 Main St', from: '2020-01-01' }] }),
+          employment: JSON.stringify({
+            employment: [{ employer: 'Navy', start_date: '1943-12-01', monthly_income: 100 }],
+            other_income: [],
+          }),
+          household: JSON.stringify(household),
+          emergency_contact: JSON.stringify({ name: 'Mary', phone: '5550109876' }),
+        },
+      }),
+      BASE_URL,
+      FORM_URL,
+    );
+    expect(applicant).toMatchObject({
+      identity: { middle_name: 'Brewster', drivers_license_state: 'NY' },
+      residences: [{ address: '1 Main St', from: '2020-01-01' }],
+      employment: [{ employer: 'Navy', start_date: '1943-12-01', monthly_income: 100 }],
+      other_income: [],
+      household,
+      emergency_contact: { name: 'Mary', phone: '5550109876' },
+    });
+    // What was not given is null, and every field comes in its documented order.
+    expect(applicant.residences).toEqual([
+      {
+        address: '1 Main St',
+        from: '2020-01-01',
+        to: null,
+        monthly_rent: null,
+        landlord_name: null,
+        landlord_phone: null,
+        reason_for_leaving: null,
+      },
+    ]);
+    expect(Object.keys(applicant.residences![0])).toEqual([
+      'address',
+      'from',
+      'to',
+      'monthly_rent',
+      'landlord_name',
+      'landlord_phone',
+      'reason_for_leaving',
+    ]);
+    expect(applicant.emergency_contact).toEqual({ name: 'Mary', relationship: null, phone: '5550109876', email: null });
+    expect(JSON.stringify(applicant)).not.toContain('drivers_license_number');
   });
 
   it('writes form progress timestamps and a co-applicant’s type', () => {

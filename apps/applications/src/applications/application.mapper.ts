@@ -1,4 +1,14 @@
-import { ApplicantRepresentation, ApplicationRepresentation, ConsentRecord, formatTimestamp } from '@app/contracts';
+import {
+  ApplicantIdentity,
+  ApplicantRepresentation,
+  ApplicationRepresentation,
+  ConsentRecord,
+  EmergencyContactInput,
+  EmploymentSectionInput,
+  formatTimestamp,
+  HouseholdSectionInput,
+  ResidenceHistoryInput,
+} from '@app/contracts';
 import { ApplicantRecord, ApplicationRecord, StoredConsent } from './application.schema';
 
 /**
@@ -61,6 +71,7 @@ export function toApplicantRepresentation(
     form_started_at: applicant.form_started_at ? formatTimestamp(applicant.form_started_at) : null,
     form_completed_at: applicant.form_completed_at ? formatTimestamp(applicant.form_completed_at) : null,
     form_answers: applicant.form_answers ? (JSON.parse(applicant.form_answers) as Record<string, string>) : null,
+    ...formSections(applicant),
     consent: applicant.consent ? toConsentRecord(applicant.consent) : null,
     created_at: formatTimestamp(applicant.created_at ?? application.created_at),
     updated_at: formatTimestamp(applicant.updated_at ?? applicant.created_at ?? application.created_at),
@@ -83,4 +94,52 @@ export function toConsentRecord(consent: StoredConsent): ConsentRecord {
 
 function applicantUrl(publicBaseUrl: string, applicationId: number, applicantId: number): string {
   return `${publicBaseUrl}/api/v2/applications/${applicationId}/applicants/${applicantId}`;
+}
+
+type SectionFields = Pick<
+  ApplicantRepresentation,
+  'identity' | 'residences' | 'employment' | 'other_income' | 'household' | 'emergency_contact'
+>;
+
+/** The form's saved sections as the applicant's named fields, null for those not saved; no sealed value is among them. */
+function formSections(applicant: ApplicantRecord): SectionFields {
+  const saved = applicant.form_sections ?? {};
+  const read = <T>(kind: string): T | null => (saved[kind] ? (JSON.parse(saved[kind]) as T) : null);
+  const identity = read<Partial<ApplicantIdentity>>('identity');
+  const residences = read<ResidenceHistoryInput>('residence_history');
+  const employment = read<EmploymentSectionInput>('employment');
+  const household = read<HouseholdSectionInput>('household');
+  const emergency = read<EmergencyContactInput>('emergency_contact');
+  return {
+    identity: identity ? every(identity, { middle_name: null, drivers_license_state: null }) : null,
+    residences: residences ? residences.residences.map((entry) => every(entry, RESIDENCE)) : null,
+    employment: employment ? employment.employment.map((entry) => every(entry, { employer: null, position: null })) : null,
+    other_income: employment?.other_income ?? null,
+    household: household
+      ? {
+          adults: household.adults,
+          minors: household.minors,
+          pets: household.pets.map((pet) => every(pet, { kind: null, description: null })),
+          vehicles: household.vehicles.map((vehicle) => every(vehicle, { make_model: null, plate: null })),
+          guarantors: household.guarantors,
+        }
+      : null,
+    emergency_contact: emergency ? every(emergency, { name: null, relationship: null, phone: null, email: null }) : null,
+  };
+}
+
+/** An address's fields, in their documented order. */
+const RESIDENCE = {
+  address: null,
+  from: null,
+  to: null,
+  monthly_rent: null,
+  landlord_name: null,
+  landlord_phone: null,
+  reason_for_leaving: null,
+};
+
+/** `saved` with every field of `fields` present, in that order: null when it was not given, as everywhere in the API. */
+function every<T extends object, D extends object>(saved: T, fields: D): T & D {
+  return { ...fields, ...saved };
 }

@@ -91,6 +91,16 @@ export class ApplicantRecord {
 
   /** The consent signed on completing the form: kept in ApplicantForms only, never in this document. */
   consent?: StoredConsent | null;
+  // The form's sections are kept in ApplicantForms only: these are set as the form left them
+  // (withFormProgress), never stored in the application document.
+  /** The form's saved sections, by kind, each as JSON text; no sealed field is among them. */
+  form_sections?: Record<string, string> | null;
+
+  /** The form's steps saved so far. */
+  form_steps?: string[];
+
+  /** Sealed, as dob and id_number. Never part of a response or a log line. */
+  drivers_license_number?: SealedValue | null;
 
   /** Absent on applicants stored before applicants had their own: the application's apply. */
   @Prop({ type: Date })
@@ -102,6 +112,10 @@ export class ApplicantRecord {
   /** A co-applicant's: the request that added it, so a request done twice adds it once. */
   @Prop({ type: String })
   request_key?: string;
+
+  /** A co-applicant's: its invitation is e-mailed (the caller's send_email; always for one named on the form). */
+  @Prop({ type: Boolean })
+  send_email?: boolean;
 }
 
 export const ApplicantSchema = SchemaFactory.createForClass(ApplicantRecord);

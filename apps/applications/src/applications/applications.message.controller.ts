@@ -12,6 +12,8 @@ import {
   CreateApplicationRequest,
   IdempotencyKeyPipe,
   ListApplicationsMessage,
+  NotificationSubject,
+  NotificationSubjectMessage,
   readApplicantRef,
   readApplicationRef,
   readListApplications,
@@ -53,6 +55,12 @@ export class ApplicationsMessageController {
   async getApplicant(@Payload() message: ApplicantRefMessage): Promise<ApplicantResponse> {
     const { clientId, applicationId, id } = readApplicantRef(message);
     return { applicant: await this.applications.getApplicant(clientId, applicationId, id) };
+  }
+
+  @MessagePattern(APPLICATIONS.NOTIFICATION_SUBJECT)
+  notificationSubject(@Payload() message: NotificationSubjectMessage): Promise<NotificationSubject | null> {
+    const { clientId, applicationId, id } = readApplicantRef(message);
+    return this.applications.notificationSubject(clientId, applicationId, id);
   }
 
   @MessagePattern(APPLICATIONS.ADD_APPLICANT)

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
-import { ApplicantSealer, FieldCipher, formTokenApplication } from '@app/crypto';
+import { ApplicantSealer, FieldCipher, FormLinkTokens } from '@app/crypto';
 import { EventOutbox, PendingEvent } from '@app/events';
 import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
@@ -168,7 +168,7 @@ describe('ApplicationsService over collections in memory', () => {
         type: 'primary',
         email: 'ada@example.com',
       });
-      const token = /^https:\/\/apply\.example\.com\/applicants\/([\w-]{44})$/.exec(applicant.form_url!)![1];
+      const token = /^https:\/\/apply\.example\.com\/applicants\/([\w-]{60})$/.exec(applicant.form_url!)![1];
       const stored = database.collection('applications').documents.get(String(created.id))!;
       const [record] = stored.applicants as Array<Record<string, unknown>>;
       expect(record.form_token_digest).toBe(formTokenDigest(token));
@@ -368,7 +368,7 @@ describe('ApplicationsService over collections in memory', () => {
       );
       for (const applicant of [created.applicants[0], co]) {
         const token = await tokenOf(created.id, applicant.id);
-        expect(formTokenApplication(token)).toBe(created.id);
+        expect(FormLinkTokens.fromKeyRing(KEYS).read(token)?.applicationId).toBe(created.id);
         const found = await forms().find({ digest: formTokenDigest(token), applicationId: created.id });
         expect(found).toMatchObject({ application_id: created.id, applicant_id: applicant.id, form_status: 'not_started' });
       }

@@ -57,8 +57,12 @@ describe('ApplicationsService', () => {
     idempotency.run.mockImplementation((_scope, work) => work('message:m-1', false));
     index = { add: jest.fn().mockResolvedValue(undefined) };
     outbox = { record: jest.fn().mockResolvedValue(['evt_1', 'evt_2']), written: jest.fn(), discard: jest.fn() };
-    cipher = new FieldCipher(`k1:${randomBytes(32).toString('base64')}`);
-    const env = Object.assign(new ApplicationsEnvironment(), { PUBLIC_BASE_URL: 'https://rentals.example.com' });
+    const keys = `k1:${randomBytes(32).toString('base64')}`;
+    cipher = new FieldCipher(keys);
+    const env = Object.assign(new ApplicationsEnvironment(), {
+      PUBLIC_BASE_URL: 'https://rentals.example.com',
+      FIELD_ENCRYPTION_KEYS: keys,
+    });
 
     const module = await Test.createTestingModule({
       providers: [

@@ -5,6 +5,8 @@ import { ApplicantSealer } from '@app/crypto';
 import { EventOutbox } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import {
+  AddedApplicantInput,
+  AddedApplicantType,
   ApplicantInput,
   ApplicantRepresentation,
   ApplicantType,
@@ -15,6 +17,7 @@ import {
   ErrorCode,
   EventData,
   FormStatus,
+  NotificationSubject,
   Page,
   ServiceError,
 } from '@app/contracts';
@@ -96,16 +99,43 @@ export class ApplicationsService {
     return this.applicantRepresentation(application, withFormProgress(applicant, form));
   }
 
+  /**
+   * What the notifications service needs to e-mail the applicant, or null when it is gone: its
+   * own form link, and whether to invite it (the caller asked for it with send_email, or the
+   * applicant was named on the form).
+   */
+  async notificationSubject(clientId: number, applicationId: number, id: number): Promise<NotificationSubject | null> {
+    const application = await this.readOwned(clientId, applicationId);
+    const applicant = application?.applicants.find((candidate) => candidate.id === id);
+    if (!application || !applicant) return null;
+    const form = applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null;
+    return {
+      client_id: clientId,
+      application_id: applicationId,
+      applicant_id: id,
+      type: applicant.type,
+      first_name: applicant.first_name,
+      last_name: applicant.last_name,
+      email: applicant.email,
+      property_id: application.property_id,
+      property_name: application.property_name,
+      form_url: this.formTokens.formUrl(clientId, applicant),
+      form_status: withFormProgress(applicant, form).form_status ?? 'not_started',
+      invite: applicant.send_email === true,
+    };
+  }
+
   /** Adds a co-applicant to the client's application; once per request, and never losing a concurrent add. */
   addApplicant(
     clientId: number,
     applicationId: number,
-    input: ApplicantInput,
+    input: AddedApplicantInput,
     scope: Omit<CreateScope, 'clientId' | 'body'>,
   ): Promise<ApplicantRepresentation> {
     const body = { application_id: applicationId, applicant: input };
+    const { type, ...applicant } = input;
     return this.idempotency.run({ ...scope, clientId, body }, (requestKey) =>
-      this.storeApplicant(clientId, applicationId, input, requestKey),
+      this.storeApplicant(clientId, applicationId, applicant, type ?? 'co_applicant', requestKey),
     );
   }
 
@@ -118,9 +148,16 @@ export class ApplicationsService {
     return this.owned(clientId, created.id);
   }
 
-  /** A co-applicant named on the form; `requestKey` makes a repeated submission add it once. */
-  async addApplicantFromForm(clientId: number, applicationId: number, input: ApplicantInput, requestKey: string): Promise<void> {
-    await this.storeApplicant(clientId, applicationId, input, requestKey);
+  /** A co-applicant or guarantor named on the form; `requestKey` makes a repeated submission add it once. */
+  async addApplicantFromForm(
+    clientId: number,
+    applicationId: number,
+    input: ApplicantInput,
+    type: AddedApplicantType,
+    requestKey: string,
+  ): Promise<void> {
+    // Whoever the form names is always e-mailed their own link: nobody else would give it to them.
+    await this.storeApplicant(clientId, applicationId, { ...input, send_email: true }, type, requestKey);
   }
 
   /**
@@ -264,7 +301,8 @@ export class ApplicationsService {
   private async storeApplicant(
     clientId: number,
     applicationId: number,
-    input: ApplicantInput,
+    input: AddedApplicantInput,
+    type: AddedApplicantType,
     requestKey: string,
   ): Promise<ApplicantRepresentation> {
     let applicantId: number | undefined;
@@ -278,8 +316,9 @@ export class ApplicationsService {
       applicantId ??= await this.ids.allocate('applicants');
       const now = new Date();
       const applicant = {
-        ...this.newApplicant(clientId, applicationId, applicantId, 'co_applicant', input, now),
+        ...this.newApplicant(clientId, applicationId, applicantId, type, input, now),
         request_key: requestKey,
+        ...(input.send_email === true ? { send_email: true } : {}),
       };
       const version = (application.version ?? 0) + 1;
       const eventIds = await this.outbox.record(clientId, this.versions.witness(application.id, version), [

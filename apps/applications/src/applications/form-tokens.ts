@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
-import { FieldCipher, formTokenDigest, newApplicantFormToken } from '@app/crypto';
+import { FieldCipher, FormLinkTokens, formTokenDigest } from '@app/crypto';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantRecord } from './application.schema';
 
@@ -13,23 +13,26 @@ export { formTokenDigest };
 
 /**
  * Each applicant's link into the online form: `<APPLY_BASE_URL>/applicants/<token>`, the token
- * naming the application and 26 random bytes (newApplicantFormToken). The database holds the token only sealed (to show the link again on a read)
- * and as its digest (to find the applicant from a link), never in clear.
+ * naming the application and its issue time under a MAC (FormLinkTokens). The database holds the
+ * token only sealed (to show the link again on a read) and as its digest (to find the applicant
+ * from a link), never in clear.
  */
 @Injectable()
 export class FormTokens {
   private readonly applyBaseUrl: string;
+  private readonly links: FormLinkTokens;
 
   constructor(
     private readonly cipher: FieldCipher,
     env: ApplicationsEnvironment,
   ) {
     this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
+    this.links = FormLinkTokens.fromKeyRing(env.FIELD_ENCRYPTION_KEYS);
   }
 
   /** A new token for the client's applicant, sealed for them: copied to another applicant, it does not open. */
   issue(clientId: number, applicationId: number, applicantId: number): IssuedFormToken {
-    const token = newApplicantFormToken(applicationId);
+    const token = this.links.issue(applicationId);
     return {
       form_token: this.cipher.seal(token, CONTEXT, tokenOwner(clientId, applicantId)),
       form_token_digest: formTokenDigest(token),

@@ -28,6 +28,17 @@ export class FormEnvironment extends CommonEnvironment {
   @isIntegerInRange('FORM_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
   FORM_RATE_LIMIT_PER_MINUTE: number = 30;
 
+  /**
+   * Requests of any kind (pages, GETs included) one client IP address may make per minute, per
+   * instance: counted before any service is asked, so nobody can make the form look links up fast.
+   */
+  @isIntegerInRange('FORM_REQUEST_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
+  FORM_REQUEST_RATE_LIMIT_PER_MINUTE: number = 120;
+
+  /** How long an applicant's form link works after it was issued, in days. */
+  @isIntegerInRange('FORM_LINK_LIFETIME_DAYS', 1, 3650)
+  FORM_LINK_LIFETIME_DAYS: number = 30;
+
   /** How long the form waits for a service's answer before it shows "try again". */
   @isTimeout('RPC_TIMEOUT_MS')
   RPC_TIMEOUT_MS: number = 5000;

@@ -16,9 +16,10 @@ import {
 } from '@app/contracts';
 import { DocumentRefusal, DocumentVault } from '@app/documents';
 import { FormBackends } from '../backends/form-backends';
-import { FormBody, FormGate, OpenedApplicant, Redirect, Refusal } from '../form/form-gate';
+import { FormFlow, OpenStep, Refusal } from '../form/form-flow';
 import { VIEWS_DIR } from '../form/pages';
-import { FormPresetSource } from '../form/preset-source';
+import { FormBody } from '../questions/question-kinds';
+import { nextStep, previousStep } from '../sections/steps';
 import { documentKindLabels, missingDocuments } from './missing-documents';
 
 /** The fields a browser sends before the file: the hidden ones and the kind. Anything else is ignored. */
@@ -35,10 +36,9 @@ export class DocumentsHttpController {
   private readonly script = readFileSync(join(VIEWS_DIR, 'documents.js'), 'utf8');
 
   constructor(
-    private readonly gate: FormGate,
+    private readonly flow: FormFlow,
     private readonly backends: FormBackends,
     private readonly vault: DocumentVault,
-    private readonly presets: FormPresetSource,
   ) {}
 
   @Get('documents.js')
@@ -53,7 +53,9 @@ export class DocumentsHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => this.page(reply, iframe, token, await this.open(token, iframe), {}));
+    return this.flow.answer(reply, iframe, async () =>
+      this.page(reply, iframe, token, await this.flow.openStep(token, 'documents', iframe, 'GET'), {}),
+    );
   }
 
   @Post('applicants/:token/documents')
@@ -64,11 +66,11 @@ export class DocumentsHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
-      const opened = await this.open(token, iframe);
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'documents', iframe, 'POST');
       const { fields, file } = await readUpload(request);
-      const body = this.gate.submitted(request, `/applicants/${token}/documents`, fields);
-      const preset = await this.presets.find(opened.property);
+      const body = this.flow.submitted(request, `/applicants/${token}/documents`, fields);
+      const { preset } = opened;
       const problems: FieldProblem[] = [];
       if (!preset.documents.some((asked) => asked.kind === body.kind)) {
         problems.push({ field: 'kind', message: 'must be one of the documents listed' });
@@ -112,35 +114,24 @@ export class DocumentsHttpController {
           await this.vault.remove(stored.file_id);
         throw error;
       });
-      return this.gate.pages.redirect(reply, documentsUrl(token, iframe), iframe);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'documents', iframe), iframe);
     });
-  }
-
-  /** The applicant, while its form is open: a completed one is sent to its confirmation, one not started to step 1. */
-  private async open(token: string, iframe: boolean): Promise<OpenedApplicant> {
-    const opened = await this.gate.openApplicant(token);
-    const suffix = iframe ? '?iframe=true' : '';
-    if (opened.applicant.form_status === 'completed') throw new Redirect(`/applicants/${token}/done${suffix}`);
-    if (opened.applicant.form_status === 'not_started') throw new Redirect(`/applicants/${token}${suffix}`);
-    return opened;
   }
 
   private async page(
     reply: FastifyReply,
     iframe: boolean,
     token: string,
-    { property, link }: OpenedApplicant,
+    opened: OpenStep,
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
   ): Promise<FastifyReply> {
-    const preset = await this.presets.find(property);
+    const { preset, property, link } = opened;
     const { documents } = await this.backends.applications<DocumentListResponse>(DOCUMENTS.FORM_LIST, link);
     const action = `/applicants/${token}/documents`;
-    return this.gate.pages.send(reply, status, 'documents', {
-      title: 'Your documents',
-      iframe,
-      problems,
+    return this.flow.pages.send(reply, status, 'documents', {
+      ...this.flow.frame('Your documents', iframe, opened, 'documents', problems),
       property,
       values: { kind: values.kind ?? '' },
       requested: preset.documents,
@@ -150,17 +141,14 @@ export class DocumentsHttpController {
       kindLabels: documentKindLabels,
       sizeText,
       action: iframe ? `${action}?iframe=true` : action,
-      next: `/applicants/${token}/finish${iframe ? '?iframe=true' : ''}`,
-      csrf: this.gate.csrf.issue(action),
+      next: this.flow.stepUrl(token, nextStep(opened.steps, 'documents'), iframe),
+      back: this.flow.stepUrl(token, previousStep(opened.steps, 'documents'), iframe),
+      csrf: this.flow.csrf.issue(action),
     });
   }
 }
 
 const CUT_OFF = new Refusal(400, 'Upload interrupted', 'The file did not arrive whole, so nothing was kept. Try again.');
-
-function documentsUrl(token: string, iframe: boolean): string {
-  return `/applicants/${token}/documents${iframe ? '?iframe=true' : ''}`;
-}
 
 /**
  * The fields sent before the file, and the file itself as a stream not yet read (the page sends

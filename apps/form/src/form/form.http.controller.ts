@@ -4,43 +4,28 @@ import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/c
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
-  CompleteFormMessage,
-  FormTokenMessage,
+  ApplicantType,
   FieldProblem,
   FormApplicant,
-  FormCoApplicantInput,
-  FormCompletionInput,
   FormContactInput,
   FormDetailsInput,
-  FormIdentityInput,
-  formAnswerProblems,
-  FormPreset,
   FormProperty,
   INVITATIONS,
   InvitationTokenMessage,
-  MAX_FORM_CO_APPLICANTS,
   parseIdSegment,
-  parseRequest,
-  presetAnswers,
   PROPERTIES,
   PropertyRepresentation,
-  ServiceError,
   UsableInvitation,
 } from '@app/contracts';
-import { ApplicantSealer, FORM_TOKEN, formTokenDigest } from '@app/crypto';
-import { BoundToMessage } from '@app/messaging';
+import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
-import { requiredDocumentProblems } from '../documents/missing-documents';
-import { formConsent } from './consent';
-import { CsrfTokens } from './csrf-tokens';
-import { FormBody, formBody, FormGate, NOT_FOUND, Redirect, Refusal } from './form-gate';
-import { PageFrame, Pages, VIEWS_DIR } from './pages';
+import { FormBody } from '../questions/question-kinds';
+import { formSteps, nextStep, resumeStep } from '../sections/steps';
+import { ALREADY_COMPLETE, FormFlow, NOT_FOUND, optional, Refusal, withIframe } from './form-flow';
+import { VIEWS_DIR } from './pages';
 import { FormPresetSource } from './preset-source';
 
 const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
-
-/** The pages an applicant goes through, after step 1 at the property's application_url. */
-const STEP_PATHS = { contact: '', details: '/details', finish: '/finish', done: '/done' } as const;
 
 /** An invitation to an invitation_only property, as its link gave it. */
 interface Invitation {
@@ -52,25 +37,22 @@ interface Invitation {
  * The online application form: step 1 at a property's application_url creates the application;
  * every later page lives under the applicant's own form_url (`/applicants/<token>`), whose
  * unguessable token is what lets the applicant continue. Every POST carries a CSRF token, is
- * counted against its address's rate limit and is refused when the honeypot is filled in.
+ * counted against its address's rate limit and is refused when the honeypot is filled in
+ * (FormFlow). Here: the contact details, the unit, the confirmation; the sections, the review
+ * and the signature are StepsHttpController's.
  */
 @Controller()
 export class FormHttpController {
   private readonly logger = new Logger('FormHttpController');
-  private readonly pages: Pages;
-  private readonly csrf: CsrfTokens;
   private readonly stylesheet = readFileSync(join(VIEWS_DIR, 'form.css'), 'utf8');
   private readonly icon = readFileSync(join(VIEWS_DIR, 'favicon.svg'), 'utf8');
+  private readonly revealScript = readFileSync(join(VIEWS_DIR, 'reveal.js'), 'utf8');
 
   constructor(
+    private readonly flow: FormFlow,
     private readonly backends: FormBackends,
-    private readonly sealer: ApplicantSealer,
-    private readonly gate: FormGate,
     private readonly presets: FormPresetSource,
-  ) {
-    this.pages = gate.pages;
-    this.csrf = gate.csrf;
-  }
+  ) {}
 
   @Get('form.css')
   style(@Res() reply: FastifyReply): FastifyReply {
@@ -82,6 +64,12 @@ export class FormHttpController {
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(this.icon);
   }
 
+  /** The one script: the SSN's show/hide button, which the form does without. */
+  @Get('reveal.js')
+  reveal(@Res() reply: FastifyReply): FastifyReply {
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.revealScript);
+  }
+
   @Get('properties/:id/apply')
   async apply(
     @Param('id') id: string,
@@ -89,7 +77,7 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
+    return this.flow.answer(reply, iframe, async () => {
       const { property, invitation } = await this.openProperty(id, query.invitation);
       const action = `/properties/${property.id}/apply`;
       const values: FormBody = invitation ? { email: invitation.email, invitation: invitation.token } : {};
@@ -105,12 +93,12 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
+    return this.flow.answer(reply, iframe, async () => {
       const body = formBody(request);
       const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
       const action = `/properties/${property.id}/apply`;
-      const { nonce } = this.gate.submitted(request, action);
-      const contact = this.validate(FormContactInput, contactFields(body));
+      const { nonce } = this.flow.submitted(request, action);
+      const contact = this.flow.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
       }
@@ -126,21 +114,44 @@ export class FormHttpController {
           if (invitation) await this.releaseInvitation(property.id, invitation.token, nonce);
           throw error;
         });
-      return this.pages.redirect(reply, this.stepUrl(started.token!, 'details', iframe), iframe);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(started.token!, 'details', iframe), iframe);
     });
   }
 
+  /** The applicant's form_url: where it left off (the contact details for one that never started). */
   @Get('applicants/:token')
+  async resume(
+    @Param('token') token: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.flow.answer(reply, iframe, async () => {
+      const { applicant, property, link } = await this.flow.openApplicant(token);
+      if (applicant.form_status === 'completed')
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
+      if (applicant.form_status === 'started') {
+        const preset = await this.presets.find(property);
+        const step = resumeStep(formSteps(preset, applicant.type), await this.flow.savedSteps(applicant, link, preset), true);
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, step, iframe), iframe);
+      }
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
+    });
+  }
+
+  /** The contact details again, to change them (the form_url itself resumes). */
+  @Get('applicants/:token/contact')
   async contact(
     @Param('token') token: string,
     @Query() query: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.gate.openApplicant(token);
-      if (applicant.form_status === 'completed') return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
-      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant));
+    return this.flow.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.flow.openApplicant(token);
+      if (applicant.form_status === 'completed')
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
+      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant.type);
     });
   }
 
@@ -152,21 +163,22 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
+    return this.flow.answer(reply, iframe, async () => {
       const action = `/applicants/${token}`;
-      const { applicant, property, link } = await this.gate.openApplicant(token);
-      const body = this.gate.submitted(request, action);
-      const contact = this.validate(FormContactInput, contactFields(body));
+      const { applicant, property, link } = await this.flow.openApplicant(token);
+      if (applicant.form_status === 'completed') throw ALREADY_COMPLETE;
+      const body = this.flow.submitted(request, action);
+      const contact = this.flow.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
-        return this.contactPage(reply, iframe, property, action, body, contact, 422);
+        return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant.type);
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_CONTACT, {
         ...link,
         request: contact,
         submission: body.nonce,
       });
-      const next = applicant.type === 'primary' ? 'details' : 'finish';
-      return this.pages.redirect(reply, this.stepUrl(token, next, iframe), iframe);
+      const steps = await this.flow.steps(property, applicant);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(steps, 'contact'), iframe), iframe);
     });
   }
 
@@ -177,9 +189,9 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openStep(token, 'details', iframe);
-      return this.detailsPage(reply, iframe, property, token, detailsValues(applicant));
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'details', iframe, 'GET');
+      return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: detailsValues(opened.applicant) });
     });
   }
 
@@ -191,75 +203,21 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
-      const { property, link } = await this.openStep(token, 'details', iframe);
-      const body = this.gate.submitted(request, `/applicants/${token}/details`);
-      const details = this.validate(FormDetailsInput, detailsFields(body, property));
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'details', iframe, 'POST');
+      const { property, link } = opened;
+      const body = this.flow.submitted(request, `/applicants/${token}/details`);
+      const details = this.flow.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
       if (problems.length > 0 || !(details instanceof FormDetailsInput)) {
-        return this.detailsPage(reply, iframe, property, token, body, problems, 422);
+        return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: body, problems, status: 422 });
       }
       await this.backends.applications(APPLICATION_FORMS.SAVE_DETAILS, {
         ...link,
         request: details,
         submission: body.nonce,
       });
-      return this.pages.redirect(reply, this.stepUrl(token, 'finish', iframe), iframe);
-    });
-  }
-
-  @Get('applicants/:token/finish')
-  async finish(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.openStep(token, 'finish', iframe);
-      return this.finishPage(reply, iframe, property, applicant, token, answerValues(applicant.form_answers ?? {}));
-    });
-  }
-
-  @Post('applicants/:token/finish')
-  async complete(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
-      const { applicant, property, link } = await this.openStep(token, 'finish', iframe);
-      const body = this.gate.submitted(request, `/applicants/${token}/finish`);
-      const preset = await this.presets.find(property);
-      const answers = fieldsWithPrefix(body, 'answers.');
-      const problems: FieldProblem[] = [];
-      const identity = this.validate(FormIdentityInput, optional({ dob: body.dob, id_number: body.id_number }));
-      if (!(identity instanceof FormIdentityInput)) problems.push(...identity);
-      problems.push(...formAnswerProblems(preset, answers, body.consent === 'yes'));
-      const completion = this.validate(FormCompletionInput, optional({ signature: body.signature }));
-      if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
-      const coApplicants = applicant.type === 'primary' ? this.coApplicants(body, problems) : [];
-      problems.push(...(await requiredDocumentProblems(this.backends, preset, link)));
-      if (problems.length > 0 || !(identity instanceof FormIdentityInput) || !(completion instanceof FormCompletionInput)) {
-        return this.finishPage(reply, iframe, property, applicant, token, withoutSecrets(body), problems, 422);
-      }
-      const message = new BoundToMessage((messageId): CompleteFormMessage => ({
-        ...link,
-        answers: presetAnswers(preset, answers),
-        signature: completion.signature,
-        co_applicants: coApplicants,
-        sealed_applicant: this.sealer.sealFields(identity, {
-          tokenDigest: link.token_digest,
-          messageId,
-        }) as CompleteFormMessage['sealed_applicant'],
-        submission: body.nonce,
-        consent: formConsent(preset, request),
-      }));
-      const completed = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.COMPLETE, message);
-      if (completed.redirect_url) return this.pages.redirect(reply, completed.redirect_url, iframe);
-      return this.pages.redirect(reply, this.stepUrl(token, 'done', iframe), iframe);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, 'details'), iframe), iframe);
     });
   }
 
@@ -270,11 +228,11 @@ export class FormHttpController {
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
-    return this.gate.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.gate.openApplicant(token);
+    return this.flow.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.flow.openApplicant(token);
       if (applicant.form_status !== 'completed')
-        return this.pages.redirect(reply, this.stepUrl(token, 'contact', iframe), iframe);
-      return this.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property, applicant });
+        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'contact', iframe), iframe);
+      return this.flow.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property });
     });
   }
 
@@ -323,53 +281,7 @@ export class FormHttpController {
     });
   }
 
-  /** The validated input, or the problems the contract found. */
-  private validate<T extends object>(type: new () => T, fields: Record<string, unknown>): T | FieldProblem[] {
-    try {
-      return parseRequest(type, fields);
-    } catch (error) {
-      if (error instanceof ServiceError && error.details) return error.details;
-      throw error;
-    }
-  }
-
-  /** The co-applicants named in `body` (rows left empty are skipped), their problems added to `problems`. */
-  private coApplicants(body: FormBody, problems: FieldProblem[]): FormCoApplicantInput[] {
-    const named: FormCoApplicantInput[] = [];
-    for (let index = 0; index < MAX_FORM_CO_APPLICANTS; index++) {
-      const prefix = `co_applicants.${index}.`;
-      const row = {
-        first_name: body[`${prefix}first_name`],
-        last_name: body[`${prefix}last_name`],
-        email: body[`${prefix}email`],
-      };
-      if (!Object.values(row).some((value) => value?.trim())) continue;
-      const input = this.validate(FormCoApplicantInput, optional(row));
-      if (input instanceof FormCoApplicantInput) named.push(input);
-      else problems.push(...input.map(({ field, message }) => ({ field: `${prefix}${field}`, message })));
-    }
-    return named;
-  }
-
-  /** The applicant and property of step 2 or 3; an applicant who belongs on another step is sent there. */
-  private async openStep(
-    token: string,
-    step: 'details' | 'finish',
-    iframe: boolean,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
-    const opened = await this.gate.openApplicant(token);
-    const { form_status: status, type } = opened.applicant;
-    if (status === 'completed') throw new Redirect(this.stepUrl(token, 'done', iframe));
-    if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
-    if (step === 'details' && type !== 'primary') throw new Redirect(this.stepUrl(token, 'finish', iframe));
-    return opened;
-  }
-
-  private stepUrl(token: string, step: keyof typeof STEP_PATHS, iframe: boolean): string {
-    return `/applicants/${token}${STEP_PATHS[step]}${iframe ? '?iframe=true' : ''}`;
-  }
-
-  private contactPage(
+  private async contactPage(
     reply: FastifyReply,
     iframe: boolean,
     property: PropertyRepresentation,
@@ -377,79 +289,32 @@ export class FormHttpController {
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
-  ): FastifyReply {
-    return this.pages.send(reply, status, 'contact', {
-      ...this.frame('Your contact details', iframe, 1, problems),
-      property,
-      values,
-      action: withIframe(action, iframe),
-      csrf: this.csrf.issue(action),
-    });
-  }
-
-  private detailsPage(
-    reply: FastifyReply,
-    iframe: boolean,
-    property: PropertyRepresentation,
-    token: string,
-    values: FormBody,
-    problems: FieldProblem[] = [],
-    status = 200,
-  ): FastifyReply {
-    const action = `/applicants/${token}/details`;
-    return this.pages.send(reply, status, 'details', {
-      ...this.frame('The home you want', iframe, 2, problems),
-      property,
-      values,
-      action: withIframe(action, iframe),
-      back: this.stepUrl(token, 'contact', iframe),
-      csrf: this.csrf.issue(action),
-    });
-  }
-
-  private async finishPage(
-    reply: FastifyReply,
-    iframe: boolean,
-    property: PropertyRepresentation,
-    applicant: FormApplicant,
-    token: string,
-    values: FormBody,
-    problems: FieldProblem[] = [],
-    status = 200,
+    type: ApplicantType = 'primary',
   ): Promise<FastifyReply> {
-    const action = `/applicants/${token}/finish`;
-    const preset: FormPreset = await this.presets.find(property);
-    return this.pages.send(reply, status, 'finish', {
-      ...this.frame('Questions and signature', iframe, 3, problems),
+    const steps = formSteps(await this.presets.find(property), type);
+    return this.flow.pages.send(reply, status, 'contact', {
+      title: 'Your contact details',
+      iframe,
+      step: 1,
+      steps: steps.length,
+      problems,
       property,
-      applicant,
-      preset,
       values,
-      coApplicantRows: applicant.type === 'primary' ? MAX_FORM_CO_APPLICANTS : 0,
       action: withIframe(action, iframe),
-      back: this.stepUrl(token, applicant.type === 'primary' ? 'details' : 'contact', iframe),
-      csrf: this.csrf.issue(action),
+      csrf: this.flow.csrf.issue(action),
     });
   }
+}
 
-  private frame(title: string, iframe: boolean, step: number, problems: FieldProblem[]): PageFrame {
-    return { title, iframe, step, problems };
-  }
+const DETAILS_PAGE = { step: 'details', template: 'details', title: 'The home you want' } as const;
+
+/** The fields of a POSTed form (none for any other body). */
+function formBody(request: FastifyRequest): FormBody {
+  return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
 }
 
 function invitationOnly(property: PropertyRepresentation): Refusal {
   return new Refusal(403, property.name, property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
-}
-
-function withIframe(path: string, iframe: boolean): string {
-  return iframe ? `${path}?iframe=true` : path;
-}
-
-/** A form's fields with empty ones left out, as an API request leaves out what it does not set. */
-function optional(fields: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''),
-  );
 }
 
 function contactFields(body: FormBody): Record<string, string> {
@@ -479,14 +344,6 @@ function kindProblems(details: FormDetailsInput, property: PropertyRepresentatio
   return [];
 }
 
-function fieldsWithPrefix(body: FormBody, prefix: string): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(body)
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([key, value]) => [key.slice(prefix.length), value.trim()]),
-  );
-}
-
 function contactValues(applicant: FormApplicant): FormBody {
   return optional({
     first_name: applicant.first_name,
@@ -502,14 +359,4 @@ function detailsValues(applicant: FormApplicant): FormBody {
     desired_unit_description: applicant.desired_unit_description ?? '',
     desired_move_in: applicant.desired_move_in ?? '',
   });
-}
-
-function answerValues(answers: Record<string, string>): FormBody {
-  return Object.fromEntries(Object.entries(answers).map(([id, answer]) => [`answers.${id}`, answer]));
-}
-
-/** What the last step may show again after a problem: never the SSN, nor the CSRF token. */
-function withoutSecrets(body: FormBody): FormBody {
-  const { id_number: _ssn, csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
-  return rest;
 }

@@ -11,8 +11,10 @@ export interface PageFrame {
   title: string;
   /** Rendered for a frame on another site: links and forms keep `?iframe=true`. */
   iframe: boolean;
-  /** 1 to 3 on the steps, absent elsewhere. */
+  /** The step's number on the steps, absent elsewhere. */
   step?: number;
+  /** How many steps this applicant's form has. */
+  steps?: number;
   /** The problems to list in the summary at the top, each linking to its field. */
   problems?: FieldProblem[];
 }

@@ -1,3 +1,7 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { Pages } from './pages';
+
 /** One client address's submissions in the current window. */
 interface Window {
   started: number;
@@ -39,4 +43,29 @@ export class SubmissionRateLimit {
     const window = this.windows.get(address);
     return window ? Math.max(1, Math.ceil((window.started + WINDOW_MS - this.now()) / 1000)) : 1;
   }
+}
+
+/** What the form serves from memory, asking no service: never counted. */
+const STATIC_ROUTES = new Set(['/form.css', '/favicon.svg']);
+
+/**
+ * Counts every request to the form's pages, GETs included, against its client address's limit
+ * before any route runs, so no service is asked (and no database read) for a request over it;
+ * over the limit, a 429 page with Retry-After.
+ */
+export function limitRequests(app: NestFastifyApplication, perMinute: number): void {
+  const limit = new SubmissionRateLimit(perMinute);
+  const pages = new Pages("'none'");
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (STATIC_ROUTES.has(request.routeOptions.url ?? '') || limit.allow(request.ip)) return;
+      reply.header('retry-after', String(limit.retryAfterSeconds(request.ip)));
+      return pages.send(reply, 429, 'message', {
+        title: 'Too many requests',
+        message: 'Too many pages were asked for from your network. Wait a minute and try again.',
+        iframe: false,
+      });
+    });
 }

@@ -1,6 +1,6 @@
 import { UnauthorizedException } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyRequest } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { addressBucket } from '../rate-limit/address-bucket';
 import { RateLimitedException } from '../rate-limit/rate-limit.guard';
 import { RateLimit, RateLimiter } from '../rate-limit/token-bucket';
@@ -30,21 +30,28 @@ export class ApiGate {
     private readonly limits: ApiGateLimits,
   ) {}
 
-  /** Resolves with the request's credential on it, or rejects with the 401 or 429 to answer. */
-  async admit(request: FastifyRequest & AuthenticatedRequest): Promise<void> {
+  /**
+   * Resolves with the request's credential on it, or rejects with the 401 or 429 to answer; either
+   * way the reply says what is left of the limit it was counted against (rateLimitHeaders).
+   */
+  async admit(request: FastifyRequest & AuthenticatedRequest, reply: FastifyReply): Promise<void> {
     const credential = credentialFrom(this.keys, request);
     if (credential === null) {
-      await this.spend(addressBucket(request.ip), this.limits.unauthenticatedPerAddress);
+      await this.spend(reply, addressBucket(request.ip), this.limits.unauthenticatedPerAddress);
       throw new UnauthorizedException(UNAUTHENTICATED_MESSAGE);
     }
-    await this.spend(credential.bucket, credential.rateLimit ?? this.limits.perKey);
+    await this.spend(reply, credential.bucket, credential.rateLimit ?? this.limits.perKey);
     request.credential = credential;
     request.rateLimited = true;
   }
 
-  private async spend(bucket: string, limit: RateLimit): Promise<void> {
+  private async spend(reply: FastifyReply, bucket: string, limit: RateLimit): Promise<void> {
     const decision = await this.limiter.take(bucket, limit);
-    if (!decision.allowed) throw new RateLimitedException(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    for (const [name, value] of Object.entries(rateLimitHeaders(limit, decision.allowed ? decision.remaining : 0, retryAfter))) {
+      reply.header(name, value);
+    }
+    if (!decision.allowed) throw new RateLimitedException(retryAfter);
   }
 }
 
@@ -56,7 +63,22 @@ export function gateApi(app: NestFastifyApplication, gate: ApiGate): void {
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onRequest', async (request: FastifyRequest) => {
-      if (request.routeOptions.url?.startsWith(API_ROUTES)) await gate.admit(request as FastifyRequest & AuthenticatedRequest);
+    .addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.routeOptions.url?.startsWith(API_ROUTES)) {
+        await gate.admit(request as FastifyRequest & AuthenticatedRequest, reply);
+      }
     });
+}
+
+/**
+ * The IETF draft's RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
+ * the policy is the bucket (`q` requests, refilled over `w` seconds); `r` is what is left now,
+ * `t` the seconds until one more request is allowed (0 while some are left).
+ */
+export function rateLimitHeaders({ perSecond, burst }: RateLimit, remaining: number, retryAfter: number): Record<string, string> {
+  const window = Math.max(1, Math.ceil(burst / perSecond));
+  return {
+    'ratelimit-policy': `"default";q=${burst};w=${window}`,
+    ratelimit: `"default";r=${remaining};t=${remaining > 0 ? 0 : retryAfter}`,
+  };
 }

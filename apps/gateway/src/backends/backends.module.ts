@@ -5,7 +5,7 @@ import { Backends } from './backends';
 
 /** The services behind the gateway, reached over their queues. */
 @Module({
-  imports: [queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS, QUEUES.WEBHOOKS)],
+  imports: [queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS, QUEUES.WEBHOOKS, QUEUES.NOTIFICATIONS)],
   providers: [Backends],
   exports: [Backends],
 })

@@ -29,12 +29,14 @@ describe('Backends', () => {
   let propertiesQueue: ReturnType<typeof queueClient>;
   let applicationsQueue: ReturnType<typeof queueClient>;
   let webhooksQueue: ReturnType<typeof queueClient>;
+  let notificationsQueue: ReturnType<typeof queueClient>;
   let backends: Backends;
 
   beforeEach(async () => {
     propertiesQueue = queueClient();
     applicationsQueue = queueClient();
     webhooksQueue = queueClient();
+    notificationsQueue = queueClient();
     const env = Object.assign(new GatewayEnvironment(), { RPC_TIMEOUT_MS });
     const module = await Test.createTestingModule({
       providers: [
@@ -42,6 +44,7 @@ describe('Backends', () => {
         { provide: queueClientToken(QUEUES.PROPERTIES), useValue: propertiesQueue },
         { provide: queueClientToken(QUEUES.APPLICATIONS), useValue: applicationsQueue },
         { provide: queueClientToken(QUEUES.WEBHOOKS), useValue: webhooksQueue },
+        { provide: queueClientToken(QUEUES.NOTIFICATIONS), useValue: notificationsQueue },
         { provide: GatewayEnvironment, useValue: env },
       ],
     }).compile();
@@ -55,6 +58,7 @@ describe('Backends', () => {
       expect(propertiesQueue.connect).toHaveBeenCalledTimes(1);
       expect(applicationsQueue.connect).toHaveBeenCalledTimes(1);
       expect(webhooksQueue.connect).toHaveBeenCalledTimes(1);
+      expect(notificationsQueue.connect).toHaveBeenCalledTimes(1);
     });
 
     it('starts anyway when the broker cannot be reached, trying every queue', async () => {

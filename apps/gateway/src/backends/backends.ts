@@ -11,18 +11,24 @@ export class Backends extends ServiceClients {
     @InjectQueueClient(QUEUES.PROPERTIES) propertiesQueue: ClientProxy,
     @InjectQueueClient(QUEUES.APPLICATIONS) applicationsQueue: ClientProxy,
     @InjectQueueClient(QUEUES.WEBHOOKS) private readonly webhooksQueue: ClientProxy,
+    @InjectQueueClient(QUEUES.NOTIFICATIONS) private readonly notificationsQueue: ClientProxy,
     env: GatewayEnvironment,
   ) {
     super(propertiesQueue, applicationsQueue, env.RPC_TIMEOUT_MS);
   }
 
-  /** Connects the webhooks client early too; a broker that is down is retried. */
+  /** Connects the webhooks and notifications clients early too; a broker that is down is retried. */
   override async onApplicationBootstrap(): Promise<void> {
     await super.onApplicationBootstrap();
     await this.webhooksQueue.connect().catch(() => undefined);
+    await this.notificationsQueue.connect().catch(() => undefined);
   }
 
   webhooks<T>(pattern: string, message: unknown): Promise<T> {
     return sendRpc<T>(this.webhooksQueue, pattern, message, this.timeoutMs);
+  }
+
+  notifications<T>(pattern: string, message: unknown): Promise<T> {
+    return sendRpc<T>(this.notificationsQueue, pattern, message, this.timeoutMs);
   }
 }

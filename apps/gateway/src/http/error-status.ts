@@ -5,10 +5,13 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.VALIDATION_FAILED]: 422,
   [ErrorCode.PROPERTY_ID_INVALID]: 422,
   [ErrorCode.PROPERTY_NOT_FOUND]: 404,
+  // Deleted and unknown are one to API clients: nothing says that a property existed.
+  [ErrorCode.PROPERTY_DELETED]: 404,
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.PRECONDITION_FAILED]: 412,
   [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 422,
   [ErrorCode.IDEMPOTENCY_IN_PROGRESS]: 409,
+  [ErrorCode.CONFLICT]: 409,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
   [ErrorCode.INTERNAL]: 500,
 };

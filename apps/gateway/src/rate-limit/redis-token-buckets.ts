@@ -5,7 +5,7 @@ import { LocalTokenBuckets, RateDecision, RateLimit, RateLimiter } from './token
 /**
  * The token bucket of LocalTokenBuckets as one atomic script, so that every gateway sharing the
  * Redis shares each client's limit. Redis's clock is the only clock, so gateways whose clocks
- * disagree still agree on a bucket. Returns {allowed (0/1), microseconds to wait}.
+ * disagree still agree on a bucket. Returns {allowed (0/1), microseconds to wait, whole tokens left}.
  */
 const TAKE_TOKEN = `
 local per_second = tonumber(ARGV[1])
@@ -26,14 +26,14 @@ else
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / per_second) + 1000)
-return {allowed, wait}
+return {allowed, wait, math.floor(tokens)}
 `;
 
 /** How long a request may wait for Redis before this gateway decides alone. */
 const COMMAND_TIMEOUT_MS = 1000;
 
 type WithTakeToken = Redis & {
-  takeToken(key: string, perSecond: number, burst: number): Promise<[number, number]>;
+  takeToken(key: string, perSecond: number, burst: number): Promise<[number, number, number]>;
 };
 
 /**
@@ -69,8 +69,12 @@ export class RedisTokenBuckets extends RateLimiter implements OnApplicationShutd
 
   async take(bucket: string, limit: RateLimit): Promise<RateDecision> {
     try {
-      const [allowed, waitUs] = await this.redis.takeToken(`${this.prefix}rate:${bucket}`, limit.perSecond, limit.burst);
-      return { allowed: allowed === 1, retryAfterMs: Math.ceil(waitUs / 1000) };
+      const [allowed, waitUs, remaining] = await this.redis.takeToken(
+        `${this.prefix}rate:${bucket}`,
+        limit.perSecond,
+        limit.burst,
+      );
+      return { allowed: allowed === 1, retryAfterMs: Math.ceil(waitUs / 1000), remaining };
     } catch (error) {
       this.degrade((error as Error).message);
       return this.fallback.take(bucket, limit);

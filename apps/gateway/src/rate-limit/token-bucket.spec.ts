@@ -32,7 +32,7 @@ describe('LocalTokenBuckets', () => {
     // Half a token was left; a quarter more comes in 25 ms, the rest in another 25 ms.
     clock.advance(25);
     const [next] = takeMany(buckets, 1);
-    expect(next).toEqual({ allowed: false, retryAfterMs: 25 });
+    expect(next).toEqual({ allowed: false, retryAfterMs: 25, remaining: 0 });
     clock.advance(25);
     expect(takeMany(buckets, 1)[0].allowed).toBe(true);
   });
@@ -63,7 +63,7 @@ describe('LocalTokenBuckets', () => {
     expect(takeMany(buckets, 1, 'client-1')[0].allowed).toBe(false);
     expect(takeMany(buckets, 2, 'client-2', { perSecond: 1, burst: 2 }).map((d) => d.allowed)).toEqual([true, true]);
     const [refused] = takeMany(buckets, 1, 'client-2', { perSecond: 1, burst: 2 });
-    expect(refused).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(refused).toEqual({ allowed: false, retryAfterMs: 1000, remaining: 0 });
   });
 
   it('forgets the buckets of callers that went idle: memory stays bounded however many addresses called', () => {

@@ -8,6 +8,8 @@ export interface RateDecision {
   allowed: boolean;
   /** When refused: how long until one request would be allowed. */
   retryAfterMs: number;
+  /** Whole requests the bucket allows now, after this one. */
+  remaining: number;
 }
 
 /** Takes one request's token from a client's bucket, or says how long to wait for one. */
@@ -57,7 +59,7 @@ export class LocalTokenBuckets extends RateLimiter {
     this.buckets.delete(name);
     this.buckets.set(name, { tokens: left, at: now, fullAt: now + ((burst - left) * 1000) / perSecond });
     this.evict(now);
-    return { allowed, retryAfterMs: allowed ? 0 : Math.ceil(((1 - tokens) * 1000) / perSecond) };
+    return { allowed, retryAfterMs: allowed ? 0 : Math.ceil(((1 - tokens) * 1000) / perSecond), remaining: Math.floor(left) };
   }
 
   /** How many buckets are held: every client and address seen, less those evicted. */

@@ -17,7 +17,22 @@ import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { ReadsNoBody } from '../http/http-setup';
 import { IdempotencyKey } from '../http/idempotency-key.decorator';
-import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
+import { ApiErrorResponses, ApiSuccess, errorBody } from '../openapi/api-responses';
+
+/** A webhook's 404: the one the API's other resources answer, about a webhook. */
+const WEBHOOK_404 = {
+  description: 'The id is not a positive integer, names no webhook, a deleted one, or another client’s.',
+  examples: { notFound: errorBody('No such webhook', 'webhook 7 cannot be found') },
+};
+
+/** A redelivery's 404: no such webhook, or no such delivery of it. */
+const DELIVERY_404 = {
+  description: 'The id names no webhook of this client (as for GET), or delivery_id names none of its deliveries.',
+  examples: {
+    notFound: errorBody('No such webhook', 'webhook 7 cannot be found'),
+    noDelivery: errorBody('No such delivery', 'delivery 0f8c3a52-6a1e-4a55-9d3c-2b7e1f0c9a41 cannot be found'),
+  },
+};
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
@@ -68,7 +83,7 @@ export class WebhooksHttpController {
   @ApiOperation({ operationId: 'getWebhook', summary: 'Get a webhook', description: 'Without its secret.' })
   @WEBHOOK_ID
   @ApiSuccess(200, WebhookResponse, 'The subscription.')
-  @ApiErrorResponses([401, 404, 429, 503])
+  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
   get(@ClientId() clientId: number, @Param('id') id: string): Promise<WebhookResponse> {
     return this.backends.webhooks(WEBHOOKS.GET, webhookRefFromPath(clientId, id));
   }
@@ -77,7 +92,7 @@ export class WebhooksHttpController {
   @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook', description: 'No attempt is made after this.' })
   @WEBHOOK_ID
   @ApiSuccess(200, WebhookResponse, 'The subscription as it was.')
-  @ApiErrorResponses([401, 404, 429, 503])
+  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
   delete(@ClientId() clientId: number, @Param('id') id: string): Promise<WebhookResponse> {
     return this.backends.webhooks(WEBHOOKS.DELETE, webhookRefFromPath(clientId, id));
   }
@@ -90,7 +105,7 @@ export class WebhooksHttpController {
   })
   @WEBHOOK_ID
   @ApiSuccess(200, DeliveryListResponse, 'The deliveries and their attempts.')
-  @ApiErrorResponses([401, 404, 429, 503])
+  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
   deliveries(@ClientId() clientId: number, @Param('id') id: string): Promise<DeliveryListResponse> {
     return this.backends.webhooks(WEBHOOKS.DELIVERIES, webhookRefFromPath(clientId, id));
   }
@@ -105,7 +120,7 @@ export class WebhooksHttpController {
   })
   @WEBHOOK_ID
   @ApiSuccess(201, DeliveryResponse, 'The delivery made, its first attempt queued.')
-  @ApiErrorResponses([401, 404, 429, 503])
+  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
   test(@ClientId() clientId: number, @Param('id') id: string): Promise<DeliveryResponse> {
     return this.backends.webhooks(WEBHOOKS.TEST, webhookRefFromPath(clientId, id));
   }
@@ -125,7 +140,7 @@ export class WebhooksHttpController {
     example: 'evt_1f0c4b0e4a3b4e8f9d3c2b1a0f9e8d7c',
   })
   @ApiSuccess(200, DeliveryResponse, 'The delivery as it was before this attempt, which is queued.')
-  @ApiErrorResponses([401, 404, 429, 503])
+  @ApiErrorResponses([401, 404, 429, 503], { 404: DELIVERY_404 })
   redeliver(
     @ClientId() clientId: number,
     @Param('id') id: string,

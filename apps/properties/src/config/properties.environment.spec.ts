@@ -37,8 +37,8 @@ describe('PropertiesEnvironment', () => {
   });
 
   it('reads numbers from text', () => {
-    const config = validate({ DEFAULT_FORM_PRESET_ID: '6', DEFAULT_BACKGROUND_CONFIG_ID: '9', RMQ_PREFETCH: '4' });
-    expect(config.DEFAULT_FORM_PRESET_ID).toBe(6);
+    const config = validate({ DEFAULT_FORM_PRESET_ID: '2', DEFAULT_BACKGROUND_CONFIG_ID: '9', RMQ_PREFETCH: '4' });
+    expect(config.DEFAULT_FORM_PRESET_ID).toBe(2);
     expect(config.DEFAULT_BACKGROUND_CONFIG_ID).toBe(9);
     expect(config.RMQ_PREFETCH).toBe(4);
   });
@@ -51,6 +51,8 @@ describe('PropertiesEnvironment', () => {
     ['MONGODB_URI', 'foo'],
     ['DEFAULT_FORM_PRESET_ID', '0'],
     ['DEFAULT_FORM_PRESET_ID', '1.5'],
+    // Every client has the shipped presets, and only those.
+    ['DEFAULT_FORM_PRESET_ID', '101'],
     ['DEFAULT_BACKGROUND_CONFIG_ID', 'one'],
     ['CLIENT_DEFAULTS', '7:3'],
     ['CLIENT_DEFAULTS', 'seven:3:4'],

@@ -1,4 +1,5 @@
-import { IsInt, Matches, Min } from 'class-validator';
+import { IsIn, IsInt, Matches, Min } from 'class-validator';
+import { FORM_PRESETS } from '@app/contracts';
 import { HTTP_URL, isIntegerInRange, ServiceEnvironment } from '@app/config';
 
 export class PropertiesEnvironment extends ServiceEnvironment {
@@ -12,8 +13,10 @@ export class PropertiesEnvironment extends ServiceEnvironment {
   @isIntegerInRange('INVITATION_LIFETIME_HOURS', 1, 24 * 365)
   INVITATION_LIFETIME_HOURS: number = 168;
 
-  @IsInt({ message: 'DEFAULT_FORM_PRESET_ID must be an integer' })
-  @Min(1, { message: 'DEFAULT_FORM_PRESET_ID must be at least 1' })
+  /** The preset of every client without its own default: one that ships, as every client has those. */
+  @IsIn(FORM_PRESETS.map((preset) => preset.id), {
+    message: `DEFAULT_FORM_PRESET_ID must be the id of a shipped form preset: ${FORM_PRESETS.map((preset) => preset.id).join(', ')}`,
+  })
   DEFAULT_FORM_PRESET_ID: number = 1;
 
   @IsInt({ message: 'DEFAULT_BACKGROUND_CONFIG_ID must be an integer' })

@@ -5,6 +5,7 @@ import { Connection } from 'mongoose';
 import { publicBase } from '@app/config';
 import { formatTimestamp, InvitationInput, InvitationRepresentation, ServiceError, UsableInvitation } from '@app/contracts';
 import { formTokenDigest } from '@app/crypto';
+import { NotificationNotices } from '@app/messaging';
 import { claimed, IdAllocator, ignoreExistingCollection } from '@app/persistence';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { PropertiesRepository } from '../properties/properties.repository';
@@ -38,6 +39,7 @@ export class InvitationsService implements OnModuleInit {
     @InjectConnection() private readonly connection: Connection,
     private readonly properties: PropertiesRepository,
     private readonly ids: IdAllocator,
+    private readonly notices: NotificationNotices,
     env: PropertiesEnvironment,
   ) {
     this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
@@ -74,13 +76,24 @@ export class InvitationsService implements OnModuleInit {
       created_at: now,
     };
     await this.invitations.insertOne(record);
-    return {
+    const invitation = {
       id: record.id,
       property_id: propertyId,
       email: record.email,
       url: `${this.applyBaseUrl}/properties/${propertyId}/apply?invitation=${token}`,
       expires_at: formatTimestamp(record.expires_at),
     };
+    if (input.send_email === true) {
+      const { id, ...link } = invitation;
+      await this.notices.invitation({
+        ...link,
+        id: `invitation_${id}`,
+        invitation_id: id,
+        client_id: clientId,
+        property_name: property.name,
+      });
+    }
+    return invitation;
   }
 
   /** The invitation, when it is one to this property, unexpired and unused; null otherwise. */

@@ -3,6 +3,7 @@ import { ErrorCode } from '@app/contracts';
 import { EventOutbox } from '@app/events';
 import { IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesEnvironment } from '../config/properties.environment';
+import { FormPresetsService } from '../form-presets/form-presets.service';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
 import { PropertiesService } from './properties.service';
@@ -179,6 +180,7 @@ describe('PropertiesService.delete over the repository', () => {
       {} as ClientDefaults,
       {} as PropertyList,
       outbox,
+      {} as FormPresetsService,
       env,
     );
 

@@ -3,6 +3,7 @@ import { ErrorCode, parsePageQuery, PropertyInput, ServiceError } from '@app/con
 import { EventOutbox } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesEnvironment } from '../config/properties.environment';
+import { FormPresetsService } from '../form-presets/form-presets.service';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
 import { PropertiesService } from './properties.service';
@@ -50,6 +51,8 @@ describe('PropertiesService', () => {
   let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
   let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
   let service: PropertiesService;
+  /** The presets each client may name: 1 and 11 for every client here. */
+  const presets = { usable: jest.fn(async (_clientId: number, id: number) => id === 1 || id === 11) };
 
   beforeEach(async () => {
     repository = {
@@ -84,6 +87,7 @@ describe('PropertiesService', () => {
         { provide: PropertiesEnvironment, useValue: env },
         { provide: PropertyList, useValue: list },
         { provide: EventOutbox, useValue: outbox },
+        { provide: FormPresetsService, useValue: presets },
       ],
     }).compile();
     service = module.get(PropertiesService);
@@ -265,6 +269,35 @@ describe('PropertiesService', () => {
     });
   });
 
+  describe('form_preset_id', () => {
+    it('refuses on create a preset the client cannot name, before anything is allocated', async () => {
+      const refusal = service.create(CLIENT, input({ name: 'Maple Court', form_preset_id: 5 }), { messageId: 'm-1' });
+      await expect(refusal).rejects.toMatchObject({
+        code: ErrorCode.VALIDATION_FAILED,
+        message: 'property.form_preset_id must name one of your form presets or a shipped one: form preset 5 cannot be found',
+        details: [{ field: 'property.form_preset_id', message: expect.stringContaining('form preset 5 cannot be found') }],
+      });
+      expect(ids.allocate).not.toHaveBeenCalled();
+    });
+
+    it('refuses on create a configured default the client cannot name, saying where it came from', async () => {
+      presets.usable.mockResolvedValueOnce(false);
+      await expect(service.create(CLIENT, input({ name: 'Maple Court' }), { messageId: 'm-1' })).rejects.toMatchObject({
+        message: 'property.form_preset_id is required: the default form preset configured for this client (11) cannot be found',
+      });
+      expect(presets.usable).toHaveBeenLastCalledWith(CLIENT, 11);
+    });
+
+    it('refuses on update a preset the client cannot name, and stores one it can', async () => {
+      repository.findLive.mockResolvedValue(storedProperty());
+      await expect(service.update(CLIENT, 3, { form_preset_id: 5 })).rejects.toMatchObject({ code: ErrorCode.VALIDATION_FAILED });
+      expect(repository.commit).not.toHaveBeenCalled();
+      repository.commit.mockResolvedValue(true);
+      await service.update(CLIENT, 3, { form_preset_id: 1 });
+      expect(repository.commit.mock.calls[0][1]).toMatchObject({ form_preset_id: 1 });
+    });
+  });
+
   describe('update', () => {
     it('claims the next version with the changed state and answers with the new representation', async () => {
       repository.findLive.mockResolvedValue(storedProperty({ version: 2 }));
@@ -358,6 +391,7 @@ function serviceOver(stored: PropertyRecord[]) {
     new ClientDefaults({ form_preset_id: 1, background_config_id: 1 }, ''),
     list,
     {} as EventOutbox,
+    {} as FormPresetsService,
     env,
   );
   return { service, reads };

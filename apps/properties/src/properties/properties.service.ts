@@ -18,9 +18,10 @@ import {
   tagListMatches,
 } from '@app/contracts';
 import { PropertiesEnvironment } from '../config/properties.environment';
+import { FormPresetsService } from '../form-presets/form-presets.service';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
-import { changedProperty } from './property-changes';
+import { changedProperty, invalid } from './property-changes';
 import { PropertyList } from './property-list';
 import { toPropertyRepresentation } from './property.mapper';
 import { PropertyRecord, PropertyState, stateOf } from './property.schema';
@@ -57,13 +58,21 @@ export class PropertiesService {
     private readonly clientDefaults: ClientDefaults,
     private readonly list: PropertyList,
     private readonly outbox: EventOutbox,
+    private readonly presets: FormPresetsService,
     env: PropertiesEnvironment,
   ) {
     this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
   }
 
   /** Creates the property with its one default floor plan, named after it; once per request. */
-  create(clientId: number, input: PropertyInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<PropertyRepresentation> {
+  async create(
+    clientId: number,
+    input: PropertyInput,
+    scope: Omit<CreateScope, 'clientId' | 'body'>,
+  ): Promise<PropertyRepresentation> {
+    const defaults = this.clientDefaults.for(clientId);
+    const formPresetId = input.form_preset_id ?? defaults.form_preset_id;
+    await this.requireUsablePreset(clientId, formPresetId, input.form_preset_id === undefined);
     return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
       const [id, floorPlanId] = await Promise.all([this.ids.allocate('properties'), this.ids.allocate('floor_plans')]);
       // Listed and its event recorded before it is stored, side by side: a property that exists is
@@ -86,7 +95,8 @@ export class PropertiesService {
         zip: input.zip ?? '',
         invitation_only: input.invitation_only ?? PROPERTY_DEFAULTS.invitation_only,
         invitation_only_message: input.invitation_only_message ?? PROPERTY_DEFAULTS.invitation_only_message,
-        ...this.clientDefaults.for(clientId),
+        form_preset_id: formPresetId,
+        background_config_id: defaults.background_config_id,
         floor_plans: [{ id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null }],
         created_at: now,
         updated_at: now,
@@ -139,7 +149,8 @@ export class PropertiesService {
   }
 
   /** Applies the changes; `ifMatch` (an If-Match header) must name the current representation. */
-  update(clientId: number, id: number, changes: PropertyChanges, ifMatch?: string): Promise<PropertyRepresentation> {
+  async update(clientId: number, id: number, changes: PropertyChanges, ifMatch?: string): Promise<PropertyRepresentation> {
+    if (changes.form_preset_id !== undefined) await this.requireUsablePreset(clientId, changes.form_preset_id, false);
     return this.change(clientId, id, (current) => {
       this.checkIfMatch(ifMatch, this.represent(current));
       return {
@@ -203,6 +214,18 @@ export class PropertiesService {
     throw ServiceError.unavailable(`property ${id} is being changed by many requests at once; retry`);
   }
 
+  /**
+   * A 422 unless the client may name preset `id`. A configured default (CLIENT_DEFAULTS) may name
+   * a preset of the client's that was deleted since: the message then says where the id came from.
+   */
+  private async requireUsablePreset(clientId: number, id: number, configured: boolean): Promise<void> {
+    if (await this.presets.usable(clientId, id)) return;
+    const message = configured
+      ? `is required: the default form preset configured for this client (${id}) cannot be found`
+      : `must name one of your form presets or a shipped one: form preset ${id} cannot be found`;
+    throw invalid('property.form_preset_id', message);
+  }
+
   /** A 412 unless the If-Match header, when there is one, names this representation. */
   checkIfMatch(ifMatch: string | undefined, representation: unknown): void {
     if (ifMatch !== undefined && !tagListMatches(ifMatch, entityTag(representation), 'strong'))
@@ -217,9 +240,16 @@ export class PropertiesService {
    * The live property `id`, whoever owns it, with its owner: what the public application form
    * shows. Deleted and unknown properties are null alike.
    */
+  /**
+   * The property the form shows, whoever owns it; null for an unknown id. A deleted one is
+   * PROPERTY_DELETED, with nothing of it: its links say it no longer takes applications.
+   */
   async findForForm(id: number): Promise<FormProperty | null> {
     const record = await this.repository.findCurrent(id);
-    if (!record || record.deleted_at) return null;
+    if (!record) return null;
+    if (record.deleted_at) {
+      throw new ServiceError(ErrorCode.PROPERTY_DELETED, `property ${id} no longer takes applications`);
+    }
     return { client_id: record.client_id, property: this.represent(record) };
   }
 

@@ -30,9 +30,14 @@ function stored(overrides: Partial<PropertyRecord> = {}): PropertyRecord {
 }
 
 describe('changedProperty', () => {
+  it('changes the form preset, which the properties service has checked the client may name', () => {
+    expect(changedProperty(stored(), { form_preset_id: 104 }, AT)).toMatchObject({ form_preset_id: 104, updated_at: AT });
+  });
+
   it('changes the fields given, keeps the others, and stamps the change', () => {
     const state = changedProperty(stored(), { name: 'Elm Court East', available: false, kind: 'generic' }, AT);
     expect(state).toEqual({
+      form_preset_id: stored().form_preset_id,
       available: false,
       kind: 'generic',
       name: 'Elm Court East',

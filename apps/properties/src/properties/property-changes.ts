@@ -14,6 +14,7 @@ export function changedProperty(current: PropertyRecord, changes: PropertyChange
   if (changes.kind !== undefined) next.kind = changes.kind;
   if (changes.name !== undefined) next.name = changes.name;
   if (changes.invitation_only !== undefined) next.invitation_only = changes.invitation_only;
+  if (changes.form_preset_id !== undefined) next.form_preset_id = changes.form_preset_id;
   for (const field of TEXT_FIELDS) {
     if (changes[field] !== undefined) next[field] = changes[field] ?? '';
   }

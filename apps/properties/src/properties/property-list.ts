@@ -49,8 +49,11 @@ const RACES_BEFORE_READING = 3;
 export class PropertyList {
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
+  /** The collection of the list; FormPresetList keeps presets the same way in its own. */
+  protected readonly collectionName: string = 'property_list';
+
   private get entries() {
-    return this.connection.collection<ListEntry | ListHead>('property_list');
+    return this.connection.collection<ListEntry | ListHead>(this.collectionName);
   }
 
   /** Per client, the position after this process's last claim: where its next claim starts. */

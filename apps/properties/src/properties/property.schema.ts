@@ -104,8 +104,9 @@ export class PropertyRecord {
 
 export const PropertySchema = SchemaFactory.createForClass(PropertyRecord);
 
-/** What a change may alter; the rest (id, owner, form defaults, creation) is fixed at create. */
+/** What a change may alter; the rest (id, owner, background config, creation) is fixed at create. */
 export const MUTABLE_FIELDS = [
+  'form_preset_id',
   'available',
   'kind',
   'name',

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { DomainEvent, EVENTS_EXCHANGE, queueName } from '@app/contracts';
-import { BrokerChannel } from '@app/messaging';
+import { ackWhenDone, BrokerChannel, delayQueueOptions } from '@app/messaging';
 import { WebhooksEnvironment } from '../config/webhooks.environment';
 import { SubscriptionStore } from '../subscriptions/subscription-store';
 import { DeliveryRecord, deliveryKey, DeliveryStore, WebhookBody } from './delivery-store';
@@ -63,19 +63,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await channel.bindQueue(events, exchange, '#');
     await channel.assertQueue(deliveries, quorum);
     for (const seconds of new Set(this.schedule)) {
-      // Quorum, with at-least-once dead-lettering: a retry waiting here survives a broker restart
-      // and is moved back only once the deliveries queue has taken it.
-      await channel.assertQueue(this.retryQueue(seconds), {
-        durable: true,
-        arguments: {
-          'x-queue-type': 'quorum',
-          'x-message-ttl': seconds * 1000,
-          'x-dead-letter-exchange': '',
-          'x-dead-letter-routing-key': deliveries,
-          'x-dead-letter-strategy': 'at-least-once',
-          'x-overflow': 'reject-publish',
-        },
-      });
+      await channel.assertQueue(this.retryQueue(seconds), delayQueueOptions(seconds * 1000, deliveries));
     }
     await channel.prefetch(this.env.WEBHOOK_CONCURRENCY);
     await channel.consume(events, (message) => message && void this.settle(channel, message, () => this.fanOut(message)));
@@ -83,18 +71,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Acknowledges once `work` is done; otherwise hands the message back, to be taken again. */
-  private async settle(channel: ConfirmChannel, message: ConsumeMessage, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-      channel.ack(message);
-    } catch (error) {
-      this.logger.warn(`will try again: ${String(error)}`);
-      try {
-        channel.nack(message, false, true);
-      } catch {
-        // The channel is gone: the broker hands the message out again anyway.
-      }
-    }
+  private settle(channel: ConfirmChannel, message: ConsumeMessage, work: () => Promise<void>): Promise<void> {
+    return ackWhenDone(channel, message, work, this.logger);
   }
 
   /** One delivery per live subscription of the event's client that wants it. */

@@ -1,21 +1,65 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { NestedField } from '../validation/fields';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
+import { BooleanField, EnumField, NestedField } from '../validation/fields';
 import { ConsentRecord } from './consent.dto';
 import { APPLICANT_TYPES, ApplicantInput, ApplicantType, ApplicationRepresentation } from './application.dto';
+import {
+  ApplicantIdentity,
+  EmergencyContactInput,
+  EmploymentEntry,
+  HouseholdSectionInput,
+  OtherIncomeEntry,
+  ResidenceEntry,
+} from './form-sections.dto';
 
 const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
 
 export const FORM_STATUSES = ['not_started', 'started', 'completed'] as const;
 export type FormStatus = (typeof FORM_STATUSES)[number];
 
-/** POST /api/v2/applications/:aid/applicants: a co-applicant, under the primary applicant's rules. */
+/** The types an applicant added after the primary one can have. */
+export const ADDED_APPLICANT_TYPES = ['co_applicant', 'guarantor'] as const;
+export type AddedApplicantType = (typeof ADDED_APPLICANT_TYPES)[number];
+
+/** An added applicant: the primary applicant's fields, and whether it lives there or guarantees the rent. */
+export class AddedApplicantInput extends ApplicantInput {
+  @EnumField(ADDED_APPLICANT_TYPES, { nullable: true })
+  @ApiProperty({
+    description:
+      'co_applicant (the default) lives there and fills in the whole form; a guarantor does not live there and is ' +
+      'asked only for identity, residence history, income and consent.',
+    example: 'guarantor',
+  })
+  type?: AddedApplicantType | null;
+
+  @BooleanField()
+  @ApiProperty({
+    description: 'E-mail the applicant an invitation with its own form link (the notifications service sends it).',
+    default: false,
+    example: true,
+  })
+  send_email?: boolean;
+}
+
+/** POST /api/v2/applications/:aid/applicants: a co-applicant or guarantor, under the primary applicant's rules. */
 export class AddApplicantRequest {
-  @NestedField(() => ApplicantInput, { required: true })
-  applicant: ApplicantInput;
+  @NestedField(() => AddedApplicantInput, { required: true })
+  applicant: AddedApplicantInput;
+}
+
+/**
+ * A section that is an object, or null before it is saved. OpenAPI 3.0's `nullable` does not
+ * reach into the `allOf` that a nullable `type` would make, so null is spelled out beside it.
+ */
+function nullableSection(type: new () => object, description: string, example: unknown): PropertyDecorator {
+  return ApiProperty({
+    anyOf: [{ $ref: getSchemaPath(type) }, { type: 'object', nullable: true, enum: [null] }],
+    description,
+    example,
+  } as ApiPropertyOptions);
 }
 
 /** An applicant's own record. Its date of birth and SSN are never part of it. */
-@ApiExtraModels(ConsentRecord)
+@ApiExtraModels(ConsentRecord, ApplicantIdentity, HouseholdSectionInput, EmergencyContactInput)
 export class ApplicantRepresentation {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id: number;
@@ -63,7 +107,7 @@ export class ApplicantRepresentation {
     description:
       'The applicant’s own link into the online application form: <APPLY_BASE_URL>/applicants/<token>, the ' +
       'token unguessable. Null for applicants created before form links existed.',
-    example: 'http://localhost:3003/applicants/3q2-7wE9kVbYt1m0sQx4c8pLrA5uZf6nHjDg0oKiWyM',
+    example: 'http://localhost:3003/applicants/AgAAAAAAAWr9hsAmofXOWyJ7lvCiPWS__SmySdI4wIkkyg7InjyVX0PZvf1B',
   })
   form_url: string | null;
 
@@ -84,6 +128,47 @@ export class ApplicantRepresentation {
     example: { current_address: '1 Main St, Springfield', evicted: 'no' },
   })
   form_answers: Record<string, string> | null;
+
+  @nullableSection(
+    ApplicantIdentity,
+    'The identity step of the form; null before it is saved. The date of birth, SSN and driver’s license number ' +
+      'are sensitive data: only under sensitive_data.',
+    { middle_name: 'Byron', drivers_license_state: 'NY' },
+  )
+  identity: ApplicantIdentity | null;
+
+  @ApiProperty({
+    type: [ResidenceEntry],
+    nullable: true,
+    description: 'The address history, current first; null before it is saved.',
+  })
+  residences: ResidenceEntry[] | null;
+
+  @ApiProperty({ type: [EmploymentEntry], nullable: true, description: 'Jobs; null before the employment step is saved.' })
+  employment: EmploymentEntry[] | null;
+
+  @ApiProperty({
+    type: [OtherIncomeEntry],
+    nullable: true,
+    description: 'Income besides jobs; null before the employment step is saved.',
+  })
+  other_income: OtherIncomeEntry[] | null;
+
+  @nullableSection(
+    HouseholdSectionInput,
+    'The primary applicant’s household, null before it is saved: adults and guarantors (each added as an applicant ' +
+      'with its own form_url when the form is completed), minors (occupants, with no form), pets, vehicles.',
+    { adults: [], minors: [{ name: 'Sam Lovelace', age: 7 }], pets: [], vehicles: [], guarantors: [] },
+  )
+  household: HouseholdSectionInput | null;
+
+  @nullableSection(EmergencyContactInput, 'Null before the emergency contact step is saved.', {
+    name: 'Mary Somerville',
+    relationship: 'Aunt',
+    phone: '5550109876',
+    email: null,
+  })
+  emergency_contact: EmergencyContactInput | null;
 
   @ApiProperty({
     // A nullable object: OpenAPI 3.0 ignores `nullable` beside a $ref, so null is its own branch.

@@ -1,10 +1,9 @@
 import { formPreset, FORM_PRESETS } from '../form-presets';
 import { parseRequest } from '../validation/parse';
-import { FormContactInput, formAnswerProblems, FormIdentityInput, presetAnswers } from './application-form.dto';
+import { FormContactInput } from './application-form.dto';
+import { HouseholdSectionInput, IdentitySectionInput, ResidenceHistoryInput } from './form-sections.dto';
 
 describe('the application form contracts', () => {
-  const standard = formPreset(1);
-
   it('ship at least two presets, each with questions and disclosures, and fall back to the first', () => {
     expect(FORM_PRESETS.length).toBeGreaterThanOrEqual(2);
     for (const preset of FORM_PRESETS) {
@@ -30,28 +29,44 @@ describe('the application form contracts', () => {
   });
 
   it('require a past date of birth and a well-formed SSN, normalized as through the API', () => {
-    expect(parseRequest(FormIdentityInput, { dob: '04/12/1990', id_number: '123-45-6789' })).toEqual({
+    expect(
+      parseRequest(IdentitySectionInput, { dob: '04/12/1990', id_number: '123-45-6789', drivers_license_state: 'NY' }),
+    ).toEqual({
       dob: '1990-04-12',
       id_number: '123456789',
+      drivers_license_state: 'NY',
     });
-    expect(() => parseRequest(FormIdentityInput, { dob: '2999-01-01', id_number: '12345' })).toThrow(
+    expect(() => parseRequest(IdentitySectionInput, { dob: '2999-01-01', id_number: '12345' })).toThrow(
       'dob must be a date in the past',
     );
+    expect(() =>
+      parseRequest(IdentitySectionInput, { dob: '1990-01-01', id_number: '123456789', drivers_license_state: 'XX' }),
+    ).toThrow('drivers_license_state must be one of');
   });
 
-  it('find unanswered required questions, bad yes/no answers and missing consent', () => {
-    expect(formAnswerProblems(standard, { current_address: 'x', evicted: 'no' }, true)).toEqual([]);
-    expect(formAnswerProblems(standard, { evicted: 'maybe' }, false)).toEqual([
-      { field: 'answers.current_address', message: 'must be answered' },
-      { field: 'answers.evicted', message: 'must be yes or no' },
-      { field: 'consent', message: 'must be given to apply' },
-    ]);
-  });
-
-  it('keep only the answers to the preset’s questions', () => {
-    expect(presetAnswers(standard, { current_address: ' 1 Main St ', evicted: 'no', injected: 'x', employer: '' })).toEqual({
-      current_address: '1 Main St',
-      evicted: 'no',
+  it('validate every entry of a repeated list and name the entry of each problem', () => {
+    const entry = { address: ' 1 Main St ', from: '2020-01-01', to: null, monthly_rent: 1200 };
+    expect(parseRequest(ResidenceHistoryInput, { residences: [entry] })).toEqual({
+      residences: [{ address: '1 Main St', from: '2020-01-01', to: null, monthly_rent: 1200 }],
     });
+    expect(() => parseRequest(ResidenceHistoryInput, { residences: [entry, { address: '', from: 'soon', x: 1 }] })).toThrow(
+      expect.objectContaining({
+        details: [
+          { field: 'residences.1.address', message: 'must not be empty' },
+          { field: 'residences.1.from', message: 'must be a calendar date written MM/DD/YYYY or YYYY-MM-DD' },
+          { field: 'residences.1.x', message: 'is not a known field' },
+        ],
+      }),
+    );
+    expect(() => parseRequest(ResidenceHistoryInput, { residences: 'many' })).toThrow('residences must be an array');
+  });
+
+  it('take at most three adults and three guarantors on a household', () => {
+    const person = { first_name: 'A', last_name: 'B', email: 'a@example.com' };
+    const household = { adults: [person], minors: [{ name: 'Kid', age: '7' }], pets: [], vehicles: [], guarantors: [] };
+    expect(parseRequest(HouseholdSectionInput, household).minors).toEqual([{ name: 'Kid', age: 7 }]);
+    expect(() => parseRequest(HouseholdSectionInput, { ...household, guarantors: [person, person, person, person] })).toThrow(
+      'guarantors must have at most 3 entries',
+    );
   });
 });

@@ -110,7 +110,7 @@ export class CreateApplicationRequest {
   application: ApplicationInput;
 }
 
-export const APPLICANT_TYPES = ['primary', 'co_applicant'] as const;
+export const APPLICANT_TYPES = ['primary', 'co_applicant', 'guarantor'] as const;
 export type ApplicantType = (typeof APPLICANT_TYPES)[number];
 
 export class ApplicantSummary {

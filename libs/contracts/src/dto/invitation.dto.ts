@@ -1,10 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EmailField, NestedField } from '../validation/fields';
+import { BooleanField, EmailField, NestedField } from '../validation/fields';
 
 export class InvitationInput {
   @EmailField({ required: true, max: 254 })
   @ApiProperty({ description: 'Whom the invitation is for; the form starts with it filled in.', example: 'ada@example.com' })
   email: string;
+
+  @BooleanField()
+  @ApiProperty({
+    description: 'E-mail the invitation to `email` (the notifications service sends it).',
+    default: false,
+    example: true,
+  })
+  send_email?: boolean;
 }
 
 /** POST /api/v2/properties/:pid/invitations */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BooleanField, EnumField, NestedField, StringField } from '../validation/fields';
+import { BooleanField, EnumField, IntegerField, NestedField, StringField } from '../validation/fields';
 
 export const PROPERTY_KINDS = ['multi_family', 'single_family', 'generic'] as const;
 export type PropertyKind = (typeof PROPERTY_KINDS)[number];
@@ -59,7 +59,8 @@ export class PropertyInput {
   @ApiProperty({
     description: 'When true, the online application form accepts only people with invitations.',
     default: PROPERTY_DEFAULTS.invitation_only,
-    example: false,
+    // True, as the example's invitation_only_message only means something then.
+    example: true,
   })
   invitation_only?: boolean;
 
@@ -70,6 +71,15 @@ export class PropertyInput {
     example: 'Please ask the leasing office for an invitation.',
   })
   invitation_only_message?: string | null;
+
+  @IntegerField({ min: 1 })
+  @ApiProperty({
+    description:
+      'The form preset the online application form uses: one of the client’s own (/api/v2/form_presets) or a ' +
+      'shipped one; anything else is a 422. Left out: the client’s configured default.',
+    example: 2,
+  })
+  form_preset_id?: number;
 }
 
 export class CreatePropertyRequest {
@@ -138,7 +148,12 @@ export class PropertyRepresentation {
   })
   application_url: string;
 
-  @ApiProperty({ type: 'integer', description: 'The client’s default form preset (configured, 1 unless set).', example: 1 })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'The form preset of the online application form: the one given, else the client’s default (configured, 1 unless set).',
+    example: 1,
+  })
   form_preset_id: number;
 
   @ApiProperty({ type: 'integer', description: 'The client’s default background config (configured, 1 unless set).', example: 1 })
@@ -204,6 +219,12 @@ export class PropertyChanges {
     example: 'Invitations come from the leasing office.',
   })
   invitation_only_message?: string | null;
+  @IntegerField({ min: 1 })
+  @ApiProperty({
+    description: `One of the client’s form presets or a shipped one; anything else is a 422. ${UNCHANGED}`,
+    example: 2,
+  })
+  form_preset_id?: number;
 }
 
 export class UpdatePropertyRequest {

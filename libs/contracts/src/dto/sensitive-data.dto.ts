@@ -16,6 +16,14 @@ export class ApplicantSensitiveData {
 
   @ApiProperty({ type: 'string', nullable: true, description: 'Social security number, its nine digits.', example: '123456789' })
   id_number: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Driver’s license number, as given on the form.',
+    example: 'D1234567',
+  })
+  drivers_license_number: string | null;
 }
 
 export class ApplicantWithSensitiveData extends ApplicantRepresentation {

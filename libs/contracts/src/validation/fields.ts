@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { isEmail, registerDecorator, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
 import { parseCalendarDate, todayUtc } from '../dates';
-import { ErrorCode } from '../errors';
+import { ErrorCode, FieldProblem } from '../errors';
 
 /**
  * One decorator per kind of field, each checking presence, type and range together, so that a
@@ -25,6 +25,29 @@ type Normalize = (value: unknown) => unknown;
 export interface FieldSpec {
   normalize: Normalize;
   nested?: () => new () => object;
+  /** An array whose objects are each built from this class. */
+  nestedList?: () => new () => object;
+}
+
+/**
+ * A check across the fields of one object (a `when` naming an earlier question, ids not
+ * repeated), run once every field has been checked on its own. It returns each problem with the
+ * path of its field relative to the object. It sees the object as sent, so it must expect any
+ * field to be of any type.
+ */
+export type CrossCheck<T> = (instance: T) => FieldProblem[];
+
+const crossChecks = new Map<ContractClass, CrossCheck<never>>();
+
+export function crossCheckOf(type: ContractClass): CrossCheck<object> | undefined {
+  return crossChecks.get(type) as CrossCheck<object> | undefined;
+}
+
+/** Declares the class's CrossCheck. */
+export function CrossChecked<T>(check: CrossCheck<T>): ClassDecorator {
+  return (target) => {
+    crossChecks.set(target, check as CrossCheck<never>);
+  };
 }
 
 /** A contract class, as a property decorator sees it (`target.constructor` is typed `Function`). */
@@ -33,9 +56,13 @@ type ContractClass = Function;
 
 const declared = new Map<ContractClass, Map<string, FieldSpec>>();
 
-/** The fields a contract class declares, by name. */
+/** The fields a contract class declares, by name, those of the classes it extends included. */
 export function declaredFields(type: ContractClass): ReadonlyMap<string, FieldSpec> {
-  return declared.get(type) ?? new Map();
+  // A class that extends another contract (an added applicant) declares the parent's fields too.
+  const parent = Object.getPrototypeOf(type) as ContractClass | null;
+  const inherited = parent && parent !== Function.prototype ? declaredFields(parent) : new Map<string, FieldSpec>();
+  const own = declared.get(type);
+  return own ? new Map([...inherited, ...own]) : inherited;
 }
 
 const asIs: Normalize = (value) => value;
@@ -100,6 +127,8 @@ export interface StringOptions extends Presence {
   max: number;
   /** Remove surrounding white space before checking and storing. */
   trim?: boolean;
+  /** What the whole string must match, and the message when it does not. */
+  pattern?: { regex: RegExp; message: string };
 }
 
 export function StringField(options: StringOptions): PropertyDecorator {
@@ -108,10 +137,57 @@ export function StringField(options: StringOptions): PropertyDecorator {
     if (typeof value !== 'string') return 'must be a string';
     if (value.length < min) return min === 1 ? 'must not be empty' : `must be at least ${min} characters`;
     if (value.length > options.max) return `must be at most ${options.max} characters`;
+    if (options.pattern && !options.pattern.regex.test(value)) return options.pattern.message;
     return null;
   };
-  const schema = { type: 'string', ...(min > 0 ? { minLength: min } : {}), maxLength: options.max } as const;
+  const schema = {
+    type: 'string',
+    ...(min > 0 ? { minLength: min } : {}),
+    maxLength: options.max,
+    ...(options.pattern ? { pattern: options.pattern.regex.source } : {}),
+  } as const;
   return field('stringField', options, check, schema, { normalize: options.trim ? trim : asIs });
+}
+
+export interface StringListOptions extends Presence {
+  /** Entries, at least and at most. */
+  min: number;
+  max: number;
+  /** Characters of each entry, at most; entries are trimmed and must not be empty. */
+  maxLength: number;
+}
+
+/** An array of distinct non-empty strings, each trimmed. */
+export function StringListField(options: StringListOptions): PropertyDecorator {
+  const normalize: Normalize = (value) => (Array.isArray(value) ? value.map(trim) : value);
+  const check: Check = (value) => {
+    if (!Array.isArray(value)) return 'must be an array of strings';
+    if (value.length < options.min) return `must have at least ${options.min} ${options.min === 1 ? 'entry' : 'entries'}`;
+    if (value.length > options.max) return `must have at most ${options.max} entries`;
+    if (value.some((entry) => typeof entry !== 'string' || entry === '')) return 'must hold non-empty strings only';
+    if (value.some((entry: string) => entry.length > options.maxLength))
+      return `must hold strings of at most ${options.maxLength} characters`;
+    return new Set(value).size === value.length ? null : 'must not list an entry twice';
+  };
+  const schema = {
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: options.maxLength },
+    minItems: options.min,
+    maxItems: options.max,
+    uniqueItems: true,
+  };
+  return field('stringListField', options, check, schema as Schema, { normalize });
+}
+
+/** A string of at most `max` characters (trimmed, not empty), or true or false. */
+export function StringOrBooleanField(options: Presence & { max: number }): PropertyDecorator {
+  const check: Check = (value) => {
+    if (typeof value === 'boolean') return null;
+    if (typeof value !== 'string' || value === '') return 'must be a non-empty string, true or false';
+    return value.length <= options.max ? null : `must be at most ${options.max} characters`;
+  };
+  const schema = { oneOf: [{ type: 'string', minLength: 1, maxLength: options.max }, { type: 'boolean' }] };
+  return field('stringOrBooleanField', options, check, schema as Schema, { normalize: trim });
 }
 
 /** JSON true or false only: "true", 1 and null are refused. */
@@ -303,6 +379,33 @@ export function EnumListField(allowed: readonly string[], options: Presence & { 
   };
   const schema = { type: 'array', items: { type: 'string', enum: [...allowed] }, minItems: 1, maxItems: options.max };
   return field('enumListField', options, check, schema as Schema);
+}
+
+export interface NestedListOptions extends Presence {
+  max: number;
+}
+
+/** An array of at most `max` objects, each validated by its own class. */
+export function NestedListField(type: () => new () => object, options: NestedListOptions): PropertyDecorator {
+  const check: Check = (value) => {
+    if (!Array.isArray(value)) return 'must be an array';
+    if (value.length > options.max) return `must have at most ${options.max} entries`;
+    return value.every(isPlainObject) ? null : 'must hold objects only';
+  };
+  const declare = field(
+    'nestedListField',
+    options,
+    check,
+    { type: () => type(), isArray: true, maxItems: options.max } as Schema,
+    {
+      nestedList: type,
+    },
+  );
+  const validateNested = ValidateNested({ each: true });
+  return (target: object, key: string | symbol) => {
+    declare(target, key);
+    validateNested(target, key);
+  };
 }
 
 /** A nested object validated by its own class. */

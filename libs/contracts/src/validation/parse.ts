@@ -1,6 +1,6 @@
 import { validateSync, ValidationError } from 'class-validator';
 import { ErrorCode, FieldProblem, ServiceError } from '../errors';
-import { declaredFields, isPlainObject } from './fields';
+import { crossCheckOf, declaredFields, isPlainObject } from './fields';
 
 const UNKNOWN_FIELD = 'is not a known field';
 
@@ -20,15 +20,24 @@ export function parseRequest<T extends object>(type: new () => T, body: unknown)
     throw new ServiceError(ErrorCode.VALIDATION_FAILED, 'the request body must be a JSON object', [problem]);
   }
   const unknown: Problem[] = [];
-  const instance = materialize(type, body, '', unknown);
+  const crossChecked: CrossCheckedObject[] = [];
+  const instance = materialize(type, body, '', unknown, crossChecked);
   const errors = validateSync(instance, {
     stopAtFirstError: true,
     validationError: { target: false, value: false },
   });
-  if (errors.length === 0 && unknown.length === 0) return instance;
+  const fieldProblems = flatten(errors, '');
+  // A field wrong on its own is named once, for that: what it means across fields is moot.
+  const wrong = new Set(fieldProblems.map(({ field }) => field));
+  const across: Problem[] = crossChecked
+    .flatMap(({ object, path, check }) =>
+      check(object).map(({ field, message }) => ({ field: path ? `${path}.${field}` : field, message })),
+    )
+    .filter(({ field }) => !wrong.has(field));
+  if (fieldProblems.length === 0 && unknown.length === 0 && across.length === 0) return instance;
 
   // Problems with known fields come first: they are what a caller most likely got wrong.
-  const problems = [...flatten(errors, ''), ...unknown];
+  const problems = [...fieldProblems, ...across, ...unknown];
   // A field that carries its own code (property_id) answers with that code and message alone.
   if (problems.some((p) => p.code === ErrorCode.PROPERTY_ID_INVALID)) throw ServiceError.propertyIdInvalid();
 
@@ -47,7 +56,13 @@ export function parseRequest<T extends object>(type: new () => T, body: unknown)
  * no key a caller chose is ever written onto an object (none can shadow a method or reach a
  * prototype), and each of those is refused as an unknown field like any other.
  */
-function materialize<T extends object>(type: new () => T, plain: Record<string, unknown>, path: string, unknown: Problem[]): T {
+function materialize<T extends object>(
+  type: new () => T,
+  plain: Record<string, unknown>,
+  path: string,
+  unknown: Problem[],
+  crossChecked: CrossCheckedObject[],
+): T {
   const fields = declaredFields(type);
   const instance = new type() as Record<string, unknown>;
   for (const [key, value] of Object.entries(plain)) {
@@ -56,12 +71,26 @@ function materialize<T extends object>(type: new () => T, plain: Record<string, 
     if (!spec) {
       unknown.push({ field: fieldPath, message: UNKNOWN_FIELD });
     } else if (spec.nested && isPlainObject(value)) {
-      instance[key] = materialize(spec.nested(), value, fieldPath, unknown);
+      instance[key] = materialize(spec.nested(), value, fieldPath, unknown, crossChecked);
+    } else if (spec.nestedList && Array.isArray(value)) {
+      const itemType = spec.nestedList();
+      instance[key] = value.map((item: unknown, index) =>
+        isPlainObject(item) ? materialize(itemType, item, `${fieldPath}.${index}`, unknown, crossChecked) : item,
+      );
     } else {
       instance[key] = spec.normalize(value);
     }
   }
+  const check = crossCheckOf(type);
+  if (check) crossChecked.push({ object: instance, path, check });
   return instance as T;
+}
+
+/** An object built from a class with a CrossCheck, to be checked once its fields are. */
+interface CrossCheckedObject {
+  object: object;
+  path: string;
+  check: (object: object) => FieldProblem[];
 }
 
 function flatten(errors: ValidationError[], parent: string): Problem[] {

@@ -1,6 +1,7 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { recordRoutePattern } from './route-pattern';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-context';
 
 /**
@@ -12,13 +13,17 @@ export const REQUEST_ID_OPTIONS = {
   genReqId: (request: { headers: IncomingHttpHeaders }): string => requestIdFrom(request.headers[REQUEST_ID_HEADER]),
 } as const;
 
-/** Every response, refusals before a route runs included, names its request in X-Request-Id. */
+/**
+ * Every response, refusals before a route runs included, names its request in X-Request-Id; and
+ * the request's line in the access log names its route pattern (see recordRoutePattern).
+ */
 export function returnRequestId(app: NestFastifyApplication): void {
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       reply.header(REQUEST_ID_HEADER, request.id);
+      recordRoutePattern(request.raw, request.routeOptions.url);
       done();
     });
 }

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { Options, pinoHttp } from 'pino-http';
 import { LineFormat, lineFormat, loggerParams, prettyLines } from './logger-params';
 import { REDACTED } from './redact';
+import { recordRoutePattern } from './route-pattern';
 
 // eslint-disable-next-line no-control-regex
 const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
@@ -14,6 +15,19 @@ const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
  * and in `lines` parsed, in the JSON format. The pretty format gets a pretty stream of its own
  * writing there instead of to stdout.
  */
+/** The routes of the server under test, by path, as its router would match them. */
+const ROUTES: Record<string, string> = {
+  '/api/v2/properties': '/api/v2/properties',
+  '/api/v2/properties/1': '/api/v2/properties/:id',
+  '/applicants/secret-token-in-path': '/applicants/:token',
+  '/x': '/x',
+  '/health/live': '/health/live',
+  '/health/ready': '/health/ready',
+  '/metrics': '/metrics',
+  '/healthy': '/healthy',
+  '/boom': '/boom',
+};
+
 async function serve(
   level: Parameters<typeof loggerParams>[1],
   handle: (req: IncomingMessage, res: ServerResponse) => void,
@@ -36,8 +50,9 @@ async function serve(
   const logRequest = pinoHttp(options, format === 'pretty' ? prettyLines(sink) : sink);
   let nextId = 0;
   const server: Server = createServer((req, res) => {
-    // The HTTP server names each request; here, as Fastify does at the gateway.
+    // The HTTP server names each request and its route; here, as Fastify does at the gateway.
     (req as IncomingMessage & { id: string }).id = `request-${++nextId}`;
+    recordRoutePattern(req, ROUTES[(req.url ?? '').split('?')[0]]);
     logRequest(req, res);
     handle(req, res);
   });
@@ -67,7 +82,7 @@ describe('lineFormat', () => {
 });
 
 describe('loggerParams', () => {
-  it('logs one JSON line per request: app, level name, ISO time, request id, method, path, status and duration', async () => {
+  it('logs one JSON line per request: app, level name, ISO time, request id, method, route pattern, status and duration', async () => {
     const http = await serve('info', (_req, res) => res.writeHead(201).end('{}'));
     await http.get('/api/v2/properties?api_key=secret-in-query');
     await http.close();
@@ -81,7 +96,7 @@ describe('loggerParams', () => {
         pid: process.pid,
         request_id: 'request-1',
         method: 'GET',
-        path: '/api/v2/properties',
+        route: '/api/v2/properties',
         status_code: 201,
         duration_ms: expect.any(Number),
         msg: 'request completed',
@@ -108,7 +123,7 @@ describe('loggerParams', () => {
     expect(JSON.stringify(http.lines)).not.toMatch(/the-key|other-key|123456789|1985-12-10/);
   });
 
-  it('logs a request or a response as its method, path and status, never its headers or query', async () => {
+  it('logs a request or a response as its method, route pattern and status, never its headers or query', async () => {
     const http = await serve('info', (req, res) => {
       const log = (req as IncomingMessage & { log: { info(o: object, m: string): void } }).log;
       log.info({ req, res }, 'with the request');
@@ -118,9 +133,19 @@ describe('loggerParams', () => {
     await http.close();
 
     const line = http.lines.find((l) => l.msg === 'with the request') as any;
-    expect(line.req).toEqual({ method: 'GET', path: '/x' });
+    expect(line.req).toEqual({ method: 'GET', route: '/x' });
     expect(Object.keys(line.res)).toEqual(['status_code']);
     expect(JSON.stringify(http.lines)).not.toMatch(/the-key|in-query/);
+  });
+
+  it('logs the route pattern of a request, never a path whose segments are secrets, nor the path of an unmatched one', async () => {
+    const http = await serve('info', (_req, res) => res.writeHead(200).end());
+    await http.get('/applicants/secret-token-in-path');
+    await http.get('/applicants/secret-token-in-path/unknown');
+    await http.close();
+
+    expect(http.lines.map((line) => line.route)).toEqual(['/applicants/:token', 'unmatched']);
+    expect(JSON.stringify(http.lines)).not.toContain('secret-token-in-path');
   });
 
   it('logs probes and scrapes at debug, and failures at error', async () => {
@@ -128,7 +153,7 @@ describe('loggerParams', () => {
     for (const path of ['/health/live', '/health/ready', '/metrics', '/healthy', '/boom']) await http.get(path);
     await http.close();
 
-    expect(http.lines.map((line) => [line.path, line.level, line.msg])).toEqual([
+    expect(http.lines.map((line) => [line.route, line.level, line.msg])).toEqual([
       ['/health/live', 'debug', 'request completed'],
       ['/health/ready', 'debug', 'request completed'],
       ['/metrics', 'debug', 'request completed'],
@@ -143,7 +168,7 @@ describe('loggerParams', () => {
     await http.get('/api/v2/properties');
     await http.close();
 
-    expect(http.lines.map((line) => [line.path, line.level, 'err' in line])).toEqual([
+    expect(http.lines.map((line) => [line.route, line.level, 'err' in line])).toEqual([
       ['/health/ready', 'debug', false],
       ['/api/v2/properties', 'error', true],
     ]);
@@ -173,7 +198,7 @@ describe('loggerParams in the pretty format', () => {
     expect(http.text).toHaveLength(1);
     expect(http.text[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed \{.*\}$/);
     expect(http.text[0]).toContain('"request_id":"request-1"');
-    expect(http.text[0]).toContain('"path":"/api/v2/properties"');
+    expect(http.text[0]).toContain('"route":"/api/v2/properties"');
     expect(http.text[0]).toContain('"status_code":201');
     expect(http.text[0]).not.toContain('secret-in-query');
   });

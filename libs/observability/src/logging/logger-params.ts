@@ -6,6 +6,7 @@ import { LogFormat, LogLevel } from '@app/config';
 import { DestinationStream, stdSerializers, stdTimeFunctions } from 'pino';
 import pretty from 'pino-pretty';
 import { REDACT_PATHS, REDACTED, redactedError } from './redact';
+import { routePatternOf } from './route-pattern';
 
 /** Polled by probes and scrapers every few seconds: worth a line at debug only. */
 const OPERATIONS_PATH = /^\/(health(\/|$)|metrics$)/;
@@ -18,7 +19,7 @@ const OPERATIONS_PATH = /^\/(health(\/|$)|metrics$)/;
 const isNotReadyAnswer = (request: { url?: string }, response: { statusCode: number }) =>
   response.statusCode === 503 && OPERATIONS_PATH.test(pathOf(request.url));
 
-/** The path of a request URL: a query string may carry anything, so it is never logged. */
+/** The path of a request URL, to tell probes apart; never logged (see routePatternOf). */
 function pathOf(url: string | undefined): string {
   return (url ?? '/').split('?')[0];
 }
@@ -27,9 +28,14 @@ type HttpOptions = Options<IncomingMessage, ServerResponse>;
 
 /**
  * A request or response wherever one is logged (pino-http binds the request to a logger for
- * every request): what it is, never its headers or query string, which may hold credentials.
+ * every request): its method and route pattern, never its path, headers or query string, which
+ * may hold credentials, an applicant's form link token or personal data.
  */
-const requestFields = (request: { method?: string; url?: string }) => ({ method: request.method, path: pathOf(request.url) });
+const requestFields = (request: { method?: string; raw?: object }) => ({
+  method: request.method,
+  // pino's request serializer is given a copy of the request; the pattern is on the original.
+  route: routePatternOf(request.raw ?? request),
+});
 const responseFields = (response: { statusCode?: number }) => ({ status_code: response.statusCode });
 
 const httpRequestLine: Pick<
@@ -45,13 +51,13 @@ const httpRequestLine: Pick<
   customErrorMessage: () => 'request failed',
   customSuccessObject: (request, response, fields: Record<string, unknown>) => ({
     method: request.method,
-    path: pathOf(request.url),
+    route: routePatternOf(request),
     status_code: response.statusCode,
     duration_ms: fields.duration_ms,
   }),
   customErrorObject: (request, response, error, fields: Record<string, unknown>) => ({
     method: request.method,
-    path: pathOf(request.url),
+    route: routePatternOf(request),
     status_code: response.statusCode,
     duration_ms: fields.duration_ms,
     // pino-http makes up an error for every 5xx; for a probe's "not ready" it would only be a stack trace of itself.
@@ -87,7 +93,7 @@ export function prettyLines(destination: number | NodeJS.WritableStream = 1): De
 /**
  * How every app logs: one JSON object a line on stdout, with the app's name, an ISO time and the
  * level by name; sensitive fields redacted by path, and errors at any depth (see redact.ts); one line per
- * HTTP request with its method, path, status and duration, and its request id, which the HTTP
+ * HTTP request with its method, route pattern, status and duration, and its request id, which the HTTP
  * server has set (REQUEST_ID_OPTIONS). In the `pretty` format the same lines are printed readably.
  */
 export function loggerParams(app: string, level: LogLevel, format: LineFormat = 'json'): Params {

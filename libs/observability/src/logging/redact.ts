@@ -11,6 +11,12 @@ export const SENSITIVE_FIELDS = [
   'email',
   'phone',
   'custom_data',
+  // The form's sections: where an applicant lived and works, who lives with it, its answers.
+  'drivers_license_number',
+  'middle_name',
+  'section',
+  'form_answers',
+  'answers',
   // An applicant read with include=sensitive_data carries dob and id_number under it.
   'sensitive_data',
   'authorization',

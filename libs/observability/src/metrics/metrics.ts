@@ -60,6 +60,32 @@ export function countEventsRelayed(outcome: 'published' | 'dropped', found: 'on_
   if (count > 0) eventsRelayed.inc({ outcome, found }, count);
 }
 
+const notificationMessages = new Counter({
+  name: 'notification_messages_total',
+  help:
+    'E-mails to applicants, by kind and step: made (stored once for its event and recipient), already_made (its ' +
+    'event came again and found it), sent, retried (the mail server did not take it) and given_up',
+  labelNames: ['kind', 'step'] as const,
+  registers: [metricsRegistry],
+});
+
+const notificationEvents = new Counter({
+  name: 'notification_events_total',
+  help: 'Domain events the notifications service has dealt with (a message made, found made, or none wanted), by event',
+  labelNames: ['event'] as const,
+  registers: [metricsRegistry],
+});
+
+/** For the notifications service: counts one event dealt with. */
+export function countNotificationEvent(event: string): void {
+  notificationEvents.inc({ event });
+}
+
+/** For the notifications service: counts one step of one e-mail. */
+export function countNotificationMessage(kind: string, step: 'made' | 'already_made' | 'sent' | 'retried' | 'given_up'): void {
+  notificationMessages.inc({ kind, step });
+}
+
 /** For the driver's command monitoring: counts one command sent to the database. */
 export function countDbCommand(command: string): void {
   dbCommands.inc({ command });

@@ -1,0 +1,295 @@
+import { Injectable } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  APPLICATION_FORMS,
+  ErrorCode,
+  FieldProblem,
+  FORM_SUBMISSION_FIELD,
+  FormApplicant,
+  FormPreset,
+  FormProperty,
+  FormSection,
+  FormTokenMessage,
+  parseRequest,
+  PROPERTIES,
+  PropertyRepresentation,
+  SEALED_IDENTITY_FIELDS,
+  ServiceError,
+} from '@app/contracts';
+import { FormBackends } from '../backends/form-backends';
+import { FormEnvironment } from '../config/form.environment';
+import { requiredDocumentProblems } from '../documents/missing-documents';
+import { FormBody } from '../questions/question-kinds';
+import { formSteps, isSectionStep, nextStep, previousStep, resumeStep, SectionStep, Step } from '../sections/steps';
+import { CsrfTokens } from './csrf-tokens';
+import { FormLinks } from './form-links';
+import { PageFrame, Pages } from './pages';
+import { FormPresetSource } from './preset-source';
+import { SubmissionRateLimit } from './rate-limit';
+
+/** The hidden field people never see and bots fill in. */
+export const HONEYPOT_FIELD = 'website';
+
+/** A refusal shown as a page of its own, with no form. */
+export class Refusal {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly message: string,
+    readonly retryAfter?: number,
+  ) {}
+}
+
+/** The applicant belongs on another page than the one asked for. */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
+export const NOT_FOUND = new Refusal(404, 'Page not found', 'There is no application form at this address.');
+
+/** A deleted property's links (its application_url, its applicants' form_url): nothing more of it. */
+const NO_LONGER_APPLYING = new Refusal(
+  410,
+  'No longer taking applications',
+  'This property no longer takes applications. Contact the property manager if you have questions.',
+);
+
+export const ALREADY_COMPLETE = new Refusal(
+  409,
+  'Application already complete',
+  'This application was completed and signed: it can no longer be changed. Contact the property manager to correct it.',
+);
+
+/**
+ * What every page of the form goes through: opening the applicant a link names (and the step it
+ * asks for), checking a POST (rate limit, honeypot, CSRF), drawing a step's page, and turning a
+ * refusal or a service's answer into the page that says so. Shared by the form's controllers.
+ */
+@Injectable()
+export class FormFlow {
+  readonly pages: Pages;
+  private readonly rateLimit: SubmissionRateLimit;
+
+  constructor(
+    private readonly backends: FormBackends,
+    env: FormEnvironment,
+    readonly csrf: CsrfTokens,
+    private readonly presets: FormPresetSource,
+    private readonly links: FormLinks,
+  ) {
+    this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
+    this.rateLimit = new SubmissionRateLimit(env.FORM_RATE_LIMIT_PER_MINUTE);
+  }
+
+  /** Runs a page's work; a refusal or a service's answer that stops the form becomes its page. */
+  async answer(reply: FastifyReply, iframe: boolean, work: () => Promise<FastifyReply>): Promise<FastifyReply> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof Redirect) return this.pages.redirect(reply, error.location, iframe);
+      const refusal = error instanceof Refusal ? error : refusalFor(error);
+      if (refusal.retryAfter) reply.header('retry-after', String(refusal.retryAfter));
+      return this.pages.send(reply, refusal.status, 'message', { title: refusal.title, message: refusal.message, iframe });
+    }
+  }
+
+  /** The applicant a form link names, and its property, which must still exist. */
+  async openApplicant(
+    token: string,
+  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
+    const opened = this.links.open(token);
+    if (opened.kind === 'expired') throw expiredLink(opened.expiredAt);
+    if (opened.kind !== 'valid') throw NOT_FOUND;
+    const { link } = opened;
+    const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, link);
+    if (!applicant) throw NOT_FOUND;
+    const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
+    if (!found || found.client_id !== applicant.client_id) throw NOT_FOUND;
+    return { applicant, property: found.property, link };
+  }
+
+  /**
+   * The fields of a POST (`body`: the parsed form, or the fields a multipart upload sent before
+   * its file) once it passed the rate limit, the honeypot and the CSRF check, with `nonce` the
+   * CSRF token's nonce; otherwise the refusal.
+   */
+  submitted(request: FastifyRequest, action: string, body: FormBody = formBody(request)): FormBody & { nonce: string } {
+    if (!this.rateLimit.allow(request.ip)) {
+      const retryAfter = this.rateLimit.retryAfterSeconds(request.ip);
+      throw new Refusal(
+        429,
+        'Too many submissions',
+        'Too many forms were sent from your network. Wait a minute and try again.',
+        retryAfter,
+      );
+    }
+    if (body[HONEYPOT_FIELD]) {
+      throw new Refusal(400, 'Not sent', 'This form could not be sent. Open it again and fill it in yourself.');
+    }
+    const nonce = this.csrf.verify(action, body.csrf_token);
+    if (nonce === null) {
+      throw new Refusal(
+        403,
+        'This page has expired',
+        'This page was not sent from the form, or it was open too long. Go back, reload the form and try again.',
+      );
+    }
+    return { ...body, nonce };
+  }
+
+  /** The validated input, or the problems the contract found. */
+  validate<T extends object>(type: new () => T, fields: Record<string, unknown>): T | FieldProblem[] {
+    try {
+      return parseRequest(type, fields);
+    } catch (error) {
+      if (error instanceof ServiceError && error.details) return error.details;
+      throw error;
+    }
+  }
+
+  /** The steps `applicant` is asked, under the preset version its application was started with. */
+  async steps(property: PropertyRepresentation, applicant: FormApplicant): Promise<Step[]> {
+    return formSteps(await this.presets.find(property), applicant.type);
+  }
+
+  /**
+   * The applicant, property, preset and steps of a step after the contact details. An applicant
+   * that is not asked this step, or has steps to save before the signature, is sent where it
+   * belongs; a completed form is shown as such, and a POST to it is refused: it cannot change.
+   */
+  async openStep(token: string, step: Step, iframe: boolean, method: 'GET' | 'POST'): Promise<OpenStep> {
+    const opened = await this.openApplicant(token);
+    const { form_status: status } = opened.applicant;
+    if (status === 'completed') {
+      if (method === 'POST') throw ALREADY_COMPLETE;
+      throw new Redirect(this.stepUrl(token, 'done', iframe));
+    }
+    if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
+    const preset = await this.presets.find(opened.property);
+    const steps = formSteps(preset, opened.applicant.type);
+    if (!steps.includes(step)) {
+      if (isSectionStep(step)) throw NOT_FOUND;
+      throw new Redirect(this.stepUrl(token, nextStep(steps, 'contact'), iframe));
+    }
+    if (step === 'review' || step === 'finish') {
+      const resume = resumeStep(steps, await this.savedSteps(opened.applicant, opened.link, preset), true);
+      if (resume !== 'review') throw new Redirect(this.stepUrl(token, resume, iframe));
+    }
+    return { ...opened, preset, steps };
+  }
+
+  /**
+   * The steps `applicant` has saved: those the applications service recorded, and `documents`
+   * once every document the preset requires is uploaded (documents are kept apart from the form).
+   */
+  async savedSteps(applicant: FormApplicant, link: FormTokenMessage, preset: FormPreset): Promise<string[]> {
+    const missing = await requiredDocumentProblems(this.backends, preset, link);
+    return missing.length === 0 ? [...applicant.form_steps, 'documents'] : applicant.form_steps;
+  }
+
+  stepUrl(token: string, step: Step | 'done', iframe: boolean): string {
+    const path = step === 'contact' ? '/contact' : `/${step}`;
+    return `/applicants/${token}${path}${iframe ? '?iframe=true' : ''}`;
+  }
+
+  /** A step's page (`template`) for the applicant `opened`, showing `values` and any problems with them. */
+  stepPage(reply: FastifyReply, iframe: boolean, page: StepPage): FastifyReply {
+    const { opened, token, step, template, title, values, problems = [], status = 200 } = page;
+    const action = `/applicants/${token}/${step}`;
+    return this.pages.send(reply, status, template, {
+      ...this.frame(title, iframe, opened, step, problems),
+      property: opened.property,
+      applicant: opened.applicant,
+      preset: opened.preset,
+      ...page.data,
+      values,
+      action: withIframe(action, iframe),
+      back: this.stepUrl(token, previousStep(opened.steps, step), iframe),
+      csrf: this.csrf.issue(action),
+    });
+  }
+
+  frame(title: string, iframe: boolean, opened: OpenStep, step: Step, problems: FieldProblem[]): PageFrame {
+    return { title, iframe, step: opened.steps.indexOf(step) + 1, steps: opened.steps.length, problems };
+  }
+}
+
+/** What a step's page shows. */
+export interface StepPage {
+  opened: OpenStep;
+  token: string;
+  step: Step;
+  template: string;
+  title: string;
+  values: FormBody;
+  data?: Record<string, unknown>;
+  problems?: FieldProblem[];
+  status?: number;
+}
+
+/** A step after the contact details, opened: whom, where, under which preset, and the applicant's steps. */
+export interface OpenStep {
+  applicant: FormApplicant;
+  property: PropertyRepresentation;
+  link: FormTokenMessage;
+  preset: FormPreset;
+  steps: Step[];
+}
+
+/** The preset's entry for a section (an implied one, identity or questions, has no options). */
+export function sectionOf(preset: FormPreset, kind: SectionStep): FormSection {
+  return preset.sections.find((section) => section.kind === kind) ?? { kind };
+}
+
+/** The page for what a service answered instead of a result. */
+function refusalFor(error: unknown): Refusal {
+  if (error instanceof ServiceError) {
+    if (error.details?.some((problem) => problem.field === FORM_SUBMISSION_FIELD)) {
+      return new Refusal(409, 'Already sent', 'This page was already sent. Open your form link again to continue.');
+    }
+    switch (error.code) {
+      case ErrorCode.PROPERTY_NOT_FOUND:
+      case ErrorCode.PROPERTY_ID_INVALID:
+      case ErrorCode.NOT_FOUND:
+        return NOT_FOUND;
+      case ErrorCode.PROPERTY_DELETED:
+        return NO_LONGER_APPLYING;
+      case ErrorCode.VALIDATION_FAILED:
+        return new Refusal(422, 'Not accepted', error.message);
+      case ErrorCode.SERVICE_UNAVAILABLE:
+        return new Refusal(503, 'Please try again', 'The application form is busy right now. Try again in a moment.', 5);
+    }
+  }
+  throw error;
+}
+
+/** The fields of a POSTed form (none for any other body). */
+export function formBody(request: FastifyRequest): FormBody {
+  return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
+}
+
+export function withIframe(path: string, iframe: boolean): string {
+  return iframe ? `${path}?iframe=true` : path;
+}
+
+/** A form's fields with empty ones left out, as an API request leaves out what it does not set. */
+export function optional(fields: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''),
+  );
+}
+
+/** What a page may show again after a problem: never the SSN or license number, nor the CSRF token. */
+export function withoutSecrets(body: FormBody): FormBody {
+  const { csrf_token: _csrf, nonce: _nonce, ...rest } = body as FormBody & { nonce?: string };
+  for (const field of SEALED_IDENTITY_FIELDS) if (field !== 'dob') delete rest[field];
+  return rest;
+}
+
+function expiredLink(expiredAt: Date): Refusal {
+  return new Refusal(
+    410,
+    'This link has expired',
+    `This application link stopped working on ${expiredAt.toISOString().slice(0, 10)}. Contact the property manager to continue your application.`,
+  );
+}

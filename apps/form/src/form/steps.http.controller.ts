@@ -1,0 +1,233 @@
+import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  APPLICATION_FORMS,
+  CompleteFormMessage,
+  FieldProblem,
+  FormApplicant,
+  FormCompletionInput,
+  FormConsent,
+  FormTokenMessage,
+  SaveSectionMessage,
+  SEALED_IDENTITY_FIELDS,
+} from '@app/contracts';
+import { ApplicantSealer } from '@app/crypto';
+import { BoundToMessage } from '@app/messaging';
+import { FormBackends } from '../backends/form-backends';
+import { requiredDocumentProblems } from '../documents/missing-documents';
+import { SectionContext } from '../sections/section';
+import { isSectionStep, nextStep, previousStep, SECTIONS, SectionStep } from '../sections/steps';
+import { formConsent } from './consent';
+import { FormFlow, NOT_FOUND, optional, sectionOf, StepPage, withoutSecrets } from './form-flow';
+
+const FINISH_PAGE = { step: 'finish', template: 'finish', title: 'Consent and signature' } as const;
+
+/**
+ * The steps after the unit: each section of the preset (its own module in ../sections), the
+ * review of what was saved, and the signature that completes the form.
+ */
+@Controller()
+export class StepsHttpController {
+  constructor(
+    private readonly flow: FormFlow,
+    private readonly backends: FormBackends,
+    private readonly sealer: ApplicantSealer,
+  ) {}
+
+  /** "Check your answers": every step saved, each with a link to change it, before the signature. */
+  @Get('applicants/:token/review')
+  async review(
+    @Param('token') token: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'review', iframe, 'GET');
+      const { applicant, property, steps, preset } = opened;
+      const sections = steps.filter(isSectionStep).map((kind) => {
+        const context: SectionContext = { preset, section: sectionOf(preset, kind), applicant };
+        const saved = kind === 'questions' ? applicant.form_answers : applicant.form_sections[kind];
+        return {
+          kind,
+          page: SECTIONS[kind].page(SECTIONS[kind].values(saved), context),
+          change: this.flow.stepUrl(token, kind, iframe),
+        };
+      });
+      return this.flow.pages.send(reply, 200, 'review', {
+        ...this.flow.frame('Check your answers', iframe, opened, 'review', []),
+        property,
+        applicant,
+        sections,
+        change: { contact: this.flow.stepUrl(token, 'contact', iframe), details: this.flow.stepUrl(token, 'details', iframe) },
+        next: this.flow.stepUrl(token, 'finish', iframe),
+        back: this.flow.stepUrl(token, previousStep(steps, 'review'), iframe),
+      });
+    });
+  }
+
+  @Get('applicants/:token/finish')
+  async finish(
+    @Param('token') token: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'finish', iframe, 'GET');
+      return this.flow.stepPage(reply, iframe, { ...FINISH_PAGE, opened, token, values: {} });
+    });
+  }
+
+  @Post('applicants/:token/finish')
+  async complete(
+    @Param('token') token: string,
+    @Query() query: Record<string, unknown>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.flow.answer(reply, iframe, async () => {
+      const opened = await this.flow.openStep(token, 'finish', iframe, 'POST');
+      const body = this.flow.submitted(request, `/applicants/${token}/finish`);
+      const problems: FieldProblem[] = [];
+      if (body.consent !== 'yes') problems.push({ field: 'consent', message: 'must be given to apply' });
+      const completion = this.flow.validate(FormCompletionInput, optional({ signature: body.signature }));
+      if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
+      // Checked again here: a document may have been removed since the review let the applicant on.
+      problems.push(...(await requiredDocumentProblems(this.backends, opened.preset, opened.link)));
+      if (problems.length > 0 || !(completion instanceof FormCompletionInput)) {
+        return this.flow.stepPage(reply, iframe, {
+          ...FINISH_PAGE,
+          opened,
+          token,
+          values: withoutSecrets(body),
+          problems,
+          status: 422,
+        });
+      }
+      const completed = await this.sendCompletion(opened.link, completion, body.nonce, formConsent(opened.preset, request));
+      if (completed.redirect_url) return this.flow.pages.redirect(reply, completed.redirect_url, iframe);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
+    });
+  }
+
+  /** A section step of the preset (identity, residence history...): its page. */
+  @Get('applicants/:token/:step')
+  async section(
+    @Param('token') token: string,
+    @Param('step') step: string,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.flow.answer(reply, iframe, async () => {
+      if (!isSectionStep(step)) throw NOT_FOUND;
+      const opened = await this.flow.openStep(token, step, iframe, 'GET');
+      const saved = step === 'questions' ? opened.applicant.form_answers : opened.applicant.form_sections[step];
+      return this.sectionPage(reply, iframe, { opened, token, step, values: SECTIONS[step].values(saved) });
+    });
+  }
+
+  /**
+   * A section step sent: "Add another" or "Remove" draws the page again with one entry more or
+   * less (nothing saved, no JavaScript needed); "Continue" saves the step and goes on.
+   */
+  @Post('applicants/:token/:step')
+  async saveSection(
+    @Param('token') token: string,
+    @Param('step') step: string,
+    @Query() query: Record<string, unknown>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const iframe = query.iframe === 'true';
+    return this.flow.answer(reply, iframe, async () => {
+      if (!isSectionStep(step)) throw NOT_FOUND;
+      const opened = await this.flow.openStep(token, step, iframe, 'POST');
+      const body = this.flow.submitted(request, `/applicants/${token}/${step}`);
+      const module = SECTIONS[step];
+      if (body.add || body.remove) {
+        const [list, index] = (body.remove ?? '').split('.');
+        const change = body.add ? { add: body.add } : { remove: list, index: Number(index) };
+        return this.sectionPage(reply, iframe, { opened, token, step, values: module.changeRows(withoutSecrets(body), change) });
+      }
+      const context: SectionContext = {
+        preset: opened.preset,
+        section: sectionOf(opened.preset, step),
+        applicant: opened.applicant,
+      };
+      const parsed = module.parse(body, context);
+      if (parsed.value === null) {
+        return this.sectionPage(reply, iframe, {
+          opened,
+          token,
+          step,
+          values: withoutSecrets(body),
+          problems: parsed.problems,
+          status: 422,
+        });
+      }
+      await this.backends.applications(
+        APPLICATION_FORMS.SAVE_SECTION,
+        this.sectionMessage(opened.link, step, parsed.value, body.nonce),
+      );
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
+    });
+  }
+
+  /** A section's value as it travels: the identity numbers sealed for this link and message. */
+  private sectionMessage(
+    link: FormTokenMessage,
+    kind: SectionStep,
+    value: object,
+    nonce: string,
+  ): SaveSectionMessage | BoundToMessage {
+    if (kind !== 'identity') return { ...link, kind, section: value as Record<string, unknown>, submission: nonce };
+    const fields = value as Record<string, string | null | undefined>;
+    const secret = (field: string) => (SEALED_IDENTITY_FIELDS as readonly string[]).includes(field);
+    const section = Object.fromEntries(Object.entries(fields).filter(([field]) => !secret(field)));
+    const sealed = Object.fromEntries(
+      SEALED_IDENTITY_FIELDS.filter((field) => typeof fields[field] === 'string').map((field) => [
+        field,
+        fields[field] as string,
+      ]),
+    );
+    return new BoundToMessage((messageId): SaveSectionMessage => ({
+      ...link,
+      kind,
+      section,
+      sealed_applicant: this.sealer.sealFields(sealed, { tokenDigest: link.token_digest, messageId }),
+      submission: nonce,
+    }));
+  }
+
+  /**
+   * The one call that completes the form: the saved sections, with the signature given and the
+   * consent signed (what the applicant was shown, and from where) to be recorded with it.
+   */
+  private sendCompletion(
+    link: FormTokenMessage,
+    completion: FormCompletionInput,
+    nonce: string,
+    consent: FormConsent,
+  ): Promise<FormApplicant> {
+    const message: CompleteFormMessage = { ...link, signature: completion.signature, consent, submission: nonce };
+    return this.backends.applications<FormApplicant>(APPLICATION_FORMS.COMPLETE, message);
+  }
+
+  private sectionPage(
+    reply: FastifyReply,
+    iframe: boolean,
+    page: Omit<StepPage, 'template' | 'title' | 'step'> & { step: SectionStep },
+  ) {
+    const { opened, step } = page;
+    const context: SectionContext = {
+      preset: opened.preset,
+      section: sectionOf(opened.preset, step),
+      applicant: opened.applicant,
+    };
+    const section = SECTIONS[step].page(page.values, context);
+    return this.flow.stepPage(reply, iframe, { ...page, template: 'section', title: section.title, data: { section } });
+  }
+}

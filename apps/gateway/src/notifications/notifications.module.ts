@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { BackendsModule } from '../backends/backends.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ApplicantMessagesHttpController } from './applicant-messages.http.controller';
+import { NotificationSettingsHttpController } from './notification-settings.http.controller';
+
+@Module({
+  imports: [AuthModule, RateLimitModule, BackendsModule],
+  controllers: [NotificationSettingsHttpController, ApplicantMessagesHttpController],
+})
+export class NotificationsModule {}

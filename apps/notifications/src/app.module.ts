@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { EnvironmentModule } from '@app/config';
+import { NOTIFICATIONS, QUEUES } from '@app/contracts';
+import { queueClients } from '@app/messaging';
+import { DatabaseModule } from '@app/persistence';
+import { ServiceOperationsModule } from '@app/runtime';
+import { NotificationsEnvironment } from './config/notifications.environment';
+import { ApplicantsClient } from './dispatch/applicants.client';
+import { NotificationWorker } from './dispatch/notification-worker';
+import { Mailer } from './mail/mailer';
+import { MessageStore } from './messages/message-store';
+import { NotificationsMessageController } from './messages/notifications.message.controller';
+import { SettingsStore } from './settings/settings-store';
+
+@Module({
+  imports: [
+    EnvironmentModule.forRoot(NotificationsEnvironment),
+    DatabaseModule.forService(QUEUES.NOTIFICATIONS),
+    ServiceOperationsModule.forService(QUEUES.NOTIFICATIONS, NOTIFICATIONS.PING),
+    queueClients(QUEUES.APPLICATIONS),
+  ],
+  controllers: [NotificationsMessageController],
+  providers: [SettingsStore, MessageStore, Mailer, ApplicantsClient, NotificationWorker],
+})
+export class AppModule {}

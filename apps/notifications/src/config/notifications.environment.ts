@@ -1,0 +1,56 @@
+import { IsNumber, Matches, Max, Min } from 'class-validator';
+import { isIntegerInRange, isTimeout, ServiceEnvironment } from '@app/config';
+
+/**
+ * Seconds between attempts to hand a message to the mail server: 10 s, 1 min, 5 min, 15 min,
+ * 30 min, 1 h, 2 h, 4 h, 6 h, 6 h, 4 h; the last attempt is made about 24 hours after the first,
+ * and a message it fails is given up.
+ */
+export const DEFAULT_MAIL_RETRY_SCHEDULE = '10,60,300,900,1800,3600,7200,14400,21600,21600,14400';
+
+/** Reminders of a started, unfinished form, at most. */
+export const MAX_REMINDERS = 2;
+
+export class NotificationsEnvironment extends ServiceEnvironment {
+  override HTTP_PORT: number = 3006;
+
+  /** The mail server: smtp:// (STARTTLS when offered) or smtps://, with user and password in it if it needs them. */
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL: string = 'smtp://127.0.0.1:1025';
+
+  /** The sender address of every message; a client's sender_name is shown with it. */
+  @Matches(/^[^\s@<>",]+@[^\s@<>",]+$/, { message: 'MAIL_FROM must be an e-mail address' })
+  MAIL_FROM: string = 'applications@rental-applications.localhost';
+
+  /** How long after a form was started, and not completed, a reminder goes; hours, fractions allowed. */
+  @IsNumber({}, { message: 'REMINDER_AFTER_HOURS must be a number of hours' })
+  @Min(0.0001, { message: 'REMINDER_AFTER_HOURS must be at least 0.0001 (0.36 s)' })
+  @Max(720, { message: 'REMINDER_AFTER_HOURS must be at most 720 (30 days)' })
+  REMINDER_AFTER_HOURS: number = 24;
+
+  /** Seconds to wait before each retry of a message the mail server did not take, comma separated. */
+  @Matches(/^\d{1,6}(,\d{1,6}){0,19}$/, {
+    message: 'MAIL_RETRY_SCHEDULE must be up to 20 whole numbers of seconds, comma separated',
+  })
+  MAIL_RETRY_SCHEDULE: string = DEFAULT_MAIL_RETRY_SCHEDULE;
+
+  /** Messages one instance has under way at once. */
+  @isIntegerInRange('MAIL_CONCURRENCY', 1, 100)
+  MAIL_CONCURRENCY: number = 8;
+
+  /** How long one SMTP exchange (connect, greeting, the message) may take. */
+  @isTimeout('SMTP_TIMEOUT_MS')
+  SMTP_TIMEOUT_MS: number = 15000;
+
+  /** The deadline of a question to the applications service. */
+  @isTimeout('RPC_TIMEOUT_MS')
+  RPC_TIMEOUT_MS: number = 5000;
+
+  get reminderAfterMs(): number {
+    return Math.max(1, Math.round(this.REMINDER_AFTER_HOURS * 3600 * 1000));
+  }
+
+  get retrySchedule(): number[] {
+    return this.MAIL_RETRY_SCHEDULE.split(',').map(Number);
+  }
+}

@@ -1,0 +1,273 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import {
+  DomainEvent,
+  DomainEventName,
+  EVENTS_EXCHANGE,
+  InvitationNotice,
+  MessageKind,
+  NOTIFICATION_INVITATIONS_QUEUE,
+  queueName,
+} from '@app/contracts';
+import { ackWhenDone, assertDeadLetterRoute, BrokerChannel, delayQueueOptions, queueOptions } from '@app/messaging';
+import { countNotificationEvent, countNotificationMessage } from '@app/observability';
+import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
+import { Mailer } from '../mail/mailer';
+import { renderMessage } from '../mail/templates';
+import { afterFailure, newMessageRecord, queueAfterClaim } from '../messages/message-record';
+import { MessageStore } from '../messages/message-store';
+import { SettingsStore } from '../settings/settings-store';
+import { ApplicantsClient } from './applicants.client';
+
+/** The events that make a message, or a reminder to wait for; the events queue is bound to these alone. */
+const HANDLED_EVENTS: DomainEventName[] = ['applicant.created', 'application_form.started', 'application_form.completed'];
+
+/** An attempt to hand a message to the mail server: `retry` counts the retries made before it. */
+interface SendTask {
+  key: string;
+  retry: number;
+}
+
+/** A reminder due once it has waited: of the form the event `source` says was started. */
+interface ReminderTask {
+  source: string;
+  client_id: number;
+  application_id: number;
+  applicant_id: number;
+  /** 1 for the first reminder, up to MAX_REMINDERS. */
+  number: number;
+}
+
+/** Whom a message goes to and what it is about. */
+interface Recipient {
+  client_id: number;
+  application_id: number | null;
+  applicant_id: number | null;
+  property_id: number;
+  property_name: string;
+  email: string;
+  first_name: string | null;
+}
+
+/**
+ * How long one instance holds a message it is handing to the mail server: past every SMTP
+ * timeout, so that only an instance that stopped midway loses it to another.
+ */
+const LEASE_FACTOR = 4;
+
+/**
+ * Turns events into e-mails, with nothing held in memory between steps, as the webhooks service
+ * turns them into deliveries:
+ *  - the events queue (bound to the events exchange for HANDLED_EVENTS) and the invitations
+ *    queue (private notices with an invitation's link) make messages: each is stored once under
+ *    its key (insert-once), rendered, and its sending queued on the outgoing queue;
+ *  - the outgoing queue holds attempts to make now, any instance takes them; a failed one goes to
+ *    the retry queue of its delay (MAIL_RETRY_SCHEDULE), which dead-letters it back when due;
+ *  - a started form puts a reminder on the reminder wait queue (TTL REMINDER_AFTER_HOURS), which
+ *    dead-letters it onto the reminders queue when due: sent if the form is still unfinished,
+ *    and the next one put to wait, up to MAX_REMINDERS. No database is polled.
+ * A message is acknowledged only once what it caused is stored and published; a message that
+ * fails is handed back, and after MAX_DELIVERIES dead-lettered for an operator.
+ */
+@Injectable()
+export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('NotificationWorker');
+  private broker?: BrokerChannel;
+  private readonly schedule: number[];
+  private readonly names: {
+    exchange: string;
+    events: string;
+    invitations: string;
+    outgoing: string;
+    reminders: string;
+    reminderWait: string;
+  };
+
+  constructor(
+    private readonly messages: MessageStore,
+    private readonly settings: SettingsStore,
+    private readonly mailer: Mailer,
+    private readonly applicants: ApplicantsClient,
+    private readonly env: NotificationsEnvironment,
+  ) {
+    this.schedule = env.retrySchedule;
+    const name = (base: string) => queueName(env.NAMESPACE, base);
+    this.names = {
+      exchange: name(EVENTS_EXCHANGE),
+      events: name('notifications.events'),
+      invitations: name(NOTIFICATION_INVITATIONS_QUEUE),
+      outgoing: name('notifications.outgoing'),
+      reminders: name('notifications.reminders'),
+      // Named by its delay, as a queue's TTL cannot change: another REMINDER_AFTER_HOURS is another queue.
+      reminderWait: name(`notifications.reminders.wait.${env.reminderAfterMs}ms`),
+    };
+  }
+
+  private retryQueue(seconds: number): string {
+    return queueName(this.env.NAMESPACE, `notifications.retry.${seconds}s`);
+  }
+
+  onApplicationBootstrap(): void {
+    this.broker = new BrokerChannel(this.env.AMQP_URL, 'notifications', (channel) => this.setup(channel));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.broker?.close();
+  }
+
+  private async setup(channel: ConfirmChannel): Promise<void> {
+    const { exchange, events, invitations, outgoing, reminders, reminderWait } = this.names;
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    for (const queue of [events, invitations, outgoing, reminders]) {
+      await channel.assertQueue(queue, queueOptions(queue));
+      await assertDeadLetterRoute(channel, queue);
+    }
+    for (const event of HANDLED_EVENTS) await channel.bindQueue(events, exchange, event);
+    for (const seconds of new Set(this.schedule)) {
+      await channel.assertQueue(this.retryQueue(seconds), delayQueueOptions(seconds * 1000, outgoing));
+    }
+    await channel.assertQueue(reminderWait, delayQueueOptions(this.env.reminderAfterMs, reminders));
+    await channel.prefetch(this.env.MAIL_CONCURRENCY);
+    const consume = (queue: string, work: (body: never) => Promise<void>) =>
+      channel.consume(queue, (message) => message && void this.settle(channel, message, work));
+    await consume(events, async (event: DomainEvent) => {
+      await this.onEvent(event);
+      countNotificationEvent(event.event);
+    });
+    await consume(invitations, (notice: InvitationNotice) => this.onInvitation(notice));
+    await consume(outgoing, (task: SendTask) => this.attempt(task));
+    await consume(reminders, (task: ReminderTask) => this.onReminderDue(task));
+  }
+
+  /** Acknowledges once `work` is done with the message's body; otherwise hands it back, to be taken again. */
+  private settle(channel: ConfirmChannel, message: ConsumeMessage, work: (body: never) => Promise<void>): Promise<void> {
+    return ackWhenDone(channel, message, () => work(JSON.parse(message.content.toString()) as never), this.logger);
+  }
+
+  private async onEvent(event: DomainEvent): Promise<void> {
+    const { application_id: applicationId, applicant_id: applicantId } = event.data;
+    if (!applicationId || !applicantId) return;
+    if (event.event === 'application_form.started') {
+      const task = { source: event.id, client_id: event.client_id, application_id: applicationId, applicant_id: applicantId };
+      await this.remindLater({ ...task, number: 1 });
+      return;
+    }
+    const subject = await this.applicants.subject(event.client_id, applicationId, applicantId);
+    if (!subject) return;
+    const recipient: Recipient = { ...subject, first_name: subject.first_name };
+    if (event.event === 'applicant.created' && subject.invite && subject.form_url && subject.form_status !== 'completed') {
+      await this.compose(event.id, 'invitation', recipient, subject.form_url);
+    } else if (event.event === 'application_form.completed') {
+      await this.compose(event.id, 'confirmation', recipient, null);
+    }
+  }
+
+  private async onInvitation(notice: InvitationNotice): Promise<void> {
+    const recipient: Recipient = {
+      client_id: notice.client_id,
+      application_id: null,
+      applicant_id: null,
+      property_id: notice.property_id,
+      property_name: notice.property_name,
+      email: notice.email,
+      first_name: null,
+    };
+    await this.compose(notice.id, 'invitation', recipient, notice.url);
+  }
+
+  private async remindLater(task: ReminderTask): Promise<void> {
+    await this.broker!.publish('', this.names.reminderWait, task);
+  }
+
+  /** A reminder is sent only while the form is started and not completed; then the next one waits. */
+  private async onReminderDue(task: ReminderTask): Promise<void> {
+    const subject = await this.applicants.subject(task.client_id, task.application_id, task.applicant_id);
+    if (!subject || subject.form_status !== 'started' || !subject.form_url) return;
+    await this.compose(`${task.source}:${task.number}`, 'reminder', subject, subject.form_url);
+    if (task.number < MAX_REMINDERS) await this.remindLater({ ...task, number: task.number + 1 });
+  }
+
+  /**
+   * Stores the message once under its key and queues its sending. The same event again finds it
+   * stored and queues nothing, unless no attempt was made yet (see queueAfterClaim): an attempt
+   * skips a message sent meanwhile.
+   */
+  private async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
+    const settings = await this.settings.get(recipient.client_id);
+    const content = renderMessage(kind, {
+      first_name: recipient.first_name,
+      property_name: recipient.property_name,
+      url,
+      sender_name: settings.sender_name,
+    });
+    const record = newMessageRecord(
+      {
+        source,
+        kind,
+        to: recipient.email,
+        client_id: recipient.client_id,
+        application_id: recipient.application_id,
+        applicant_id: recipient.applicant_id,
+        property_id: recipient.property_id,
+        from_name: settings.sender_name,
+        reply_to: settings.reply_to,
+        content,
+      },
+      this.env.MAIL_FROM,
+      new Date(),
+    );
+    const created = await this.messages.create(record);
+    countNotificationMessage(kind, created ? 'made' : 'already_made');
+    const stored = created ? record : await this.messages.find(record._id);
+    if (queueAfterClaim(created, stored)) await this.broker!.publish('', this.names.outgoing, { key: record._id, retry: 0 });
+  }
+
+  /**
+   * One attempt: only by the instance that leased the message, so that two never hand it over at
+   * once. A task for a message leased by another (a redelivery, say) looks again after the first
+   * retry delay, in case that instance stopped midway. The Message-ID is the same on every attempt.
+   */
+  private async attempt(task: SendTask): Promise<void> {
+    const message = await this.messages.find(task.key);
+    if (!message || message.status === 'sent' || message.status === 'failed') return;
+    const now = new Date();
+    const until = new Date(now.getTime() + LEASE_FACTOR * this.env.SMTP_TIMEOUT_MS);
+    if (!(await this.messages.lease(task.key, now, until))) {
+      await this.broker!.publish('', this.retryQueue(this.schedule[0]), task);
+      return;
+    }
+    const attempts = message.attempts + 1;
+    try {
+      await this.mailer.send(message);
+    } catch (error) {
+      const lastError = String(error).slice(0, 500);
+      const next = afterFailure(task.retry, this.schedule);
+      if (next === 'give_up') {
+        this.logger.warn(`giving up message ${message.message_id} (${message.kind}) after ${attempts} attempts: ${lastError}`);
+        countNotificationMessage(message.kind, 'given_up');
+        await this.messages.update(task.key, {
+          status: 'failed',
+          attempts,
+          last_error: lastError,
+          lease_until: null,
+          content: null,
+        });
+        return;
+      }
+      await this.broker!.publish('', this.retryQueue(next.retryInSeconds), { key: task.key, retry: task.retry + 1 });
+      await this.messages.update(task.key, { status: 'retrying', attempts, last_error: lastError, lease_until: null });
+      countNotificationMessage(message.kind, 'retried');
+      return;
+    }
+    // The content goes with the sending: it holds the addressee's form link, a secret.
+    await this.messages.update(task.key, {
+      status: 'sent',
+      attempts,
+      sent_at: new Date(),
+      last_error: null,
+      lease_until: null,
+      content: null,
+    });
+    countNotificationMessage(message.kind, 'sent');
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { createTransport, Transporter } from 'nodemailer';
+import { NotificationsEnvironment } from '../config/notifications.environment';
+import { MessageRecord } from '../messages/message-record';
+
+/** The mail server at SMTP_URL, through nodemailer: one message handed over per call, pooled connections. */
+@Injectable()
+export class Mailer implements OnModuleDestroy {
+  private readonly transport: Transporter;
+
+  constructor(private readonly env: NotificationsEnvironment) {
+    const timeout = env.SMTP_TIMEOUT_MS;
+    this.transport = createTransport({
+      url: env.SMTP_URL,
+      pool: true,
+      maxConnections: 2,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+    });
+  }
+
+  /** Resolves once the mail server took the message; rejects with why it did not. */
+  async send(message: MessageRecord): Promise<void> {
+    const content = message.content!;
+    await this.transport.sendMail({
+      messageId: message.message_id,
+      from: { name: message.from_name ?? '', address: this.env.MAIL_FROM },
+      to: message.to,
+      ...(message.reply_to ? { replyTo: message.reply_to } : {}),
+      subject: content.subject,
+      text: content.text,
+      html: content.html,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.transport.close();
+  }
+}

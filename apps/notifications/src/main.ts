@@ -1,0 +1,5 @@
+import { exitOnStartupFailure, runService } from '@app/runtime';
+import { QUEUES } from '@app/contracts';
+import { AppModule } from './app.module';
+
+runService(AppModule, QUEUES.NOTIFICATIONS).catch(exitOnStartupFailure);

@@ -1,0 +1,100 @@
+import {
+  afterFailure,
+  messageIdFor,
+  messageKey,
+  MessageRecord,
+  newMessageRecord,
+  queueAfterClaim,
+  toMessageRepresentation,
+} from './message-record';
+
+const NOW = new Date('2026-11-22T14:03:09.456Z');
+const draft = {
+  source: 'evt_1',
+  kind: 'invitation' as const,
+  to: 'Ada@Example.test',
+  client_id: 1,
+  application_id: 2,
+  applicant_id: 3,
+  property_id: 4,
+  from_name: null,
+  reply_to: null,
+  content: { subject: 's', text: 't', html: 'h' },
+};
+
+describe('message records', () => {
+  it('are keyed by event, kind and address (case aside): the same event for the same person is one message', () => {
+    expect(messageKey('evt_1', 'invitation', 'Ada@Example.test')).toBe('evt_1:invitation:ada@example.test');
+    expect(messageKey('evt_1', 'invitation', 'ada@example.test')).toBe(messageKey('evt_1', 'invitation', 'ADA@EXAMPLE.TEST'));
+    expect(messageKey('evt_1', 'confirmation', 'ada@example.test')).not.toBe(
+      messageKey('evt_1', 'invitation', 'ada@example.test'),
+    );
+    expect(messageKey('evt_2', 'invitation', 'ada@example.test')).not.toBe(messageKey('evt_1', 'invitation', 'ada@example.test'));
+  });
+
+  it('carry a Message-ID made from the key alone, in the sender’s domain', () => {
+    const key = messageKey('evt_1', 'invitation', 'ada@example.test');
+    expect(messageIdFor(key, 'apply@mail.example.test')).toBe(messageIdFor(key, 'apply@mail.example.test'));
+    expect(messageIdFor(key, 'apply@mail.example.test')).toMatch(/^<[0-9a-f]{32}@mail\.example\.test>$/);
+    expect(messageIdFor(messageKey('evt_2', 'invitation', 'ada@example.test'), 'a@b')).not.toBe(messageIdFor(key, 'a@b'));
+  });
+
+  it('start pending, unattempted, with the content to send', () => {
+    const record = newMessageRecord(draft, 'apply@mail.example.test', NOW);
+    const { source, ...fields } = draft;
+    expect(source).toBe('evt_1');
+    expect(record).toEqual({
+      _id: 'evt_1:invitation:ada@example.test',
+      message_id: messageIdFor('evt_1:invitation:ada@example.test', 'apply@mail.example.test'),
+      ...fields,
+      status: 'pending',
+      attempts: 0,
+      last_error: null,
+      lease_until: null,
+      created_at: NOW,
+      sent_at: null,
+    });
+  });
+
+  describe('queueAfterClaim', () => {
+    const stored = (changes: Partial<MessageRecord>) => ({ ...newMessageRecord(draft, 'a@b', NOW), ...changes });
+
+    it('queues a message this claim stored', () => {
+      expect(queueAfterClaim(true, null)).toBe(true);
+    });
+
+    it('queues again one stored before but never attempted: the try that stored it may have stopped before queueing it', () => {
+      expect(queueAfterClaim(false, stored({}))).toBe(true);
+    });
+
+    it('queues nothing for a message attempted, sent or given up: a redelivered event sends nothing twice', () => {
+      expect(queueAfterClaim(false, stored({ status: 'sent', attempts: 1 }))).toBe(false);
+      expect(queueAfterClaim(false, stored({ status: 'retrying', attempts: 2 }))).toBe(false);
+      expect(queueAfterClaim(false, stored({ status: 'failed', attempts: 3 }))).toBe(false);
+      expect(queueAfterClaim(false, null)).toBe(false);
+    });
+  });
+
+  it('retry after the delays of the schedule, then give up', () => {
+    const schedule = [10, 60, 300];
+    expect([0, 1, 2, 3].map((retry) => afterFailure(retry, schedule))).toEqual([
+      { retryInSeconds: 10 },
+      { retryInSeconds: 60 },
+      { retryInSeconds: 300 },
+      'give_up',
+    ]);
+  });
+
+  it('are listed with kind, address, status, attempts and times, never their content', () => {
+    const record = { ...newMessageRecord(draft, 'a@b.test', NOW), status: 'sent' as const, attempts: 2, sent_at: NOW };
+    expect(toMessageRepresentation(record)).toEqual({
+      id: record.message_id,
+      kind: 'invitation',
+      to: 'Ada@Example.test',
+      status: 'sent',
+      attempts: 2,
+      sent_at: '2026-11-22T14:03:09+00:00',
+      created_at: '2026-11-22T14:03:09+00:00',
+    });
+  });
+});

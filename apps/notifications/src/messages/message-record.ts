@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { formatTimestamp, MessageKind, MessageRepresentation, MessageStatus } from '@app/contracts';
+import { MailContent } from '../mail/templates';
+
+/**
+ * One message to one recipient, stored under `<source>:<kind>:<address>` (the source being the
+ * event or notice it follows from): inserted once, so a redelivered event finds it, whatever it
+ * became, and sends nothing again.
+ */
+export interface MessageRecord {
+  _id: string;
+  /** The Message-ID header, the same on every attempt: a mail server or reader that saw one drops the other. */
+  message_id: string;
+  client_id: number;
+  application_id: number | null;
+  applicant_id: number | null;
+  property_id: number;
+  kind: MessageKind;
+  to: string;
+  from_name: string | null;
+  reply_to: string | null;
+  /** Until it is sent or given up; then dropped, since it holds the addressee's form link. */
+  content: MailContent | null;
+  status: MessageStatus;
+  attempts: number;
+  last_error: string | null;
+  /** While an instance is handing it to the mail server: no other does meanwhile. */
+  lease_until: Date | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+/** What a message is about, before it is stored. */
+export interface MessageDraft {
+  source: string;
+  kind: MessageKind;
+  to: string;
+  client_id: number;
+  application_id: number | null;
+  applicant_id: number | null;
+  property_id: number;
+  from_name: string | null;
+  reply_to: string | null;
+  content: MailContent;
+}
+
+export function messageKey(source: string, kind: MessageKind, to: string): string {
+  return `${source}:${kind}:${to.toLowerCase()}`;
+}
+
+/** A Message-ID made from the key alone: every attempt, from any instance, sends the same one. */
+export function messageIdFor(key: string, mailFrom: string): string {
+  const domain = mailFrom.slice(mailFrom.lastIndexOf('@') + 1);
+  return `<${createHash('sha256').update(key).digest('hex').slice(0, 32)}@${domain}>`;
+}
+
+export function newMessageRecord(draft: MessageDraft, mailFrom: string, now: Date): MessageRecord {
+  const { source, ...fields } = draft;
+  const key = messageKey(source, draft.kind, draft.to);
+  return {
+    _id: key,
+    message_id: messageIdFor(key, mailFrom),
+    ...fields,
+    status: 'pending',
+    attempts: 0,
+    last_error: null,
+    lease_until: null,
+    created_at: now,
+    sent_at: null,
+  };
+}
+
+/**
+ * Whether a message found on claiming it is to be queued for sending. A new one is. One that was
+ * stored already (the event came again) only while no attempt has been made: the try that stored
+ * it may have stopped before it queued it. Once attempted, its retries are the broker's.
+ */
+export function queueAfterClaim(created: boolean, stored: MessageRecord | null): boolean {
+  if (created) return true;
+  return stored !== null && stored.status === 'pending' && stored.attempts === 0;
+}
+
+/** What follows a failed attempt: the retry (seconds to wait) or, with the schedule spent, giving up. */
+export function afterFailure(retry: number, schedule: number[]): { retryInSeconds: number } | 'give_up' {
+  return retry < schedule.length ? { retryInSeconds: schedule[retry] } : 'give_up';
+}
+
+export function toMessageRepresentation(record: MessageRecord): MessageRepresentation {
+  return {
+    id: record.message_id,
+    kind: record.kind,
+    to: record.to,
+    status: record.status,
+    attempts: record.attempts,
+    sent_at: record.sent_at ? formatTimestamp(record.sent_at) : null,
+    created_at: formatTimestamp(record.created_at),
+  };
+}

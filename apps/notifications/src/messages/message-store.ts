@@ -1,0 +1,56 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { claimed, ignoreExistingCollection } from '@app/persistence';
+import { MessageRecord } from './message-record';
+
+/** Messages an applicant's list shows at most, newest first. */
+export const MAX_LISTED_MESSAGES = 100;
+
+/** The messages, in the notifications service's own database. */
+@Injectable()
+export class MessageStore implements OnModuleInit {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  private get messages() {
+    return this.connection.collection<MessageRecord>('messages');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.connection.createCollection('messages').catch(ignoreExistingCollection);
+  }
+
+  /** Stores the message; false when one is stored under its key already. */
+  create(record: MessageRecord): Promise<boolean> {
+    return claimed(this.messages.insertOne(record));
+  }
+
+  find(key: string): Promise<MessageRecord | null> {
+    return this.messages.findOne({ _id: key });
+  }
+
+  /**
+   * Takes the message for one attempt, until `until`: true for the one instance that did, while
+   * it is still to be sent and nobody else holds it (or the one who did stopped before its lease ran out).
+   */
+  async lease(key: string, now: Date, until: Date): Promise<boolean> {
+    const { modifiedCount } = await this.messages.updateOne(
+      { _id: key, status: { $in: ['pending', 'retrying'] }, $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
+      { $set: { lease_until: until } },
+    );
+    return modifiedCount === 1;
+  }
+
+  async update(key: string, changes: Partial<Omit<MessageRecord, '_id'>>): Promise<void> {
+    await this.messages.updateOne({ _id: key }, { $set: changes });
+  }
+
+  /** The client's applicant's messages, newest first. */
+  listForApplicant(clientId: number, applicationId: number, applicantId: number): Promise<MessageRecord[]> {
+    return this.messages
+      .find({ client_id: clientId, application_id: applicationId, applicant_id: applicantId })
+      .sort({ created_at: -1 })
+      .limit(MAX_LISTED_MESSAGES)
+      .toArray();
+  }
+}

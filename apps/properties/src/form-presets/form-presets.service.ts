@@ -1,0 +1,253 @@
+import { Injectable } from '@nestjs/common';
+import {
+  encodeCursor,
+  entityTag,
+  FORM_PRESETS,
+  FormPreset,
+  FormPresetChanges,
+  FormPresetInput,
+  formPresetNotFound,
+  Page,
+  PageRequest,
+  ServiceError,
+  tagListMatches,
+} from '@app/contracts';
+import { EventOutbox, EventSpec } from '@app/events';
+import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
+import { PropertiesRepository } from '../properties/properties.repository';
+import { PropertyList } from '../properties/property-list';
+import { FormPresetList } from './form-preset-list';
+import { changedContent, toFormPresetRepresentation } from './form-preset.mapper';
+import { FormPresetContent, FormPresetsRepository, FormPresetVersion } from './form-presets.repository';
+
+/**
+ * Ids up to this one are kept for presets that ship with the service (FORM_PRESETS): a client's
+ * preset never shares an id with one, today's or a later release's.
+ */
+export const SHIPPED_PRESET_IDS = 100;
+
+/** Changes of one preset that lost their claim to another change read again, this often. */
+const MAX_CHANGE_ATTEMPTS = 20;
+/** Positions a list page reads at most (see PropertiesService). */
+const MAX_LIST_SCAN = 200;
+/** Properties read at once while looking for one that names a preset. */
+const USE_SCAN_BATCH = 200;
+
+type LiveVersion = FormPresetVersion & { content: FormPresetContent };
+
+const isLive = (version: FormPresetVersion | null): version is LiveVersion => version !== null && version.content !== null;
+
+function presetEvent(change: 'created' | 'updated' | 'deleted', id: number): EventSpec {
+  return { event: `form_preset.${change}`, data: { form_preset_id: id } };
+}
+
+/** The shipped preset `id`, or undefined. */
+function shipped(id: number): FormPreset | undefined {
+  return FORM_PRESETS.find((preset) => preset.id === id);
+}
+
+@Injectable()
+export class FormPresetsService {
+  constructor(
+    private readonly repository: FormPresetsRepository,
+    private readonly list: FormPresetList,
+    private readonly ids: IdAllocator,
+    private readonly idempotency: Idempotency,
+    private readonly properties: PropertiesRepository,
+    private readonly propertyList: PropertyList,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  /** Stores version 1 of a new preset of the client's; once per request. */
+  create(clientId: number, input: FormPresetInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<FormPreset> {
+    return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
+      const candidate = SHIPPED_PRESET_IDS + (await this.ids.allocate('form_presets'));
+      // Listed before it is stored: a preset that exists is always in the list. A retry's own
+      // candidate is listed too, but never stored, and a list page skips it.
+      await this.list.append(clientId, candidate);
+      const id = await this.repository.claimCreation(requestKey, candidate);
+      const eventIds = await this.outbox.record(clientId, this.repository.witness(id, 1), [presetEvent('created', id)]);
+      const { stored, inserted } = await this.repository.insertFirst({
+        preset_id: id,
+        client_id: clientId,
+        version: 1,
+        content: changedContent(null, input),
+        created_at: new Date(),
+        request_key: requestKey,
+        event_ids: eventIds,
+      });
+      // On a retry the version is the first try's, which carries that try's events.
+      if (inserted) this.outbox.written(eventIds);
+      else await this.outbox.discard(eventIds);
+      return this.represent(stored as LiveVersion);
+    });
+  }
+
+  /** The client's preset or a shipped one: its current version, or `version`. */
+  async get(clientId: number, id: number, version?: number): Promise<FormPreset> {
+    const fixed = shipped(id);
+    if (fixed) {
+      if (version !== undefined && version !== fixed.version) throw formPresetNotFound(id, version);
+      return fixed;
+    }
+    const current = await this.findLive(clientId, id);
+    if (version === undefined || version === current.version) return this.represent(current);
+    const earlier = version < current.version ? await this.repository.findVersion(id, version) : null;
+    if (!isLive(earlier)) throw formPresetNotFound(id, version);
+    return this.represent(earlier);
+  }
+
+  /**
+   * A page of the client's presets, newest first, then the shipped ones. Positions above the
+   * number of shipped presets are the client's list (see PropertyList), shifted up by it; those
+   * at or below it are the shipped presets, so one cursor walks through both.
+   */
+  async listPage(clientId: number, page: PageRequest): Promise<Page<FormPreset>> {
+    const offset = FORM_PRESETS.length;
+    const found: Array<{ position: number; preset: FormPreset }> = [];
+    let position = page.before !== undefined ? page.before - 1 : (await this.list.highest(clientId)) + offset;
+    let scanned = 0;
+    while (position >= 1 && found.length <= page.limit && scanned < MAX_LIST_SCAN) {
+      if (position <= offset) {
+        found.push({ position, preset: FORM_PRESETS[position - 1] });
+        position -= 1;
+        continue;
+      }
+      const wanted = Math.min(page.limit + 1 - found.length, MAX_LIST_SCAN - scanned);
+      const entries = await this.list.at(clientId, position - offset, wanted);
+      const ids = entries.map(({ propertyId }) => propertyId).filter((id): id is number => id !== null);
+      const current = await this.repository.findCurrentMany(ids);
+      for (const { seq, propertyId } of entries) {
+        const version = propertyId === null ? null : (current.get(propertyId) ?? null);
+        if (isLive(version) && version.client_id === clientId)
+          found.push({ position: seq + offset, preset: this.represent(version) });
+      }
+      position -= entries.length;
+      scanned += entries.length;
+    }
+    const items = found.slice(0, page.limit);
+    let next: number | null = null;
+    if (found.length > page.limit) next = items[items.length - 1].position;
+    else if (position >= 1) next = position + 1;
+    return { items: items.map(({ preset }) => preset), next_cursor: next === null ? null : encodeCursor(next) };
+  }
+
+  /** Makes the changes the preset's next version; the versions before stay readable as they were. */
+  async update(clientId: number, id: number, changes: FormPresetChanges, ifMatch?: string, requestKey = ''): Promise<FormPreset> {
+    this.refuseShipped(id, 'changed');
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.findLive(clientId, id);
+      this.checkIfMatch(ifMatch, current);
+      const content = changedContent(current.content, changes);
+      if (JSON.stringify(content) === JSON.stringify(current.content)) return this.represent(current);
+      const next = await this.claimNext(current, content, requestKey, 'updated');
+      if (next) return this.represent(next as LiveVersion);
+    }
+    throw ServiceError.unavailable(`form preset ${id} is being changed by many requests at once; retry`);
+  }
+
+  /**
+   * Deletes the preset unless a live property of the client names it. Its versions are kept, for
+   * the applications filled with them. A retry (the same `requestKey`) of a delete whose answer
+   * was lost finds its own deletion and answers as the first try did.
+   */
+  async delete(clientId: number, id: number, ifMatch: string | undefined, requestKey: string): Promise<void> {
+    this.refuseShipped(id, 'deleted');
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.repository.findCurrent(id);
+      if (current && current.client_id === clientId && current.content === null && current.request_key === requestKey) return;
+      if (!isLive(current) || current.client_id !== clientId) throw formPresetNotFound(id);
+      this.checkIfMatch(ifMatch, current);
+      const user = await this.propertyNaming(clientId, id);
+      if (user !== null) {
+        throw ServiceError.conflict(
+          `form preset ${id} is the form_preset_id of property ${user}; give that property another preset before deleting it`,
+        );
+      }
+      if (await this.claimNext(current, null, requestKey, 'deleted')) return;
+    }
+    throw ServiceError.unavailable(`form preset ${id} is being changed by many requests at once; retry`);
+  }
+
+  /**
+   * Whether the client may name preset `id` as a property's form_preset_id: a shipped preset or a
+   * live one of its own.
+   */
+  async usable(clientId: number, id: number): Promise<boolean> {
+    if (shipped(id)) return true;
+    const current = await this.repository.findCurrent(id);
+    return isLive(current) && current.client_id === clientId;
+  }
+
+  /**
+   * The preset the form shows for a property of `clientId`'s: `version` of it when given (an
+   * applicant keeps the version they started with, even after the preset changed or was
+   * deleted), else its current version, or its last one when it was deleted. Null when it names
+   * none of the client's.
+   */
+  async forForm(clientId: number, id: number, version?: number): Promise<FormPreset | null> {
+    const fixed = shipped(id);
+    if (fixed) return fixed;
+    let found = version === undefined ? await this.repository.findCurrent(id) : await this.repository.findVersion(id, version);
+    if (!found || found.client_id !== clientId) return null;
+    if (found.content === null) found = await this.repository.findVersion(id, found.version - 1);
+    return isLive(found) ? this.represent(found) : null;
+  }
+
+  /**
+   * Claims the version after `current` with `content`, its event recorded first and published
+   * once the claim shows it; null when another change claimed that version first.
+   */
+  private async claimNext(
+    current: FormPresetVersion,
+    content: FormPresetContent | null,
+    requestKey: string,
+    change: 'updated' | 'deleted',
+  ): Promise<FormPresetVersion | null> {
+    const witness = this.repository.witness(current.preset_id, current.version + 1);
+    const eventIds = await this.outbox.record(current.client_id, witness, [presetEvent(change, current.preset_id)]);
+    const next = await this.repository.claimNext(current, {
+      content,
+      created_at: new Date(),
+      request_key: requestKey,
+      event_ids: eventIds,
+    });
+    if (next) this.outbox.written(eventIds);
+    else await this.outbox.discard(eventIds);
+    return next;
+  }
+
+  private async findLive(clientId: number, id: number): Promise<LiveVersion> {
+    const current = await this.repository.findCurrent(id);
+    if (!isLive(current) || current.client_id !== clientId) throw formPresetNotFound(id);
+    return current;
+  }
+
+  private refuseShipped(id: number, what: 'changed' | 'deleted'): void {
+    if (shipped(id)) {
+      throw ServiceError.conflict(
+        `form preset ${id} ships with the service and cannot be ${what}; create a preset of your own instead`,
+      );
+    }
+  }
+
+  private checkIfMatch(ifMatch: string | undefined, current: LiveVersion): void {
+    if (ifMatch !== undefined && !tagListMatches(ifMatch, entityTag(this.represent(current)), 'strong'))
+      throw ServiceError.preconditionFailed();
+  }
+
+  /** The id of a live property of the client's whose form_preset_id is `id`, or null. */
+  private async propertyNaming(clientId: number, id: number): Promise<number | null> {
+    for (let position = await this.propertyList.highest(clientId); position >= 1; position -= USE_SCAN_BATCH) {
+      const entries = await this.propertyList.at(clientId, position, USE_SCAN_BATCH);
+      const ids = entries.map(({ propertyId }) => propertyId).filter((propertyId): propertyId is number => propertyId !== null);
+      const properties = await this.properties.findLiveMany(clientId, ids);
+      for (const property of properties.values()) if (property.form_preset_id === id) return property.id;
+    }
+    return null;
+  }
+
+  private represent(version: LiveVersion): FormPreset {
+    return toFormPresetRepresentation(version);
+  }
+}

@@ -1,0 +1,55 @@
+import type { FormStatus } from './dto/applicant.dto';
+import type { ApplicantType } from './dto/application.dto';
+import { ClientScoped } from './messages';
+
+/**
+ * Base name of the queue on which the service that makes an invitation hands its link to the
+ * notifications service (NAMESPACE prefixed). A private queue: the link is a secret, so it never
+ * travels on the events exchange, whose events reach integrators.
+ */
+export const NOTIFICATION_INVITATIONS_QUEUE = 'notifications.invitations';
+
+/** An invitation to a property's form to e-mail (`send_email: true`), with its link in clear. */
+export interface InvitationNotice {
+  /** Names the notice on every delivery of it: the message sent for it is claimed under it. */
+  id: string;
+  client_id: number;
+  property_id: number;
+  property_name: string;
+  invitation_id: number;
+  email: string;
+  url: string;
+  expires_at: string;
+}
+
+/** NOTIFICATIONS.PUT_SETTINGS: `request` is a PutNotificationSettingsRequest. */
+export interface PutNotificationSettingsMessage extends ClientScoped {
+  request: unknown;
+}
+
+/** APPLICATIONS.NOTIFICATION_SUBJECT and NOTIFICATIONS.LIST_MESSAGES: one applicant of the client. */
+export interface NotificationSubjectMessage extends ClientScoped {
+  application_id: number;
+  id: number;
+}
+
+/**
+ * The answer to APPLICATIONS.NOTIFICATION_SUBJECT: what an e-mail to the applicant needs, and
+ * nothing of its personal data besides its name and address. Null when the applicant is gone.
+ */
+export interface NotificationSubject {
+  client_id: number;
+  application_id: number;
+  applicant_id: number;
+  type: ApplicantType;
+  first_name: string;
+  last_name: string;
+  email: string;
+  property_id: number;
+  property_name: string;
+  /** The applicant's own form link (a secret); null for one stored before links existed. */
+  form_url: string | null;
+  form_status: FormStatus;
+  /** Whether it is to be invited by e-mail: asked for with send_email, or named on the form. */
+  invite: boolean;
+}
