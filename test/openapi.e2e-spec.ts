@@ -626,7 +626,7 @@ describe('the published OpenAPI document', () => {
       expect(answer.status).toBe(429);
     }
 
-    // What a caller gets while the services are down.
+    // What a caller gets while the services are down: each waits out RPC_TIMEOUT_MS, hence the test's longer timeout.
     await stack.stopApp('properties');
     await stack.stopApp('applications');
     await stack.stopApp('webhooks');
@@ -680,5 +680,5 @@ describe('the published OpenAPI document', () => {
 
     // An unexpected failure (500) cannot be provoked from outside; it answers with `default`.
     expect(published.unseen().filter((response) => !response.endsWith(' default'))).toEqual([]);
-  });
+  }, 120_000);
 });
