@@ -42,4 +42,12 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The form's scripts run in applicants' browsers.
+    files: ['apps/form/src/views/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly' },
+    },
+  },
 );

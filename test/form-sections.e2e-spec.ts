@@ -159,9 +159,12 @@ describe('the online application form’s sections', () => {
       ['residence_history', RESIDENCES, '/employment$'],
       ['employment', EMPLOYMENT, '/household$'],
       ['household', HOUSEHOLD, '/emergency_contact$'],
-      ['emergency_contact', EMERGENCY, '/questions$'],
-      ['questions', ANSWERS, '/review$'],
+      ['emergency_contact', EMERGENCY, '/documents$'],
     ]);
+    // Preset 1 offers documents without requiring them: the page counts as saved, and leads on.
+    expect(await resumed()).toMatch(/\/questions$/);
+    expect((await page(`${formUrl}/documents`)).html).toMatch(/<a class="button" href="[^"]*\/questions">Continue<\/a>/);
+    await fill(formUrl, [['questions', ANSWERS, '/review$']]);
     expect(await resumed()).toMatch(/\/review$/);
     const review = await page(`${formUrl}/review`);
     expect(review.html).toContain('Analytical Engines Ltd');
@@ -223,7 +226,7 @@ describe('the online application form’s sections', () => {
     expect(guarantor.form_url).toMatch(/\/applicants\/[\w-]{60}$/);
   });
 
-  it('asks a guarantor added through the API only for identity, residence and income, then consent', async () => {
+  it('asks a guarantor added through the API only for identity, residence, income and its documents, then consent', async () => {
     const property = (await client.post('/api/v2/properties', { property: { name: 'Guarantor House' } })).body.property;
     const created = await client.post('/api/v2/applications', {
       application: {
@@ -248,12 +251,12 @@ describe('the online application form’s sections', () => {
     expect(
       await page(contact.location.startsWith('http') ? contact.location : `${origin(formUrl)}${contact.location}`),
     ).toMatchObject({
-      html: expect.stringContaining('Step 2 of 6'),
+      html: expect.stringContaining('Step 2 of 7'),
     });
     await fill(formUrl, [
       ['identity', IDENTITY, '/residence_history$'],
       ['residence_history', RESIDENCES, '/employment$'],
-      ['employment', EMPLOYMENT, '/review$'],
+      ['employment', EMPLOYMENT, '/documents$'],
     ]);
     for (const step of ['details', 'household', 'questions']) {
       const asked = await fetch(`${formUrl}/${step}`, { redirect: 'manual' });

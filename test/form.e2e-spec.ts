@@ -76,7 +76,7 @@ describe('the online application form', () => {
 
     await page.goto(property.application_url);
     expect(await page.title()).toContain('Maple Court');
-    expect(await mainText(page)).toContain('Step 1 of 10');
+    expect(await mainText(page)).toContain('Step 1 of 11');
     await fillContact('Ada', 'Lovelace', 'ada@example.com');
     await submit(page, /\/applicants\/[\w-]{60}\/details$/);
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BodyFingerprints } from '@app/persistence';
+import { startForm, uploadDocument } from './support/form-documents';
 import { Answer, api, Api } from './support/http';
 import { PublishedApi } from './support/openapi';
 import { KEYS, Stack } from '../tools/stack';
@@ -34,6 +35,8 @@ describe('the published OpenAPI document', () => {
   beforeAll(async () => {
     stack = await Stack.start({
       instances: { webhooks: 1, notifications: 1 },
+      // The form, for a document to download.
+      form: true,
       env: {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         RPC_TIMEOUT_MS: '1500',
@@ -298,8 +301,27 @@ describe('the published OpenAPI document', () => {
     const reader = { key: READER_KEY };
     const tooBig = JSON.stringify({ applicant: { first_name: 'x'.repeat(65 * 1024) } });
     const notJson = { raw: '{"a":1}', headers: { 'content-type': 'text/plain' } };
+    const token = await startForm(stack.formUrl, (await client.get(primary)).body.applicant.form_url);
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108020000009077536e0000000049454e44ae426082', 'hex');
+    expect((await uploadDocument(stack.formUrl, token, { name: 'id.png', type: 'image/png', bytes: png })).status).toBe(303);
+    const documentsPath = `${applicantPath}/documents`;
+    const contentPath = `${documentsPath}/{document_id}/content`;
+    const summaryPath = '/api/v2/applications/{id}/summary.pdf';
+    const documentId = (await client.get(`${primary}/documents`, reader)).body.documents[0].id;
 
     for (const [method, path, request] of [
+      ['GET', documentsPath, () => client.get(`${primary}/documents`, reader)],
+      ['GET', documentsPath, () => client.get(`${primary}/documents`)],
+      ['GET', documentsPath, () => client.get(`${primary}/documents`, { key: null })],
+      ['GET', documentsPath, () => client.get(`${unknown}/documents`, reader)],
+      ['GET', contentPath, () => client.get(`${primary}/documents/${documentId}/content`, reader)],
+      ['GET', contentPath, () => client.get(`${primary}/documents/${documentId}/content`)],
+      ['GET', contentPath, () => client.get(`${primary}/documents/${documentId}/content`, { key: null })],
+      ['GET', contentPath, () => client.get(`${primary}/documents/999999/content`, reader)],
+      ['GET', summaryPath, () => client.get(`/api/v2/applications/${made.id}/summary.pdf`, reader)],
+      ['GET', summaryPath, () => client.get(`/api/v2/applications/${made.id}/summary.pdf`)],
+      ['GET', summaryPath, () => client.get(`/api/v2/applications/${made.id}/summary.pdf`, { key: null })],
+      ['GET', summaryPath, () => client.get('/api/v2/applications/999999/summary.pdf', reader)],
       ['GET', applicantPath, () => client.get(`${primary}?include=sensitive_data`, reader)],
       ['GET', applicantPath, () => client.get(`${primary}?include=sensitive_data`)],
       ['GET', applicantPath, () => client.get(`${primary}?include=everything`)],
@@ -575,6 +597,13 @@ describe('the published OpenAPI document', () => {
       ['PATCH', applicantPath, () => client.patch(`${applications}/1/applicants/1`, { applicant: {} }, throttled)],
       ['DELETE', applicantPath, () => client.delete(`${applications}/1/applicants/1`, throttled)],
       ['GET', '/api/v2/audit_events', () => client.get('/api/v2/audit_events', throttled)],
+      ['GET', `${applicantPath}/documents`, () => client.get(`${applications}/1/applicants/1/documents`, throttled)],
+      [
+        'GET',
+        `${applicantPath}/documents/{document_id}/content`,
+        () => client.get(`${applications}/1/applicants/1/documents/1/content`, throttled),
+      ],
+      ['GET', `${application}/summary.pdf`, () => client.get(`${applications}/1/summary.pdf`, throttled)],
       ['POST', invitations, () => client.post(invitationsOf(1), invitation, throttled)],
       ['GET', formPresets, () => client.get(formPresets, throttled)],
       ['POST', formPresets, () => client.post(formPresets, { form_preset: { name: 'Throttled' } }, throttled)],
@@ -597,7 +626,7 @@ describe('the published OpenAPI document', () => {
       expect(answer.status).toBe(429);
     }
 
-    // What a caller gets while the services are down.
+    // What a caller gets while the services are down: each waits out RPC_TIMEOUT_MS, hence the test's longer timeout.
     await stack.stopApp('properties');
     await stack.stopApp('applications');
     await stack.stopApp('webhooks');
@@ -632,6 +661,13 @@ describe('the published OpenAPI document', () => {
       ['PATCH', applicantPath, () => client.patch(madeApplicant, { applicant: {} })],
       ['DELETE', applicantPath, () => client.delete(madeApplicant)],
       ['GET', '/api/v2/audit_events', () => client.get('/api/v2/audit_events')],
+      ['GET', `${applicantPath}/documents`, () => client.get(`${madeApplicant}/documents`, { key: READER_KEY })],
+      [
+        'GET',
+        `${applicantPath}/documents/{document_id}/content`,
+        () => client.get(`${madeApplicant}/documents/1/content`, { key: READER_KEY }),
+      ],
+      ['GET', `${application}/summary.pdf`, () => client.get(`${applications}/${made.id}/summary.pdf`, { key: READER_KEY })],
       ['POST', invitations, () => client.post(invitationsOf(1), invitation)],
       ['GET', formPresets, () => client.get(formPresets)],
       ['POST', formPresets, () => client.post(formPresets, { form_preset: { name: 'Nobody home' } })],
@@ -644,5 +680,5 @@ describe('the published OpenAPI document', () => {
 
     // An unexpected failure (500) cannot be provoked from outside; it answers with `default`.
     expect(published.unseen().filter((response) => !response.endsWith(' default'))).toEqual([]);
-  });
+  }, 120_000);
 });

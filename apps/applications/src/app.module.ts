@@ -24,6 +24,9 @@ import { FormTokens } from './applications/form-tokens';
 import { PropertiesClient } from './applications/properties.client';
 import { AuditEvents } from './audit/audit-events';
 import { ApplicationsEnvironment } from './config/applications.environment';
+import { ApplicantDocuments } from './documents/applicant-documents';
+import { DocumentsMessageController } from './documents/documents.message.controller';
+import { DocumentsService } from './documents/documents.service';
 
 @Module({
   imports: [
@@ -39,6 +42,7 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     ApplicationFormsMessageController,
     ApplicationChangesMessageController,
     ApplicantsMessageController,
+    DocumentsMessageController,
   ],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
@@ -53,6 +57,8 @@ import { ApplicationsEnvironment } from './config/applications.environment';
     PropertiesClient,
     ApplicantsService,
     AuditEvents,
+    ApplicantDocuments,
+    DocumentsService,
   ],
 })
 export class AppModule {}

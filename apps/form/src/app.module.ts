@@ -5,8 +5,10 @@ import { QUEUES } from '@app/contracts';
 import { fieldCipherProviders, parseFieldEncryptionKeys } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
+import { documentVaultProviders } from '@app/documents';
 import { FormBackends } from './backends/form-backends';
 import { FormEnvironment } from './config/form.environment';
+import { DocumentsHttpController } from './documents/documents.http.controller';
 import { CsrfTokens } from './form/csrf-tokens';
 import { FormErrorFilter } from './form/form-error.filter';
 import { FormFlow } from './form/form-flow';
@@ -21,9 +23,10 @@ import { StepsHttpController } from './form/steps.http.controller';
     ObservabilityModule.forApp('form'),
     queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS),
   ],
-  controllers: [FormHttpController, StepsHttpController],
+  controllers: [FormHttpController, StepsHttpController, DocumentsHttpController],
   providers: [
     ...fieldCipherProviders(FormEnvironment),
+    ...documentVaultProviders(FormEnvironment),
     FormBackends,
     FormPresetSource,
     FormFlow,

@@ -1,7 +1,9 @@
+import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger, Params, PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
 import { instrumentHttp, REQUEST_ID_OPTIONS, returnRequestId } from '@app/observability';
+import { DOCUMENT_LIMITS } from '@app/documents';
 import { exitOnStartupFailure, stopGracefully } from '@app/runtime';
 import { AppModule } from './app.module';
 import { FormBackends } from './backends/form-backends';
@@ -24,6 +26,7 @@ async function bootstrap(): Promise<void> {
   app.useLogger(logger);
   const env = app.get(FormEnvironment);
   readFormPosts(app);
+  await readUploads(app);
   returnRequestId(app);
   instrumentHttp(app);
   // After the request id is set, so that a refusal carries it too.
@@ -59,6 +62,26 @@ function readFormPosts(app: NestFastifyApplication): void {
       done(null, fields);
     },
   );
+}
+
+/**
+ * Uploads (the documents step) come as multipart/form-data: one file and a few short fields,
+ * read as streams by the page that takes them. A file one byte over the limit reaches the
+ * page's own check (which refuses it); the parser stops reading there.
+ */
+async function readUploads(app: NestFastifyApplication): Promise<void> {
+  await app.register(fastifyMultipart, {
+    limits: {
+      fieldNameSize: 100,
+      fieldSize: 1024,
+      fields: 10,
+      fileSize: DOCUMENT_LIMITS.maxBytes + 1,
+      files: 1,
+      parts: 12,
+      headerPairs: 20,
+    },
+    throwFileSizeLimit: false,
+  });
 }
 
 bootstrap().catch(exitOnStartupFailure);

@@ -4,6 +4,7 @@ import { EnvironmentModule } from '@app/config';
 import { ObservabilityModule } from '@app/observability';
 import { ApplicationsModule } from './applications/applications.module';
 import { GatewayEnvironment } from './config/gateway.environment';
+import { DocumentsModule } from './documents/documents.module';
 import { FormPresetsModule } from './form-presets/form-presets.module';
 import { HealthModule } from './health/health.module';
 import { HttpErrorFilter } from './http/http-error.filter';
@@ -18,6 +19,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ObservabilityModule.forApp('gateway'),
     PropertiesModule,
     ApplicationsModule,
+    DocumentsModule,
     FormPresetsModule,
     WebhooksModule,
     NotificationsModule,

@@ -47,6 +47,11 @@ const AMQP_URL = /^amqps?:\/\/\S+$/;
 export const HTTP_URL = /^https?:\/\/[^\s/]+(\/\S*)?$/;
 const MONGODB_URI = /^mongodb(\+srv)?:\/\/\S+$/;
 
+/** MONGODB_URI, for the services and for the apps that reach the applications service's documents bucket. */
+export function isMongoUri(): PropertyDecorator {
+  return Matches(MONGODB_URI, { message: 'MONGODB_URI must be a mongodb:// or mongodb+srv:// URI' });
+}
+
 /** What every process reads. */
 export class CommonEnvironment {
   @Matches(AMQP_URL, { message: 'AMQP_URL must be an amqp:// or amqps:// URL' })
@@ -74,7 +79,7 @@ export class CommonEnvironment {
 
 /** What each microservice reads besides the common part. */
 export class ServiceEnvironment extends CommonEnvironment {
-  @Matches(MONGODB_URI, { message: 'MONGODB_URI must be a mongodb:// or mongodb+srv:// URI' })
+  @isMongoUri()
   MONGODB_URI: string = 'mongodb://localhost:27017';
 
   /** Messages one instance works on at once. */

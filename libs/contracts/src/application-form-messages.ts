@@ -1,3 +1,4 @@
+import { FormConsent } from './dto/consent.dto';
 import { FormContactInput, FormDetailsInput } from './dto/application-form.dto';
 import { FormSectionKind } from './form-presets';
 import { FormStatus } from './dto/applicant.dto';
@@ -92,6 +93,8 @@ export interface RecordFormPresetMessage extends FormTokenMessage {
 /** The last step: the saved sections are what is completed; consent and signature are given here. */
 export interface CompleteFormMessage extends FormTokenMessage, FormSubmission {
   signature: string;
+  /** What the applicant was shown and signed, and from where. */
+  consent: FormConsent;
 }
 
 /** What the form shows of an applicant and its application; never its dob or SSN. */

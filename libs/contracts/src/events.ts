@@ -17,6 +17,7 @@ export const DOMAIN_EVENTS = [
   'application_form.completed',
   'applicant.updated',
   'applicant.removed',
+  'applicant.document_added',
   'form_preset.created',
   'form_preset.updated',
   'form_preset.deleted',
@@ -34,6 +35,8 @@ export interface EventData {
   reference_id?: string | null;
   /** application.updated: the fields of the application the change set, as named in its PATCH. */
   changed_fields?: string[];
+  /** applicant.document_added: the document's id (GET .../documents). */
+  document_id?: number;
 }
 
 /**

@@ -187,9 +187,10 @@ export const FORM_PRESETS: readonly FormPreset[] = [
       { kind: 'documents' },
       { kind: 'questions' },
     ],
+    // Offered, not required: the documents page takes them, completing the form does not wait for them.
     documents: [
-      { kind: 'photo_id', required: true },
-      { kind: 'proof_of_income', required: true },
+      { kind: 'photo_id', required: false },
+      { kind: 'proof_of_income', required: false },
     ],
   },
   {
@@ -225,6 +226,23 @@ export const FORM_PRESETS: readonly FormPreset[] = [
     ],
     sections: [{ kind: 'identity' }, { kind: 'residence_history', years: 1 }, { kind: 'household' }, { kind: 'questions' }],
     documents: [],
+  },
+  {
+    id: 3,
+    version: 1,
+    default: true,
+    name: 'Standard with documents',
+    questions: [
+      { id: 'current_address', label: 'Current address', kind: 'text', required: true },
+      { id: 'employer', label: 'Current employer', kind: 'text', required: false },
+    ],
+    disclosures: [SCREENING],
+    sections: [{ kind: 'documents' }, { kind: 'questions' }],
+    documents: [
+      { kind: 'photo_id', required: true },
+      { kind: 'proof_of_income', required: true },
+      { kind: 'other', required: false },
+    ],
   },
 ];
 

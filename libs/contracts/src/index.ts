@@ -30,5 +30,8 @@ export * from './webhook-messages';
 export * from './dto/applicant-changes.dto';
 export * from './applicant-messages';
 export * from './dto/sensitive-data.dto';
+export * from './dto/document.dto';
+export * from './document-messages';
+export * from './dto/consent.dto';
 export * from './dto/notification.dto';
 export * from './notification-messages';

@@ -89,6 +89,18 @@ export const APPLICATION_FORMS = {
   COMPLETE: 'application_forms.complete',
 } as const;
 
+/** Applicants' documents: their records, kept by the applications service; the bytes in its GridFS bucket. */
+export const DOCUMENTS = {
+  /** Asked by the form: the documents of the applicant a form token names. */
+  FORM_LIST: 'documents.form_list',
+  /** Asked by the form once a file is stored: its record, refused past the limit per applicant. */
+  ADD: 'documents.add',
+  /** An applicant's documents, for the API. */
+  LIST: 'documents.list',
+  /** One document's record and where its bytes are, for a download; the read is audited. */
+  READ: 'documents.read',
+} as const;
+
 /** Answered by the webhooks service: subscriptions and their deliveries. */
 export const WEBHOOKS = {
   CREATE: 'webhooks.create',

@@ -4,7 +4,7 @@ import { Connection } from 'mongoose';
 import { FormPresetVersionRef, FormStatus, SealedValue } from '@app/contracts';
 import { EventWitness } from '@app/events';
 import { BackgroundPurge, claimed, documentKey, ignoreExistingCollection } from '@app/persistence';
-import { ApplicantRecord } from './application.schema';
+import { ApplicantRecord, StoredConsent } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
 const FORM_SUBMISSIONS = 'form_submissions';
@@ -20,7 +20,7 @@ export const SUBMISSION_RETENTION_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** What completing the form stores: everything of step 3 that the form record then shows. */
-export type FormCompletionChanges = Pick<ApplicantForm, 'form_status' | 'form_completed_at' | 'signature'>;
+export type FormCompletionChanges = Pick<ApplicantForm, 'form_status' | 'form_completed_at' | 'signature' | 'consent'>;
 
 /**
  * The one completion of an applicant's form, under `_id` = its form token's digest: the insert
@@ -62,6 +62,8 @@ export interface ApplicantForm {
   /** The preset's answers, as JSON text: the keys are the preset's question ids. */
   form_answers?: string | null;
   signature?: string | null;
+  /** Written by the completion's insert-once claim and copied here; nothing changes it afterwards. */
+  consent?: StoredConsent | null;
   dob?: SealedValue | null;
   id_number?: SealedValue | null;
   drivers_license_number?: SealedValue | null;
@@ -216,6 +218,7 @@ export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm
     form_started_at: form.form_started_at,
     form_completed_at: form.form_completed_at,
     form_answers: form.form_answers ?? null,
+    consent: form.consent ?? null,
     form_sections: form.sections ?? null,
     form_steps: form.steps ?? [],
     dob: form.dob ?? applicant.dob,

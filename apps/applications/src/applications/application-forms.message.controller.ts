@@ -15,6 +15,7 @@ import {
   FormTokenMessage,
   isPositiveId,
   parseRequest,
+  readFormConsent,
   RecordFormPresetMessage,
   requireClientId,
   SaveContactMessage,
@@ -91,7 +92,7 @@ export class ApplicationFormsMessageController {
     const link = readLink(message);
     const { signature } = parseRequest(FormCompletionInput, { signature: message?.signature });
     await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.complete(link, { signature });
+    return this.forms.complete(link, { signature, consent: readFormConsent(message?.consent) });
   }
 
   private readSection(message: SaveSectionMessage, link: FormLink, messageId: string): FormSectionSave {
@@ -112,7 +113,7 @@ export class ApplicationFormsMessageController {
   }
 }
 
-function readLink(message: FormTokenMessage): FormLink {
+export function readLink(message: FormTokenMessage): FormLink {
   if (typeof message?.token_digest !== 'string' || !DIGEST.test(message.token_digest)) throw malformed();
   const applicationId = message.application_id;
   if (applicationId !== undefined && !isPositiveId(applicationId)) throw malformed();
@@ -124,7 +125,7 @@ function readPreset(value: unknown): FormPresetVersionRef {
   return { id: value.id, version: value.version };
 }
 
-function readSubmission(message: FormSubmission): string {
+export function readSubmission(message: FormSubmission): string {
   if (typeof message?.submission !== 'string' || !SUBMISSION.test(message.submission)) throw malformed();
   return message.submission;
 }

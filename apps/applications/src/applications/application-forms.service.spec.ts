@@ -22,7 +22,16 @@ const application = {
 } as unknown as ApplicationRecord;
 const owner = { clientId: 1, applicantId: 12 };
 
-const completion = (signature: string): FormCompletion => ({ signature });
+const completion = (signature: string, userAgent = 'Browser/1.0'): FormCompletion => ({
+  signature,
+  consent: {
+    form_preset_id: 1,
+    form_preset_version: 1,
+    disclosures: [{ id: 'screening', title: 'Tenant screening', text: 'You authorize a credit check.' }],
+    ip_address: '203.0.113.7',
+    user_agent: userAgent,
+  },
+});
 
 /** The form's side of the service over its collections in memory, with the applicant's form started. */
 async function started(database: MemoryDatabase) {
@@ -94,6 +103,27 @@ describe('ApplicationFormsService.complete', () => {
       'this application form is already completed',
     );
     await expect(service.complete(LINK, completion('A. Lovelace'))).rejects.toBeInstanceOf(ServiceError);
+  });
+
+  it('records the consent signed with the completion, once: a later submission changes none of it', async () => {
+    const database = new MemoryDatabase();
+    const { service } = await started(database);
+    await service.complete(LINK, completion('Ada Lovelace', 'First/1.0'));
+    const recorded = structuredClone(database.collection('applicant_forms').documents.get(DIGEST)!.consent) as {
+      signed_at: unknown;
+    };
+    expect(recorded).toMatchObject({
+      signed_name: 'Ada Lovelace',
+      ip_address: '203.0.113.7',
+      user_agent: 'First/1.0',
+      form_preset_id: 1,
+      form_preset_version: 1,
+      disclosures: [{ id: 'screening', title: 'Tenant screening', text: 'You authorize a credit check.' }],
+    });
+    expect(Object.prototype.toString.call(recorded.signed_at)).toBe('[object Date]');
+
+    await expect(service.complete(LINK, completion('Ada Lovelace', 'Second/2.0'))).rejects.toBeInstanceOf(ServiceError);
+    expect(database.collection('applicant_forms').documents.get(DIGEST)!.consent).toEqual(recorded);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   FORM_SUBMISSION_FIELD,
   FormApplicant,
   FormContactInput,
+  FormConsent,
   FormDetailsInput,
   FormPresetVersionRef,
   HouseholdSectionInput,
@@ -43,6 +44,8 @@ interface FormSubject {
 /** The last step as validated. */
 export interface FormCompletion {
   signature: string;
+  /** What the applicant was shown and signed, and from where. */
+  consent: FormConsent;
 }
 
 /** A section step as validated; the identity step's sealed fields in clear, to be sealed for storage. */
@@ -215,6 +218,7 @@ export class ApplicationFormsService {
       form_status: 'completed',
       form_completed_at: now,
       signature: completion.signature,
+      consent: { ...completion.consent, signed_name: completion.signature, signed_at: now },
     };
     const eventIds = await this.recordEvent(subject, 'application_form.completed', this.forms.completionWitness(subject.digest));
     if (!(await this.forms.claimCompletion(subject.digest, changes, eventIds))) {

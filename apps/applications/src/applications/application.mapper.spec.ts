@@ -235,6 +235,7 @@ const APPLICANT_FIELDS = [
   'other_income',
   'household',
   'emergency_contact',
+  'consent',
   'created_at',
   'updated_at',
   'api_url',
@@ -281,9 +282,41 @@ describe('toApplicantRepresentation', () => {
       other_income: null,
       household: null,
       emergency_contact: null,
+      consent: null,
       created_at: '2026-11-22T15:00:00+00:00',
       updated_at: '2026-11-22T16:00:00+00:00',
       api_url: 'https://rentals.example.com/api/v2/applications/3001/applicants/501',
+    });
+  });
+
+  it('shows the signed consent: its fields in order, the time formatted', () => {
+    const consent = {
+      user_agent: 'Browser/1.0',
+      signed_name: 'Grace Hopper',
+      signed_at: new Date('2026-11-22T17:00:00.900Z'),
+      ip_address: '203.0.113.7',
+      disclosures: [{ text: 'You authorize a credit check.', id: 'screening', title: 'Tenant screening' }],
+      form_preset_version: 2,
+      form_preset_id: 3,
+    };
+    const { consent: shown } = toApplicantRepresentation(storedApplication(), withForm({ consent }), BASE_URL, FORM_URL);
+    expect(Object.keys(shown!)).toEqual([
+      'signed_name',
+      'signed_at',
+      'ip_address',
+      'user_agent',
+      'form_preset_id',
+      'form_preset_version',
+      'disclosures',
+    ]);
+    expect(shown).toEqual({
+      signed_name: 'Grace Hopper',
+      signed_at: '2026-11-22T17:00:00+00:00',
+      ip_address: '203.0.113.7',
+      user_agent: 'Browser/1.0',
+      form_preset_id: 3,
+      form_preset_version: 2,
+      disclosures: [{ id: 'screening', title: 'Tenant screening', text: 'You authorize a credit check.' }],
     });
   });
 

@@ -2,13 +2,14 @@ import {
   ApplicantIdentity,
   ApplicantRepresentation,
   ApplicationRepresentation,
+  ConsentRecord,
   EmergencyContactInput,
   EmploymentSectionInput,
   formatTimestamp,
   HouseholdSectionInput,
   ResidenceHistoryInput,
 } from '@app/contracts';
-import { ApplicantRecord, ApplicationRecord } from './application.schema';
+import { ApplicantRecord, ApplicationRecord, StoredConsent } from './application.schema';
 
 /**
  * The public representation: every documented field in the documented order, nulls for what
@@ -71,9 +72,23 @@ export function toApplicantRepresentation(
     form_completed_at: applicant.form_completed_at ? formatTimestamp(applicant.form_completed_at) : null,
     form_answers: applicant.form_answers ? (JSON.parse(applicant.form_answers) as Record<string, string>) : null,
     ...formSections(applicant),
+    consent: applicant.consent ? toConsentRecord(applicant.consent) : null,
     created_at: formatTimestamp(applicant.created_at ?? application.created_at),
     updated_at: formatTimestamp(applicant.updated_at ?? applicant.created_at ?? application.created_at),
     api_url: applicantUrl(publicBaseUrl, application.id, applicant.id),
+  };
+}
+
+/** A stored consent as the API shows it: field order fixed, the time formatted. */
+export function toConsentRecord(consent: StoredConsent): ConsentRecord {
+  return {
+    signed_name: consent.signed_name,
+    signed_at: formatTimestamp(consent.signed_at),
+    ip_address: consent.ip_address,
+    user_agent: consent.user_agent,
+    form_preset_id: consent.form_preset_id,
+    form_preset_version: consent.form_preset_version,
+    disclosures: consent.disclosures.map(({ id, title, text }) => ({ id, title, text })),
   };
 }
 

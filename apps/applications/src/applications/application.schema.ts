@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { ApplicantType, FormStatus, SealedValue } from '@app/contracts';
+import { ApplicantType, FormConsent, FormStatus, SealedValue } from '@app/contracts';
 
 /** An encrypted value and the id of the key it was sealed with (see FieldCipher). */
 @Schema({ _id: false, versionKey: false })
@@ -18,6 +18,12 @@ export class SealedValueRecord implements SealedValue {
 }
 
 const SealedValueSchema = SchemaFactory.createForClass(SealedValueRecord);
+
+/** A ConsentRecord as stored: written once, by the completion, and never changed. */
+export interface StoredConsent extends FormConsent {
+  signed_name: string;
+  signed_at: Date;
+}
 
 // Applicants live inside their application, so that creating both is one atomic insert.
 // Co-applicants are added through claims (see ApplicationVersions).
@@ -83,6 +89,8 @@ export class ApplicantRecord {
   @Prop({ type: String, default: null })
   form_answers?: string | null;
 
+  /** The consent signed on completing the form: kept in ApplicantForms only, never in this document. */
+  consent?: StoredConsent | null;
   // The form's sections are kept in ApplicantForms only: these are set as the form left them
   // (withFormProgress), never stored in the application document.
   /** The form's saved sections, by kind, each as JSON text; no sealed field is among them. */

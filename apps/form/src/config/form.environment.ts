@@ -1,5 +1,5 @@
 import { Matches } from 'class-validator';
-import { CommonEnvironment, HTTP_URL, isIntegerInRange, isPort, isTimeout } from '@app/config';
+import { CommonEnvironment, HTTP_URL, isIntegerInRange, isMongoUri, isPort, isTimeout } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 export class FormEnvironment extends CommonEnvironment {
@@ -49,4 +49,11 @@ export class FormEnvironment extends CommonEnvironment {
    */
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
+
+  /**
+   * The MongoDB server of the applications service: its documents bucket (GridFS), which
+   * applicants' uploads stream into and downloads stream out of, without crossing the broker.
+   */
+  @isMongoUri()
+  MONGODB_URI: string = 'mongodb://localhost:27017';
 }

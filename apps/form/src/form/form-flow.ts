@@ -19,6 +19,7 @@ import {
 } from '@app/contracts';
 import { FormBackends } from '../backends/form-backends';
 import { FormEnvironment } from '../config/form.environment';
+import { requiredDocumentProblems } from '../documents/missing-documents';
 import { FormBody } from '../questions/question-kinds';
 import { formSteps, isSectionStep, nextStep, previousStep, resumeStep, SectionStep, Step } from '../sections/steps';
 import { CsrfTokens } from './csrf-tokens';
@@ -114,10 +115,11 @@ export class FormFlow {
   }
 
   /**
-   * The fields of a POST once it passed the rate limit, the honeypot and the CSRF check, with
-   * `nonce` the CSRF token's nonce; otherwise the refusal.
+   * The fields of a POST (`body`: the parsed form, or the fields a multipart upload sent before
+   * its file) once it passed the rate limit, the honeypot and the CSRF check, with `nonce` the
+   * CSRF token's nonce; otherwise the refusal.
    */
-  submitted(request: FastifyRequest, action: string): FormBody & { nonce: string } {
+  submitted(request: FastifyRequest, action: string, body: FormBody = formBody(request)): FormBody & { nonce: string } {
     if (!this.rateLimit.allow(request.ip)) {
       const retryAfter = this.rateLimit.retryAfterSeconds(request.ip);
       throw new Refusal(
@@ -127,7 +129,6 @@ export class FormFlow {
         retryAfter,
       );
     }
-    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
     if (body[HONEYPOT_FIELD]) {
       throw new Refusal(400, 'Not sent', 'This form could not be sent. Open it again and fill it in yourself.');
     }
@@ -177,10 +178,19 @@ export class FormFlow {
       throw new Redirect(this.stepUrl(token, nextStep(steps, 'contact'), iframe));
     }
     if (step === 'review' || step === 'finish') {
-      const resume = resumeStep(steps, opened.applicant.form_steps, true);
+      const resume = resumeStep(steps, await this.savedSteps(opened.applicant, opened.link, preset), true);
       if (resume !== 'review') throw new Redirect(this.stepUrl(token, resume, iframe));
     }
     return { ...opened, preset, steps };
+  }
+
+  /**
+   * The steps `applicant` has saved: those the applications service recorded, and `documents`
+   * once every document the preset requires is uploaded (documents are kept apart from the form).
+   */
+  async savedSteps(applicant: FormApplicant, link: FormTokenMessage, preset: FormPreset): Promise<string[]> {
+    const missing = await requiredDocumentProblems(this.backends, preset, link);
+    return missing.length === 0 ? [...applicant.form_steps, 'documents'] : applicant.form_steps;
   }
 
   stepUrl(token: string, step: Step | 'done', iframe: boolean): string {
@@ -257,6 +267,11 @@ function refusalFor(error: unknown): Refusal {
     }
   }
   throw error;
+}
+
+/** The fields of a POSTed form (none for any other body). */
+export function formBody(request: FastifyRequest): FormBody {
+  return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
 }
 
 export function withIframe(path: string, iframe: boolean): string {

@@ -130,12 +130,12 @@ export class FormHttpController {
   ): Promise<FastifyReply> {
     const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.flow.openApplicant(token);
+      const { applicant, property, link } = await this.flow.openApplicant(token);
       if (applicant.form_status === 'completed')
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
       if (applicant.form_status === 'started') {
-        const steps = await this.flow.steps(property, applicant);
-        const step = resumeStep(steps, applicant.form_steps, true);
+        const preset = await this.presets.find(property);
+        const step = resumeStep(formSteps(preset, applicant.type), await this.flow.savedSteps(applicant, link, preset), true);
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, step, iframe), iframe);
       }
       return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant);

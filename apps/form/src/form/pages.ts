@@ -90,7 +90,7 @@ export class Pages {
     return reply
       .header(
         'content-security-policy',
-        `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors ${ancestors}`,
+        `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors ${ancestors}`,
       )
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')

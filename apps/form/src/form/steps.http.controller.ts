@@ -6,6 +6,7 @@ import {
   FieldProblem,
   FormApplicant,
   FormCompletionInput,
+  FormConsent,
   FormTokenMessage,
   SaveSectionMessage,
   SEALED_IDENTITY_FIELDS,
@@ -13,8 +14,10 @@ import {
 import { ApplicantSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
 import { FormBackends } from '../backends/form-backends';
+import { requiredDocumentProblems } from '../documents/missing-documents';
 import { SectionContext } from '../sections/section';
 import { isSectionStep, nextStep, previousStep, SECTIONS, SectionStep } from '../sections/steps';
+import { formConsent } from './consent';
 import { FormFlow, NOT_FOUND, optional, sectionOf, StepPage, withoutSecrets } from './form-flow';
 
 const FINISH_PAGE = { step: 'finish', template: 'finish', title: 'Consent and signature' } as const;
@@ -91,6 +94,8 @@ export class StepsHttpController {
       if (body.consent !== 'yes') problems.push({ field: 'consent', message: 'must be given to apply' });
       const completion = this.flow.validate(FormCompletionInput, optional({ signature: body.signature }));
       if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
+      // Checked again here: a document may have been removed since the review let the applicant on.
+      problems.push(...(await requiredDocumentProblems(this.backends, opened.preset, opened.link)));
       if (problems.length > 0 || !(completion instanceof FormCompletionInput)) {
         return this.flow.stepPage(reply, iframe, {
           ...FINISH_PAGE,
@@ -101,7 +106,7 @@ export class StepsHttpController {
           status: 422,
         });
       }
-      const completed = await this.sendCompletion(opened.link, completion, body.nonce);
+      const completed = await this.sendCompletion(opened.link, completion, body.nonce, formConsent(opened.preset, request));
       if (completed.redirect_url) return this.flow.pages.redirect(reply, completed.redirect_url, iframe);
       return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
     });
@@ -197,9 +202,17 @@ export class StepsHttpController {
     }));
   }
 
-  /** The one call that completes the form: the saved sections, with the consent and signature given. */
-  private sendCompletion(link: FormTokenMessage, completion: FormCompletionInput, nonce: string): Promise<FormApplicant> {
-    const message: CompleteFormMessage = { ...link, signature: completion.signature, submission: nonce };
+  /**
+   * The one call that completes the form: the saved sections, with the signature given and the
+   * consent signed (what the applicant was shown, and from where) to be recorded with it.
+   */
+  private sendCompletion(
+    link: FormTokenMessage,
+    completion: FormCompletionInput,
+    nonce: string,
+    consent: FormConsent,
+  ): Promise<FormApplicant> {
+    const message: CompleteFormMessage = { ...link, signature: completion.signature, consent, submission: nonce };
     return this.backends.applications<FormApplicant>(APPLICATION_FORMS.COMPLETE, message);
   }
 

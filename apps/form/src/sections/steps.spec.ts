@@ -4,7 +4,7 @@ import { formSteps, nextStep, previousStep, resumeStep } from './steps';
 describe('the form’s steps', () => {
   const standard = formPreset(1);
 
-  it('follow the preset’s sections for the primary applicant, documents left to their own page', () => {
+  it('follow the preset’s sections for the primary applicant, the documents page where the preset places it', () => {
     expect(formSteps(standard, 'primary')).toEqual([
       'contact',
       'details',
@@ -13,6 +13,7 @@ describe('the form’s steps', () => {
       'employment',
       'household',
       'emergency_contact',
+      'documents',
       'questions',
       'review',
       'finish',
@@ -25,6 +26,7 @@ describe('the form’s steps', () => {
       'identity',
       'residence_history',
       'employment',
+      'documents',
       'review',
       'finish',
     ]);
@@ -34,7 +36,39 @@ describe('the form’s steps', () => {
 
   it('always ask identity, and the preset’s questions when it has some but does not place them', () => {
     const bare: FormPreset = { ...standard, sections: [{ kind: 'employment' }] };
-    expect(formSteps(bare, 'primary')).toEqual(['contact', 'details', 'identity', 'employment', 'questions', 'review', 'finish']);
+    expect(formSteps({ ...bare, documents: [] }, 'primary')).toEqual([
+      'contact',
+      'details',
+      'identity',
+      'employment',
+      'questions',
+      'review',
+      'finish',
+    ]);
+  });
+
+  it('ask for documents on their page only when the preset asks for some, last when it does not place the page', () => {
+    const bare: FormPreset = { ...standard, sections: [{ kind: 'employment' }] };
+    expect(formSteps(bare, 'primary')).toEqual([
+      'contact',
+      'details',
+      'identity',
+      'employment',
+      'questions',
+      'documents',
+      'review',
+      'finish',
+    ]);
+    expect(formSteps({ ...standard, documents: [] }, 'primary')).not.toContain('documents');
+    expect(formSteps(formPreset(3), 'co_applicant')).toEqual([
+      'contact',
+      'identity',
+      'documents',
+      'questions',
+      'review',
+      'finish',
+    ]);
+    expect(formSteps(formPreset(2), 'primary')).not.toContain('documents');
   });
 
   it('resume at the first step not saved, the review once all are', () => {

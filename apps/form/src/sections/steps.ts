@@ -19,7 +19,7 @@ export const SECTIONS: Readonly<Record<Exclude<FormSectionKind, 'documents'>, Se
 export type SectionStep = keyof typeof SECTIONS;
 
 /** A step of the form, by the last segment of its path; `contact` is the form_url itself. */
-export type Step = 'contact' | 'details' | SectionStep | 'review' | 'finish';
+export type Step = 'contact' | 'details' | SectionStep | 'documents' | 'review' | 'finish';
 
 /**
  * What each type of applicant is asked. A guarantor does not live there: identity, residence
@@ -39,10 +39,17 @@ const ASKED: Record<ApplicantType, ReadonlySet<SectionStep>> = {
  * place it; the preset's questions are asked last when it has some and does not place them.
  */
 export function formSteps(preset: FormPreset, type: ApplicantType): Step[] {
-  const kinds = preset.sections.map((section) => section.kind).filter((kind): kind is SectionStep => kind in SECTIONS);
+  const kinds = preset.sections
+    .map((section) => section.kind)
+    .filter((kind): kind is SectionStep | 'documents' => kind in SECTIONS || kind === 'documents');
   if (!kinds.includes('identity')) kinds.unshift('identity');
   if (preset.questions.length > 0 && !kinds.includes('questions')) kinds.push('questions');
-  const sections = [...new Set(kinds)].filter((kind) => ASKED[type].has(kind));
+  // Every applicant uploads its own documents, on their page where the preset places it (last when
+  // it asks for documents without placing the page); a preset that asks for none has no such page.
+  if (preset.documents.length > 0 && !kinds.includes('documents')) kinds.push('documents');
+  const sections = [...new Set(kinds)].filter((kind) =>
+    kind === 'documents' ? preset.documents.length > 0 : ASKED[type].has(kind),
+  );
   return ['contact', ...(type === 'primary' ? (['details'] as const) : []), ...sections, 'review', 'finish'];
 }
 
@@ -63,7 +70,8 @@ export function previousStep(steps: Step[], step: Step): Step {
 
 /**
  * Where a returning applicant resumes: the first step not saved yet (contact once the form is
- * started counts as saved), the review once every one is.
+ * started counts as saved; `documents` once every required document is uploaded, which the
+ * caller knows), the review once every one is.
  */
 export function resumeStep(steps: Step[], saved: readonly string[], started: boolean): Step {
   const done = new Set<string>([...saved, ...(started ? ['contact'] : [])]);

@@ -1,4 +1,3 @@
-/* global document */
 // Shows and hides a masked field (the SSN) on request. The form works without it: the field
 // is a password input, masked as it is typed, and the button stays hidden.
 document.querySelectorAll('button[data-reveal]').forEach(function (button) {

@@ -51,6 +51,7 @@ import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
+/** The path parameters of an applicant, for every route under its api_url. */
 export const APPLICANT_PARAMS = applyDecorators(
   ApiParam({
     name: 'application_id',

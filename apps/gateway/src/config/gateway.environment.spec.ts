@@ -31,6 +31,7 @@ describe('GatewayEnvironment', () => {
       MAX_CONNECTIONS: 1000,
       RPC_TIMEOUT_MS: 5000,
       FIELD_ENCRYPTION_KEYS,
+      MONGODB_URI: 'mongodb://localhost:27017',
     });
   });
 

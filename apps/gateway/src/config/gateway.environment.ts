@@ -1,5 +1,5 @@
 import { IsOptional, Matches } from 'class-validator';
-import { CommonEnvironment, DerivedDefaults, isIntegerInRange, isPort, isTimeout } from '@app/config';
+import { CommonEnvironment, DerivedDefaults, isIntegerInRange, isMongoUri, isPort, isTimeout } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
@@ -72,6 +72,13 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   /** `id:base64key` entries: the first seals applicants' id_number and dob, every one opens them. */
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
+
+  /**
+   * The MongoDB server of the applications service: its documents bucket (GridFS), which
+   * applicants' uploads stream into and downloads stream out of, without crossing the broker.
+   */
+  @isMongoUri()
+  MONGODB_URI: string = 'mongodb://localhost:27017';
 
   /** Unset, the base of the URLs the API returns is this gateway on its own port. */
   deriveDefaults(given: ReadonlySet<string>): void {

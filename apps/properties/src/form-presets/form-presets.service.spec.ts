@@ -202,8 +202,9 @@ describe('FormPresetsService', () => {
     const first = await service.listPage(CLIENT, { limit: 2 });
     expect(first.items.map((preset) => preset.name)).toEqual(['Three', 'One']);
     const before = Number(Buffer.from(first.next_cursor!, 'base64url').toString().slice(3));
-    const second = await service.listPage(CLIENT, { limit: 2, before });
-    expect(second.items.map((preset) => preset.id)).toEqual([2, 1]);
+    // The rest: every shipped preset, newest first, on one page of their number.
+    const second = await service.listPage(CLIENT, { limit: FORM_PRESETS.length, before });
+    expect(second.items.map((preset) => preset.id)).toEqual([...FORM_PRESETS].reverse().map((preset) => preset.id));
     expect(second.next_cursor).toBeNull();
     expect((await service.listPage(OTHER, { limit: 25 })).items.map((preset) => preset.name)).toEqual([
       'Theirs',

@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { BooleanField, EnumField, NestedField } from '../validation/fields';
+import { ConsentRecord } from './consent.dto';
 import { APPLICANT_TYPES, ApplicantInput, ApplicantType, ApplicationRepresentation } from './application.dto';
 import {
   ApplicantIdentity,
@@ -58,7 +59,7 @@ function nullableSection(type: new () => object, description: string, example: u
 }
 
 /** An applicant's own record. Its date of birth and SSN are never part of it. */
-@ApiExtraModels(ApplicantIdentity, HouseholdSectionInput, EmergencyContactInput)
+@ApiExtraModels(ConsentRecord, ApplicantIdentity, HouseholdSectionInput, EmergencyContactInput)
 export class ApplicantRepresentation {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id: number;
@@ -168,6 +169,14 @@ export class ApplicantRepresentation {
     email: null,
   })
   emergency_contact: EmergencyContactInput | null;
+
+  @ApiProperty({
+    // A nullable object: OpenAPI 3.0 ignores `nullable` beside a $ref, so null is its own branch.
+    oneOf: [{ $ref: getSchemaPath(ConsentRecord) }, { type: 'object', nullable: true, enum: [null] }],
+    description: 'The consent the applicant signed on completing the form, as recorded then and never changed; null before.',
+    example: null,
+  })
+  consent: ConsentRecord | null;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;

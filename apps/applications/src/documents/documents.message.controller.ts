@@ -1,0 +1,45 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  AddDocumentMessage,
+  ApplicantRefMessage,
+  DocumentListResponse,
+  DocumentLocation,
+  DocumentRepresentation,
+  DOCUMENTS,
+  FormTokenMessage,
+  readApplicantRef,
+  readDocumentId,
+  ReadDocumentMessage,
+  readSensitiveReader,
+  readStoredDocument,
+} from '@app/contracts';
+import { readLink, readSubmission } from '../applications/application-forms.message.controller';
+import { DocumentsService } from './documents.service';
+
+@Controller()
+export class DocumentsMessageController {
+  constructor(private readonly documents: DocumentsService) {}
+
+  @MessagePattern(DOCUMENTS.FORM_LIST)
+  async listForForm(@Payload() message: FormTokenMessage): Promise<DocumentListResponse> {
+    return { documents: await this.documents.listForForm(readLink(message)) };
+  }
+
+  @MessagePattern(DOCUMENTS.ADD)
+  add(@Payload() message: AddDocumentMessage): Promise<DocumentRepresentation> {
+    return this.documents.add(readLink(message), readStoredDocument(message), readSubmission(message));
+  }
+
+  @MessagePattern(DOCUMENTS.LIST)
+  async list(@Payload() message: ApplicantRefMessage): Promise<DocumentListResponse> {
+    const { clientId, applicationId, id } = readApplicantRef(message);
+    return { documents: await this.documents.list(clientId, applicationId, id) };
+  }
+
+  @MessagePattern(DOCUMENTS.READ)
+  read(@Payload() message: ReadDocumentMessage): Promise<DocumentLocation> {
+    const { clientId, applicationId, id } = readApplicantRef(message);
+    return this.documents.read(clientId, applicationId, id, readDocumentId(message), readSensitiveReader(message));
+  }
+}

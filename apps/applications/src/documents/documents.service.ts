@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DocumentLocation,
+  DocumentRepresentation,
+  documentFileName,
+  ErrorCode,
+  MAX_DOCUMENTS_PER_APPLICANT,
+  SensitiveReader,
+  ServiceError,
+  StoredDocumentFields,
+} from '@app/contracts';
+import { EventOutbox } from '@app/events';
+import { IdAllocator } from '@app/persistence';
+import { ApplicationFormsService, FormLink } from '../applications/application-forms.service';
+import { ApplicationsService } from '../applications/applications.service';
+import { AuditEvents } from '../audit/audit-events';
+import { ApplicantDocuments, documentRepresentation, DocumentSubject } from './applicant-documents';
+
+const DOCUMENT_IDS = 'documents';
+
+/**
+ * The records of applicants' documents. The form streams a file into the documents bucket
+ * itself (libs/documents), then hands its record here: this service decides whether the
+ * applicant may have it, keeps it and publishes applicant.document_added.
+ */
+@Injectable()
+export class DocumentsService {
+  constructor(
+    private readonly records: ApplicantDocuments,
+    private readonly forms: ApplicationFormsService,
+    private readonly applications: ApplicationsService,
+    private readonly ids: IdAllocator,
+    private readonly audit: AuditEvents,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  /** The documents of the applicant a form link names. */
+  async listForForm(link: FormLink): Promise<DocumentRepresentation[]> {
+    const applicant = await this.forms.find(link);
+    if (!applicant) throw ServiceError.notFound('applicant', 'for this form link');
+    const records = await this.records.list({ applicationId: applicant.application_id, applicantId: applicant.applicant_id });
+    return records.map(documentRepresentation);
+  }
+
+  /**
+   * Keeps the record of a file the form stored, once per upload page (`submission`, its CSRF
+   * nonce); refused once the applicant has MAX_DOCUMENTS_PER_APPLICANT.
+   */
+  async add(link: FormLink, fields: StoredDocumentFields, submission: string): Promise<DocumentRepresentation> {
+    const applicant = await this.forms.find(link);
+    if (!applicant) throw ServiceError.notFound('applicant', 'for this form link');
+    await this.forms.takeSubmission(submission);
+    const subject: DocumentSubject = { applicationId: applicant.application_id, applicantId: applicant.applicant_id };
+    // Each lost race for a slot means another document was kept: at most one try per slot.
+    for (let attempt = 0; attempt <= MAX_DOCUMENTS_PER_APPLICANT; attempt++) {
+      const slot = this.records.freeSlot(await this.records.list(subject));
+      if (slot === null) throw tooManyDocuments();
+      const id = await this.ids.allocate(DOCUMENT_IDS);
+      const eventIds = await this.outbox.record(applicant.client_id, this.records.witness(subject, slot), [
+        {
+          event: 'applicant.document_added',
+          data: {
+            applicant_id: applicant.applicant_id,
+            application_id: applicant.application_id,
+            property_id: applicant.property_id,
+            document_id: id,
+          },
+        },
+      ]);
+      const record = {
+        ...fields,
+        file_name: documentFileName(fields.file_name),
+        id,
+        client_id: applicant.client_id,
+        application_id: subject.applicationId,
+        applicant_id: subject.applicantId,
+        slot,
+        uploaded_at: new Date(),
+        event_ids: eventIds,
+      };
+      if (await this.records.insert(record)) {
+        this.outbox.written(eventIds);
+        return documentRepresentation({ _id: '', ...record });
+      }
+      await this.outbox.discard(eventIds);
+    }
+    throw tooManyDocuments();
+  }
+
+  /** The documents of a client's applicant. */
+  async list(clientId: number, applicationId: number, applicantId: number): Promise<DocumentRepresentation[]> {
+    const subject = await this.owned(clientId, applicationId, applicantId);
+    return (await this.records.list(subject)).map(documentRepresentation);
+  }
+
+  /** Where a document's bytes are, for its download: recorded as a read of sensitive data first. */
+  async read(
+    clientId: number,
+    applicationId: number,
+    applicantId: number,
+    documentId: number,
+    reader: SensitiveReader,
+  ): Promise<DocumentLocation> {
+    const subject = await this.owned(clientId, applicationId, applicantId);
+    const record = (await this.records.list(subject)).find((candidate) => candidate.id === documentId);
+    if (!record) throw ServiceError.notFound('document', documentId);
+    await this.audit.recordRead(clientId, reader, subject);
+    return { document: documentRepresentation(record), file_id: record.file_id };
+  }
+
+  private async owned(clientId: number, applicationId: number, applicantId: number): Promise<DocumentSubject> {
+    const application = await this.applications.owned(clientId, applicationId);
+    if (!application.applicants.some((applicant) => applicant.id === applicantId)) {
+      throw ServiceError.notFound('applicant', applicantId);
+    }
+    return { applicationId, applicantId };
+  }
+}
+
+function tooManyDocuments(): ServiceError {
+  const message = `an applicant can upload at most ${MAX_DOCUMENTS_PER_APPLICANT} documents`;
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: 'document', message }]);
+}

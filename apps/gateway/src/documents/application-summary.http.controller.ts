@@ -1,0 +1,127 @@
+import { Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
+import {
+  applicationRefFromPath,
+  ApplicationResponse,
+  DocumentListResponse,
+  DOCUMENTS,
+  ErrorCode,
+  formatTimestamp,
+  formPreset,
+  PROPERTIES,
+  PropertyRepresentation,
+  PropertyResponse,
+  SealedSensitiveApplicant,
+  SENSITIVE_DATA_SCOPE,
+  SensitiveApplicantMessage,
+  ServiceError,
+  APPLICATIONS,
+} from '@app/contracts';
+import { ApplicantSealer } from '@app/crypto';
+import { BoundToMessage } from '@app/messaging';
+import { currentRequestId } from '@app/observability';
+import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
+import { ApiCredential } from '../auth/api-keys';
+import { Backends } from '../backends/backends';
+import { ApiErrorResponses, errorBody, REQUEST_ID } from '../openapi/api-responses';
+import { APPLICATION_404 } from '../openapi/application-responses';
+import { API_KEY_SCHEME } from '../openapi/openapi';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { SummaryApplicant, summaryPdf } from './summary-pdf';
+
+const SUMMARY_403 = {
+  description: 'A key that API_KEY_SCOPES does not grant the sensitive_data scope: the summary holds applicants’ personal data.',
+  examples: {
+    scope: errorBody(
+      'Scope missing',
+      'summary.pdf needs the sensitive_data scope, which this API key does not have (API_KEY_SCOPES)',
+    ),
+  },
+};
+
+/** The application as one PDF a landlord can print and file. */
+@ApiTags('applications')
+@ApiBearerAuth(API_KEY_SCHEME)
+@ApiHeader({ name: 'X-Request-Id', required: false, description: 'Names the request in the logs; returned as is.' })
+@Controller('api/v2/applications/:id/summary.pdf')
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+export class ApplicationSummaryHttpController {
+  constructor(
+    private readonly backends: Backends,
+    private readonly sealer: ApplicantSealer,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'getApplicationSummaryPdf',
+    summary: 'Print an application',
+    description:
+      'A PDF of the application: the property, every applicant and guarantor with their details and answers, their ' +
+      'documents and each signed consent; an SSN only as its last four digits. Only to a key granted the ' +
+      'sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).',
+  })
+  @ApiParam({ name: 'id', description: 'The application’s id, a positive integer.', example: 1, schema: { type: 'string' } })
+  @ApiResponse({
+    status: 200,
+    description: 'The PDF.',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    headers: { ...REQUEST_ID, 'Cache-Control': { description: 'no-store', schema: { type: 'string' } } },
+  })
+  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: SUMMARY_403, 404: APPLICATION_404 })
+  async summary(
+    @Credential() credential: ApiCredential,
+    @Param('id') id: string,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const ref = applicationRefFromPath(credential.clientId, id);
+    if (!credential.scopes.includes(SENSITIVE_DATA_SCOPE)) {
+      throw new ForbiddenException(
+        `summary.pdf needs the ${SENSITIVE_DATA_SCOPE} scope, which this API key does not have (API_KEY_SCOPES)`,
+      );
+    }
+    const { application } = await this.backends.applications<ApplicationResponse>(APPLICATIONS.GET, ref);
+    const property = await this.backends
+      .properties<PropertyResponse>(PROPERTIES.GET, { client_id: credential.clientId, id: application.property_id })
+      .then(({ property: found }): PropertyRepresentation | null => found)
+      .catch((error: unknown) => {
+        if (error instanceof ServiceError && error.code === ErrorCode.PROPERTY_NOT_FOUND) return null;
+        throw error;
+      });
+    const applicants: SummaryApplicant[] = [];
+    for (const { id: applicantId } of application.applicants) {
+      applicants.push(await this.applicant(credential, application.id, applicantId));
+    }
+    const pdf = summaryPdf({
+      application,
+      property,
+      preset: formPreset(property?.form_preset_id),
+      applicants,
+      generatedAt: formatTimestamp(new Date()),
+    });
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="application-${application.id}.pdf"`)
+      .header('cache-control', 'no-store')
+      .send(pdf);
+  }
+
+  /** An applicant with its sensitive data (read as the applicant GET reads it, audited) and its documents. */
+  private async applicant(credential: ApiCredential, applicationId: number, id: number): Promise<SummaryApplicant> {
+    const ref = { client_id: credential.clientId, application_id: applicationId, id };
+    let messageId = '';
+    const message = new BoundToMessage((bound): SensitiveApplicantMessage => {
+      messageId = bound;
+      return { ...ref, reader: { key_id: credential.keyId, request_id: currentRequestId() ?? '' } };
+    });
+    const answer = await this.backends.applications<SealedSensitiveApplicant>(APPLICATIONS.READ_SENSITIVE_DATA, message);
+    const opened = this.sealer.openFromMessage(answer.sensitive_data.sealed, { clientId: credential.clientId, messageId });
+    const { documents } = await this.backends.applications<DocumentListResponse>(DOCUMENTS.LIST, ref);
+    return {
+      applicant: answer.applicant,
+      dob: typeof opened.dob === 'string' ? opened.dob : null,
+      ssnLastFour: typeof opened.id_number === 'string' ? opened.id_number.slice(-4) : null,
+      documents,
+    };
+  }
+}

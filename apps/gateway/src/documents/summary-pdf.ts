@@ -1,0 +1,110 @@
+import PDFDocument from 'pdfkit';
+import {
+  ApplicantRepresentation,
+  ApplicationRepresentation,
+  DocumentRepresentation,
+  FormPreset,
+  PropertyRepresentation,
+} from '@app/contracts';
+
+/** One applicant as the summary shows it. */
+export interface SummaryApplicant {
+  applicant: ApplicantRepresentation;
+  dob: string | null;
+  /** The SSN's last four digits, the only part of it ever printed; null when none was given. */
+  ssnLastFour: string | null;
+  documents: DocumentRepresentation[];
+}
+
+export interface ApplicationSummary {
+  application: ApplicationRepresentation;
+  /** Null when the property was deleted since: the application's own copy of its name is shown. */
+  property: PropertyRepresentation | null;
+  preset: FormPreset;
+  applicants: SummaryApplicant[];
+  generatedAt: string;
+}
+
+const TYPE_NAMES: Record<string, string> = { primary: 'Primary applicant', co_applicant: 'Co-applicant', guarantor: 'Guarantor' };
+
+/** The last four digits of an SSN, as the summary prints it. */
+export function maskedSsn(lastFour: string | null): string {
+  return lastFour ? `XXX-XX-${lastFour}` : 'not given';
+}
+
+/**
+ * The application as a landlord prints and files it: the property, every applicant and guarantor
+ * with what they gave, their documents and each signed consent. Made with pdfkit (no browser);
+ * the PDF streams out as it is written.
+ */
+export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
+  const { application, property, preset, applicants } = summary;
+  // Uncompressed: pdfkit 0.20's compressed output has cross-reference offsets that point past
+  // their objects (readers must repair it); a summary of a few pages is small either way.
+  const pdf = new PDFDocument({ size: 'LETTER', margin: 54, compress: false, info: { Title: `Application ${application.id}` } });
+  const heading = (text: string, size = 14) =>
+    pdf.moveDown(0.6).font('Helvetica-Bold').fontSize(size).text(text).font('Helvetica').fontSize(10);
+  const line = (label: string, value: string | number | null | undefined) =>
+    pdf
+      .font('Helvetica-Bold')
+      .text(`${label}: `, { continued: true })
+      .font('Helvetica')
+      .text(value === null || value === undefined || value === '' ? '-' : String(value));
+
+  pdf.font('Helvetica-Bold').fontSize(18).text(`Rental application ${application.id}`);
+  pdf.font('Helvetica').fontSize(9).text(`Generated ${summary.generatedAt}. Confidential: contains applicants' personal data.`);
+
+  heading('Property');
+  line('Name', property?.name ?? application.property.name);
+  if (property) {
+    line('Address', [property.street, property.city, property.state, property.zip].filter(Boolean).join(', '));
+    line('Kind', property.kind);
+  }
+  const plan = property?.floor_plans.find((candidate) => candidate.id === application.floor_plan_id);
+  line('Floor plan', plan?.name ?? null);
+  line('Desired unit', application.desired_unit_description);
+  line('Desired move-in', application.desired_move_in);
+  line('Desired lease length', application.desired_lease_length);
+  line('Created', application.created_at);
+
+  for (const { applicant, dob, ssnLastFour, documents } of applicants) {
+    heading(`${TYPE_NAMES[applicant.type] ?? applicant.type}: ${applicant.name}`);
+    line('E-mail', applicant.email);
+    line('Phone', applicant.phone);
+    line('Date of birth', dob);
+    line('SSN', maskedSsn(ssnLastFour));
+    line('Form', `${applicant.form_status}${applicant.form_completed_at ? `, completed ${applicant.form_completed_at}` : ''}`);
+    line('Reference', applicant.reference_id);
+
+    heading('Answers', 11);
+    const answers = applicant.form_answers ?? {};
+    const questions = preset.questions.filter((question) => answers[question.id] !== undefined);
+    if (questions.length === 0) pdf.text('None given.');
+    for (const question of questions) line(question.label, answers[question.id]);
+
+    heading('Documents', 11);
+    if (documents.length === 0) pdf.text('None uploaded.');
+    for (const document of documents) {
+      pdf.text(
+        `${document.kind}: ${document.file_name} (${document.content_type}, ${document.size} bytes, uploaded ${document.uploaded_at})`,
+      );
+      pdf.fontSize(7).text(`SHA-256 ${document.sha256}`).fontSize(10);
+    }
+
+    heading('Consent', 11);
+    const consent = applicant.consent;
+    if (!consent) {
+      pdf.text('Not signed yet.');
+      continue;
+    }
+    line('Signed by', consent.signed_name);
+    line('Signed at', consent.signed_at);
+    line('From', `${consent.ip_address}, ${consent.user_agent || 'no user agent'}`);
+    line('Form preset', `${consent.form_preset_id}, version ${consent.form_preset_version}`);
+    for (const disclosure of consent.disclosures) {
+      pdf.moveDown(0.3).font('Helvetica-Bold').text(disclosure.title).font('Helvetica').text(disclosure.text);
+    }
+  }
+  pdf.end();
+  return pdf;
+}

@@ -1,0 +1,5 @@
+export * from './document-types';
+export * from './document-inspector';
+export * from './segment-cipher';
+export * from './document-vault';
+export * from './document-vault.providers';

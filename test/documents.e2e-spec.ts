@@ -1,0 +1,551 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import mongoose from 'mongoose';
+import { queueName, QUEUES } from '@app/contracts';
+import { KEYS, Stack } from '../tools/stack';
+import { launchBrowser, mainText, submit } from './support/browser';
+import { EventTap } from './support/events';
+import { csrfOf, fillStepsOfPreset3, startForm, Upload, uploadDocument } from './support/form-documents';
+import { Api, api, expectErrorBody } from './support/http';
+import { eventually } from './support/wait';
+import { jpegOf, pngOf } from '../libs/documents/src/documents.testing';
+
+// pdf-parse's own entry point reads a test file when it is the main module; its parser is this one.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const parsePdf = require('pdf-parse/lib/pdf-parse.js') as (data: Buffer) => Promise<{ text: string }>;
+
+/** A key of client one that API_KEY_SCOPES grants the sensitive_data scope; client one's usual key has none. */
+const READER_KEY = 'test-key-client-one-documents';
+const reader = { key: READER_KEY };
+/** Client two's key with the scope: it still sees nothing of client one's. */
+const OTHER_READER = { key: 'test-key-client-two-documents' };
+const MB = 1024 * 1024;
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const pathOf = (url: string) => new URL(url).pathname;
+
+/** A small PDF whose bytes carry `marker`, to look for in what the database stores. */
+function pdfWith(marker: string, padding = 0): Buffer {
+  return Buffer.concat([Buffer.from(`%PDF-1.4\n% ${marker}\n`), Buffer.alloc(padding, 0x20), Buffer.from('\n%%EOF\n')]);
+}
+
+/**
+ * Applicants' documents against the whole stack: uploaded through the form over HTTP
+ * (multipart, as a browser sends it), kept encrypted in the applications database's GridFS
+ * bucket, listed and downloaded through the API by a key with the sensitive_data scope.
+ */
+describe('applicants’ documents', () => {
+  let stack: Stack;
+  let client: Api;
+  let tap: EventTap;
+  let database: mongoose.Connection;
+  let propertyId: number;
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      form: true,
+      env: {
+        FORM_RATE_LIMIT_PER_MINUTE: '1000000',
+        FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
+        // Client one's properties use preset 3, which requires a photo ID and proof of income.
+        CLIENT_DEFAULTS: '1:3:1',
+        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${READER_KEY}:1,${OTHER_READER.key}:2`,
+        API_KEY_SCOPES: `${READER_KEY}:sensitive_data,${OTHER_READER.key}:sensitive_data`,
+      },
+    });
+    client = api(stack.url);
+    tap = await EventTap.open(stack.namespace);
+    database = await mongoose
+      .createConnection(process.env.MONGODB_URI!, { dbName: queueName(stack.namespace, QUEUES.APPLICATIONS) })
+      .asPromise();
+    const created = await client.post('/api/v2/properties', { property: { name: 'Birch House', kind: 'single_family' } });
+    expect(created.status).toBe(201);
+    propertyId = created.body.property.id;
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await tap?.close();
+    await stack?.stop();
+  });
+
+  /** What the bucket holds: its files and its chunks. */
+  const stored = async () => ({
+    files: await database.collection('documents.files').countDocuments(),
+    chunks: await database.collection('documents.chunks').countDocuments(),
+  });
+
+  /** A new application whose primary applicant has started its form: its form token and api_url path. */
+  async function startedApplicant(): Promise<{ token: string; applicantPath: string; applicationId: number }> {
+    const created = await client.post('/api/v2/applications', {
+      application: {
+        property_id: propertyId,
+        applicant: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', id_number: '219-09-9999' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const applicantPath = pathOf(created.body.application.applicants[0].api_url);
+    const token = await startForm(stack.formUrl, (await client.get(applicantPath)).body.applicant.form_url);
+    return { token, applicantPath, applicationId: created.body.application.id };
+  }
+
+  async function documentsPage(token: string): Promise<{ status: number; html: string; csrf: string }> {
+    const page = await fetch(`${stack.formUrl}/applicants/${token}/documents`);
+    const html = await page.text();
+    return { status: page.status, html, csrf: csrfOf(html) };
+  }
+
+  const upload = (token: string, file: Upload) => uploadDocument(stack.formUrl, token, file);
+
+  it('keeps uploads encrypted, lists them and gives back the same bytes, with their event', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    const photo = Buffer.concat([pngOf(1200, 800), randomBytes(300_000)]);
+    const marker = `pay-stub-${randomBytes(8).toString('hex')}`;
+    const payStub = pdfWith(marker, 700_000);
+
+    const first = await upload(token, { kind: 'photo_id', name: 'license.png', type: 'image/png', bytes: photo });
+    expect(first.status).toBe(303);
+    expect(first.location).toBe(`/applicants/${token}/documents`);
+    // The declared type and the name are not what decides: the bytes are a PDF.
+    const second = await upload(token, {
+      kind: 'proof_of_income',
+      name: 'C:\\scans\\stub.bin',
+      type: 'image/png',
+      bytes: payStub,
+    });
+    expect(second.status).toBe(303);
+
+    const page = await documentsPage(token);
+    expect(page.html).toContain('license.png');
+    expect(page.html).toContain('stub.bin');
+    expect(page.html).not.toContain('Still needed');
+
+    const listed = await client.get(`${applicantPath}/documents`, reader);
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    const documents = listed.body.documents;
+    expect(documents.map((document: object) => Object.keys(document))).toEqual([
+      ['id', 'kind', 'file_name', 'content_type', 'size', 'uploaded_at', 'sha256'],
+      ['id', 'kind', 'file_name', 'content_type', 'size', 'uploaded_at', 'sha256'],
+    ]);
+    expect(documents[0]).toMatchObject({
+      kind: 'photo_id',
+      file_name: 'license.png',
+      content_type: 'image/png',
+      size: photo.length,
+      sha256: sha256(photo),
+    });
+    expect(documents[1]).toMatchObject({
+      kind: 'proof_of_income',
+      file_name: 'stub.bin',
+      content_type: 'application/pdf',
+      size: payStub.length,
+      sha256: sha256(payStub),
+    });
+    expect(documents[0].uploaded_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+
+    for (const [document, bytes] of [
+      [documents[0], photo],
+      [documents[1], payStub],
+    ] as const) {
+      const content = await fetch(`${stack.url}${applicantPath}/documents/${document.id}/content`, {
+        headers: { authorization: `Bearer ${READER_KEY}` },
+      });
+      expect(content.status).toBe(200);
+      const body = Buffer.from(await content.arrayBuffer());
+      expect(body.equals(bytes)).toBe(true);
+      expect(sha256(body)).toBe(document.sha256);
+      expect(content.headers.get('content-type')).toBe(document.content_type);
+      expect(content.headers.get('cache-control')).toBe('no-store');
+      expect(content.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const disposition = await fetch(`${stack.url}${applicantPath}/documents/${documents[1].id}/content`, {
+      headers: { authorization: `Bearer ${READER_KEY}` },
+    });
+    await disposition.arrayBuffer();
+    // The name says what the bytes are, whatever the upload was called.
+    expect(disposition.headers.get('content-disposition')).toBe(
+      `attachment; filename="stub.bin.pdf"; filename*=UTF-8''stub.bin.pdf`,
+    );
+
+    // What the database holds does not show the file.
+    const chunks = await database.collection('documents.chunks').find({}).toArray();
+    const everything = Buffer.concat(chunks.map((chunk) => Buffer.from(chunk.data.buffer)));
+    expect(everything.length).toBeGreaterThan(payStub.length);
+    expect(everything.includes(Buffer.from(marker))).toBe(false);
+
+    const added = await eventually('two applicant.document_added events', () => {
+      const mine = tap
+        .named('applicant.document_added')
+        .filter((event) => documents.some((document: { id: number }) => document.id === event.data.document_id));
+      return mine.length === 2 && mine;
+    });
+    expect(added[0].data).toMatchObject({ property_id: propertyId, document_id: documents[0].id });
+
+    // Each download is a recorded read of sensitive data.
+    const audit = await client.get(`/api/v2/audit_events?applicant_id=${applicantPath.split('/').pop()}`, reader);
+    expect(audit.body.audit_events.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('needs the sensitive_data scope, and shows nothing of another client’s applicant', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    expect((await upload(token, { name: 'id.jpg', type: 'image/jpeg', bytes: jpegOf(640, 480, 2) })).status).toBe(303);
+    const documentId = (await client.get(`${applicantPath}/documents`, reader)).body.documents[0].id;
+
+    for (const path of [`${applicantPath}/documents`, `${applicantPath}/documents/${documentId}/content`]) {
+      const withoutScope = await client.get(path);
+      expect(withoutScope.status).toBe(403);
+      expectErrorBody(withoutScope, /sensitive_data scope/);
+      const otherClient = await client.get(path, OTHER_READER);
+      expect(otherClient.status).toBe(404);
+      expectErrorBody(otherClient, /application \d+ cannot be found/);
+    }
+    const unknown = await client.get(`${applicantPath}/documents/999999/content`, reader);
+    expect(unknown.status).toBe(404);
+    expectErrorBody(unknown, 'document 999999 cannot be found');
+  });
+
+  it('refuses hostile files with a clear message, and stores nothing of them', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    const before = await stored();
+    const refusals: Array<[string, Upload, number, RegExp]> = [
+      [
+        'an executable renamed .pdf',
+        {
+          name: 'statement.pdf',
+          type: 'application/pdf',
+          bytes: Buffer.concat([Buffer.from('MZ\x90\x00', 'latin1'), randomBytes(5000)]),
+        },
+        422,
+        /not a PDF, JPEG or PNG/,
+      ],
+      [
+        'text that says it is a PNG',
+        { name: 'photo.png', type: 'image/png', bytes: Buffer.from('<script>alert(1)</script>') },
+        422,
+        /not a PDF, JPEG or PNG/,
+      ],
+      [
+        '10 MB and one byte',
+        { name: 'big.pdf', type: 'application/pdf', bytes: pdfWith('big', 10 * MB + 1 - pdfWith('big').length) },
+        422,
+        /larger than 10 MB/,
+      ],
+      [
+        'an image of enormous declared size',
+        { name: 'bomb.png', type: 'image/png', bytes: pngOf(100_000, 100_000) },
+        422,
+        /100000 × 100000 pixels/,
+      ],
+      [
+        'a forged CSRF token',
+        { name: 'id.png', type: 'image/png', bytes: pngOf(10, 10), csrf: 'mkq1.AAAAAAAAAAAAAAAAAAAAAA.forged' },
+        403,
+        /expired/,
+      ],
+    ];
+    for (const [what, file, status, message] of refusals) {
+      const answer = await upload(token, file);
+      expect({ what, status: answer.status }).toEqual({ what, status });
+      expect(answer.html).toMatch(message);
+      expect(await stored()).toEqual(before);
+    }
+
+    // A page sent twice: the second upload is refused, and its file is not kept.
+    const { csrf } = await documentsPage(token);
+    expect((await upload(token, { name: 'a.png', type: 'image/png', bytes: pngOf(10, 10), csrf })).status).toBe(303);
+    const afterOne = await stored();
+    const replayed = await upload(token, { name: 'b.png', type: 'image/png', bytes: pngOf(20, 20), csrf });
+    expect(replayed.status).toBe(409);
+    expect(replayed.html).toContain('already sent');
+    expect(await stored()).toEqual(afterOne);
+    expect((await client.get(`${applicantPath}/documents`, reader)).body.documents.map((d: any) => d.file_name)).toEqual([
+      'a.png',
+    ]);
+  });
+
+  it('keeps nothing of an upload cut off half-way', async () => {
+    const { token } = await startedApplicant();
+    const before = await stored();
+    const { csrf } = await documentsPage(token);
+    const boundary = '----cutoff';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n${csrf}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nphoto_id\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
+    const url = new URL(`${stack.formUrl}/applicants/${token}/documents`);
+    const sent = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(url, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 6 * MB) },
+      });
+      request.on('error', () => resolve(-1));
+      request.on('response', (response) => resolve(response.statusCode ?? 0));
+      request.write(head);
+      // Three of the six megabytes: more than a GridFS chunk reaches the database before the cut.
+      let written = 0;
+      const piece = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(256 * 1024 - 9, 0x20)]);
+      const more = () => {
+        while (written < 3 * MB) {
+          written += piece.length;
+          if (!request.write(written === piece.length ? piece : Buffer.alloc(piece.length, 0x20)))
+            return void request.once('drain', more);
+        }
+        // Its chunks reach the bucket before the connection goes.
+        void eventually('the first chunks stored', async () => (await stored()).chunks > before.chunks, { timeoutMs: 10000 })
+          .then(() => request.destroy())
+          .catch(reject);
+      };
+      more();
+    });
+    expect(sent).toBe(-1);
+    await eventually('the cut-off upload removed', async () => {
+      const now = await stored();
+      return now.files === before.files && now.chunks === before.chunks;
+    });
+    // The form still takes the next upload.
+    expect((await upload(token, { name: 'id.png', type: 'image/png', bytes: pngOf(10, 10) })).status).toBe(303);
+  });
+
+  it('takes 20 documents per applicant and refuses the 21st', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    let heldPage = '';
+    for (let i = 0; i < 20; i++) {
+      // The page as it was before the 20th upload: its form still offers one more.
+      if (i === 19) heldPage = (await documentsPage(token)).csrf;
+      const answer = await upload(token, { kind: 'other', name: `page-${i}.png`, type: 'image/png', bytes: pngOf(10 + i, 10) });
+      expect(answer.status).toBe(303);
+    }
+    const full = await fetch(`${stack.formUrl}/applicants/${token}/documents`);
+    expect(await full.text()).toContain('as many documents as an application can hold');
+    const before = await stored();
+    const refused = await upload(token, {
+      kind: 'other',
+      name: 'extra.png',
+      type: 'image/png',
+      bytes: pngOf(5, 5),
+      csrf: heldPage,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('an applicant uploads at most 20 documents');
+    expect(await stored()).toEqual(before);
+    expect((await client.get(`${applicantPath}/documents`, reader)).body.documents).toHaveLength(20);
+  });
+
+  it('does not complete a form before the documents the preset requires are uploaded', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    await fillStepsOfPreset3(stack.formUrl, token);
+    // Every other step saved: the form_url, the review and the signature all send the applicant to its documents.
+    const documentsUrl = `/applicants/${token}/documents`;
+    for (const step of ['', '/review', '/finish']) {
+      const asked = await fetch(`${stack.formUrl}/applicants/${token}${step}`, { redirect: 'manual' });
+      expect({ step, status: asked.status, location: asked.headers.get('location') }).toEqual({
+        step,
+        status: 303,
+        location: documentsUrl,
+      });
+    }
+    const refused = await fetch(`${stack.formUrl}/applicants/${token}/finish`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf_token: (await documentsPage(token)).csrf, consent: 'yes', signature: 'Grace Hopper' }),
+    });
+    expect({ status: refused.status, location: refused.headers.get('location') }).toEqual({
+      status: 303,
+      location: documentsUrl,
+    });
+    expect((await client.get(applicantPath)).body.applicant.form_status).toBe('started');
+
+    // The page says what is still needed; with the photo ID alone it still does.
+    expect((await documentsPage(token)).html).toContain('Still needed:');
+    expect((await upload(token, { kind: 'photo_id', name: 'id.png', type: 'image/png', bytes: pngOf(40, 30) })).status).toBe(303);
+    expect((await fetch(`${stack.formUrl}/applicants/${token}`, { redirect: 'manual' })).headers.get('location')).toBe(
+      documentsUrl,
+    );
+    expect(
+      (await upload(token, { kind: 'proof_of_income', name: 'stub.pdf', type: 'application/pdf', bytes: pdfWith('stub') }))
+        .status,
+    ).toBe(303);
+    // Both there: the documents step counts as saved, and the form resumes at the review.
+    expect((await fetch(`${stack.formUrl}/applicants/${token}`, { redirect: 'manual' })).headers.get('location')).toBe(
+      `/applicants/${token}/review`,
+    );
+  });
+
+  it('places the documents page among the steps: its Continue leads to the next one, its Back to the one before', async () => {
+    const { token } = await startedApplicant();
+    await fillStepsOfPreset3(stack.formUrl, token);
+    const { html } = await documentsPage(token);
+    expect(html).toContain(`<a class="button" href="/applicants/${token}/questions">Continue</a>`);
+    expect(html).toContain(`<a href="/applicants/${token}/identity">Back</a>`);
+    expect(html).toContain('Step 4 of 7');
+  });
+
+  /** Completes the last step of the form (preset 3) as a browser would send it, every other step saved. */
+  async function complete(token: string, userAgent: string, csrf?: string): Promise<Response> {
+    const fields = {
+      csrf_token: csrf ?? csrfOf(await (await fetch(`${stack.formUrl}/applicants/${token}/finish`)).text()),
+      consent: 'yes',
+      signature: 'Grace B. Hopper',
+    };
+    return fetch(`${stack.formUrl}/applicants/${token}/finish`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
+      body: new URLSearchParams(fields),
+    });
+  }
+
+  it('records the signed consent once, readable on the applicant and never changed', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    expect((await upload(token, { kind: 'photo_id', name: 'id.png', type: 'image/png', bytes: pngOf(40, 30) })).status).toBe(303);
+    expect(
+      (await upload(token, { kind: 'proof_of_income', name: 'stub.pdf', type: 'application/pdf', bytes: pdfWith('stub') }))
+        .status,
+    ).toBe(303);
+    await fillStepsOfPreset3(stack.formUrl, token);
+    expect((await client.get(applicantPath)).body.applicant.consent).toBeNull();
+
+    // A second copy of the last step, open in another tab, is sent after the first.
+    const otherTab = csrfOf(await (await fetch(`${stack.formUrl}/applicants/${token}/finish`)).text());
+    const completed = await complete(token, 'ConsentTest/1.0 (X11)');
+    expect(completed.status).toBe(303);
+    const preset = (await client.get('/api/v2/form_presets')).body.form_presets.find((p: { id: number }) => p.id === 3);
+    const { consent, form_completed_at } = (await client.get(applicantPath)).body.applicant;
+    expect(consent).toEqual({
+      signed_name: 'Grace B. Hopper',
+      signed_at: form_completed_at,
+      ip_address: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/),
+      user_agent: 'ConsentTest/1.0 (X11)',
+      form_preset_id: 3,
+      form_preset_version: preset.version,
+      disclosures: preset.disclosures.map(({ id, title, text }: Record<string, string>) => ({ id, title, text })),
+    });
+
+    // Neither a correction of the applicant nor the last step sent again changes it.
+    const corrected = await client.patch(applicantPath, { applicant: { first_name: 'Amazing Grace' } });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.applicant.consent).toEqual(consent);
+    const again = await complete(token, 'Other/2.0', otherTab);
+    expect(again.status).toBe(409);
+    expect((await client.get(applicantPath)).body.applicant.consent).toEqual(consent);
+  });
+
+  it('prints the application as a PDF: property, applicants, documents, consent, the SSN as its last four digits', async () => {
+    const { token, applicantPath, applicationId } = await startedApplicant();
+    expect(
+      (await upload(token, { kind: 'photo_id', name: 'passport-scan.png', type: 'image/png', bytes: pngOf(40, 30) })).status,
+    ).toBe(303);
+    expect(
+      (
+        await upload(token, {
+          kind: 'proof_of_income',
+          name: 'paystub-june.pdf',
+          type: 'application/pdf',
+          bytes: pdfWith('june'),
+        })
+      ).status,
+    ).toBe(303);
+    await fillStepsOfPreset3(stack.formUrl, token);
+    expect((await complete(token, 'PdfTest/1.0')).status).toBe(303);
+    const coApplicant = await client.post(`/api/v2/applications/${applicationId}/applicants`, {
+      applicant: {
+        first_name: 'Howard',
+        last_name: 'Aiken',
+        email: 'howard@example.com',
+        id_number: '078-05-1120',
+      },
+    });
+    expect(coApplicant.status).toBe(201);
+
+    const refused = await client.get(`/api/v2/applications/${applicationId}/summary.pdf`);
+    expect(refused.status).toBe(403);
+    expectErrorBody(refused, /sensitive_data scope/);
+
+    const answer = await fetch(`${stack.url}/api/v2/applications/${applicationId}/summary.pdf`, {
+      headers: { authorization: `Bearer ${READER_KEY}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/pdf');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const { text } = await parsePdf(bytes);
+    const flat = text.replace(/\s+/g, ' ');
+    for (const expected of [
+      `Rental application ${applicationId}`,
+      'Birch House',
+      'Primary applicant: Grace Hopper',
+      'Co-applicant: Howard Aiken',
+      'XXX-XX-6789',
+      'XXX-XX-1120',
+      'Current address: 1 Old Road, Springfield',
+      'passport-scan.png',
+      'paystub-june.pdf',
+      'Signed by: Grace B. Hopper',
+      'PdfTest/1.0',
+      'Tenant screening',
+      'Not signed yet.',
+    ]) {
+      expect(flat).toContain(expected);
+    }
+    expect(flat).not.toMatch(/123-?45-?6789|078-?05-?1120/);
+    expect((await client.get(`${applicantPath}`)).status).toBe(200);
+  });
+
+  it('uploads through the real page in a browser: with JavaScript showing progress, and without it', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    const browser = await launchBrowser();
+    try {
+      const withScript = await browser.newContext();
+      const statuses: string[] = [];
+      // The status line's texts, kept across the navigation the upload ends with.
+      await withScript.exposeBinding('noteStatus', (_source, text: string) => void statuses.push(text));
+      await withScript.addInitScript(
+        `document.addEventListener('DOMContentLoaded', () => {
+          const status = document.getElementById('upload-status');
+          if (status) new MutationObserver(() => window.noteStatus(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+        });`,
+      );
+      const page = await withScript.newPage();
+      await page.goto(`${stack.formUrl}/applicants/${token}/documents`);
+      await page.getByLabel('Photo ID (driver’s license, state ID or passport)').check();
+      const photo = Buffer.concat([jpegOf(1600, 1200, 2), randomBytes(3 * MB)]);
+      await page.getByLabel('File').setInputFiles({ name: 'license.jpg', mimeType: 'image/jpeg', buffer: photo });
+      const reloaded = page.waitForEvent('load');
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await reloaded;
+      await eventually('the uploaded file listed', async () => (await mainText(page)).includes('license.jpg'));
+      expect(statuses.some((text) => /^Uploading: [1-9]\d*%$/.test(text))).toBe(true);
+
+      const withoutScript = await browser.newContext({ javaScriptEnabled: false });
+      const plain = await withoutScript.newPage();
+      await plain.goto(`${stack.formUrl}/applicants/${token}/documents`);
+      await plain.getByLabel('Proof of income (your last pay stub showing year-to-date pay)').check();
+      await plain
+        .getByLabel('File')
+        .setInputFiles({ name: 'stub.pdf', mimeType: 'application/pdf', buffer: pdfWith('browser', 50_000) });
+      await submit(plain);
+      expect(await mainText(plain)).toContain('stub.pdf');
+      expect(await mainText(plain)).not.toContain('Still needed');
+
+      // A refusal shows beside the field, without JavaScript as with it.
+      await plain
+        .getByLabel('File')
+        .setInputFiles({ name: 'virus.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ not a pdf') });
+      await submit(plain);
+      expect(await mainText(plain)).toContain('The file is not a PDF, JPEG or PNG');
+
+      const listed = await client.get(`${applicantPath}/documents`, reader);
+      expect(listed.body.documents.map((document: { file_name: string; sha256: string }) => document.file_name)).toEqual([
+        'license.jpg',
+        'stub.pdf',
+      ]);
+      expect(listed.body.documents[0].sha256).toBe(sha256(photo));
+    } finally {
+      await browser.close();
+    }
+  });
+});
