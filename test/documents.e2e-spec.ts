@@ -482,6 +482,7 @@ describe('applicants’ documents', () => {
       'XXX-XX-6789',
       'XXX-XX-1120',
       'Current address: 1 Old Road, Springfield',
+      'Middle name: Brewster',
       'passport-scan.png',
       'paystub-june.pdf',
       'Signed by: Grace B. Hopper',

@@ -76,7 +76,7 @@ export async function sendStep(
 export async function fillStepsOfPreset3(formUrl: string, token: string, answers: Record<string, string> = {}): Promise<void> {
   const steps: Array<[string, Record<string, string>]> = [
     ['details', { desired_move_in: '2027-03-01' }],
-    ['identity', { dob: '1990-04-12', id_number: '123-45-6789' }],
+    ['identity', { middle_name: 'Brewster', dob: '1990-04-12', id_number: '123-45-6789' }],
     ['questions', { 'answers.current_address': '1 Old Road, Springfield', 'answers.employer': 'Navy', ...answers }],
   ];
   for (const [step, fields] of steps) {

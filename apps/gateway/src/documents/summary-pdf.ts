@@ -76,6 +76,30 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
     line('Form', `${applicant.form_status}${applicant.form_completed_at ? `, completed ${applicant.form_completed_at}` : ''}`);
     line('Reference', applicant.reference_id);
 
+    // The sections as saved; the identity's sealed fields are never among them (the DOB and SSN above come apart).
+    heading('Sections', 11);
+    const identity = applicant.identity;
+    if (identity) {
+      line('Middle name', identity.middle_name);
+      line('Driver’s license state', identity.drivers_license_state);
+    }
+    for (const residence of applicant.residences ?? []) {
+      line('Residence', `${residence.address}, ${residence.from} to ${residence.to ?? 'now'}`);
+    }
+    for (const job of applicant.employment ?? [])
+      line('Employment', `${job.employer}, ${job.position ?? '-'}, since ${job.start_date}`);
+    for (const income of applicant.other_income ?? []) line('Other income', `${income.source}, ${income.monthly_amount} a month`);
+    const household = applicant.household;
+    if (household) {
+      line(
+        'Household',
+        `${household.adults.length} other adults, ${household.minors.length} minors, ${household.pets.length} pets`,
+      );
+    }
+    const contact = applicant.emergency_contact;
+    if (contact) line('Emergency contact', `${contact.name} (${contact.relationship}), ${contact.phone}`);
+    if (!identity && !applicant.residences && !applicant.employment && !household && !contact) pdf.text('None saved.');
+
     heading('Answers', 11);
     const answers = applicant.form_answers ?? {};
     const questions = preset.questions.filter((question) => answers[question.id] !== undefined);
