@@ -135,7 +135,7 @@ describe('the application form’s pages', () => {
     });
 
     await page.goto(property.application_url);
-    expect(await mainText(page)).toContain('Step 1 of 10');
+    expect(await mainText(page)).toContain('Step 1 of 11');
     await checkPage('01-contact');
     await page.getByLabel('E-mail address').fill('not an address');
     await submit(page, property.application_url);
@@ -217,7 +217,11 @@ describe('the application form’s pages', () => {
     await page.getByLabel('Relationship to you').fill(HOSTILE);
     await page.getByLabel('Phone number').fill('555 010 9876');
     await checkPage('07-emergency-contact');
-    await submit(page, /\/questions$/);
+    await submit(page, /\/documents$/);
+
+    // Preset 1 offers documents without requiring them: Continue leads on without one.
+    await checkPage('07b-documents');
+    await Promise.all([page.waitForURL(/\/questions$/), page.getByRole('link', { name: 'Continue', exact: true }).click()]);
 
     // Every kind of question: a problem first, then the follow-up its answer asks for.
     await page.getByRole('group', { name: 'Have you ever been evicted?' }).getByLabel('Yes').check();
@@ -262,7 +266,7 @@ describe('the application form’s pages', () => {
     const summary = list.body.applications[0].applicants.find((a: { type: string }) => a.type === 'guarantor');
     const record = (await client.get(new URL(summary.api_url).pathname)).body.applicant;
     await page.goto(record.form_url);
-    expect(await mainText(page)).toContain('Step 1 of 6');
+    expect(await mainText(page)).toContain('Step 1 of 7');
     await submit(page, /\/identity$/);
     await page.getByLabel('Date of birth').fill('1960-05-05');
     await page.getByLabel('Social security number').fill('078-05-1120');
@@ -270,7 +274,8 @@ describe('the application form’s pages', () => {
     await address(1).getByLabel('Address', { exact: true }).fill('9 Far Lane, Shelbyville');
     await address(1).getByLabel('Moved in').fill('2000-01-01');
     await submit(page, /\/employment$/);
-    await submit(page, /\/review$/);
+    await submit(page, /\/documents$/);
+    await Promise.all([page.waitForURL(/\/review$/), page.getByRole('link', { name: 'Continue', exact: true }).click()]);
     expect(await page.getByRole('heading', { name: 'Your household' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Continue to sign' }).click();
     await page.waitForURL(/\/finish$/);
@@ -344,7 +349,8 @@ describe('the application form’s pages', () => {
     await press('submit', 'Enter', /\/emergency_contact$/);
     await typeInto('name', 'Key Contact');
     await typeInto('phone', '5550109876');
-    await press('submit', 'Enter', /\/questions$/);
+    await press('submit', 'Enter', /\/documents$/);
+    await press('Continue', 'Enter', /\/questions$/);
     for (const question of ['evicted', 'judgements', 'bankruptcy', 'refused_rent', 'smoking']) {
       await tabTo(`answers.${question}`);
       // In a radio group the arrow keys move to, and choose, the next choice.
