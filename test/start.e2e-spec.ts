@@ -23,9 +23,10 @@ import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { APPS } from '../scripts/apps';
 
+import { freePort } from '../tools/stack';
+
 /** Steps of `npm run build`: one per app, then the bench. */
 const BUILD_STEPS = APPS.length + 1;
-import { freePort } from '../tools/stack';
 
 const ROOT = resolve(__dirname, '..');
 /**
