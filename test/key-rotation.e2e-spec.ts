@@ -85,9 +85,9 @@ describe('field encryption key rotation', () => {
       return answer.body.applicant.sensitive_data;
     };
     expect(await Promise.all([before, during, after].map(read))).toEqual([
-      { dob: '1970-01-02', id_number: '111223333' },
-      { dob: '1971-02-03', id_number: '222334444' },
-      { dob: '1972-03-04', id_number: '333445555' },
+      { dob: '1970-01-02', id_number: '111223333', drivers_license_number: null },
+      { dob: '1971-02-03', id_number: '222334444', drivers_license_number: null },
+      { dob: '1972-03-04', id_number: '333445555', drivers_license_number: null },
     ]);
 
     // The old value is readable only while its key stays in the ring.
