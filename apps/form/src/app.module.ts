@@ -15,6 +15,7 @@ import { FormFlow } from './form/form-flow';
 import { FormHttpController } from './form/form.http.controller';
 import { FormLinks } from './form/form-links';
 import { FormPresetSource } from './form/preset-source';
+import { StaticAssetsHttpController } from './form/static-assets.http.controller';
 import { StepsHttpController } from './form/steps.http.controller';
 
 @Module({
@@ -23,7 +24,7 @@ import { StepsHttpController } from './form/steps.http.controller';
     ObservabilityModule.forApp('form'),
     queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS),
   ],
-  controllers: [FormHttpController, StepsHttpController, DocumentsHttpController],
+  controllers: [StaticAssetsHttpController, FormHttpController, StepsHttpController, DocumentsHttpController],
   providers: [
     ...fieldCipherProviders(FormEnvironment),
     ...documentVaultProviders(FormEnvironment),

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,7 +15,6 @@ import {
 import { DocumentRefusal, DocumentVault } from '@app/documents';
 import { FormBackends } from '../backends/form-backends';
 import { FormFlow, OpenStep, Refusal } from '../form/form-flow';
-import { VIEWS_DIR } from '../form/pages';
 import { FormBody } from '../questions/question-kinds';
 import { nextStep, previousStep } from '../sections/steps';
 import { documentKindLabels, missingDocuments } from './missing-documents';
@@ -33,18 +30,11 @@ const KNOWN_FIELDS = new Set(['csrf_token', 'website', 'kind']);
  */
 @Controller()
 export class DocumentsHttpController {
-  private readonly script = readFileSync(join(VIEWS_DIR, 'documents.js'), 'utf8');
-
   constructor(
     private readonly flow: FormFlow,
     private readonly backends: FormBackends,
     private readonly vault: DocumentVault,
   ) {}
-
-  @Get('documents.js')
-  documentsScript(@Res() reply: FastifyReply): FastifyReply {
-    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.script);
-  }
 
   @Get('applicants/:token/documents')
   async show(

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -22,7 +20,6 @@ import { FormBackends } from '../backends/form-backends';
 import { FormBody } from '../questions/question-kinds';
 import { formSteps, nextStep, resumeStep } from '../sections/steps';
 import { ALREADY_COMPLETE, FormFlow, NOT_FOUND, optional, Refusal, withIframe } from './form-flow';
-import { VIEWS_DIR } from './pages';
 import { FormPresetSource } from './preset-source';
 
 const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
@@ -44,31 +41,12 @@ interface Invitation {
 @Controller()
 export class FormHttpController {
   private readonly logger = new Logger('FormHttpController');
-  private readonly stylesheet = readFileSync(join(VIEWS_DIR, 'form.css'), 'utf8');
-  private readonly icon = readFileSync(join(VIEWS_DIR, 'favicon.svg'), 'utf8');
-  private readonly revealScript = readFileSync(join(VIEWS_DIR, 'reveal.js'), 'utf8');
 
   constructor(
     private readonly flow: FormFlow,
     private readonly backends: FormBackends,
     private readonly presets: FormPresetSource,
   ) {}
-
-  @Get('form.css')
-  style(@Res() reply: FastifyReply): FastifyReply {
-    return reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.stylesheet);
-  }
-
-  @Get('favicon.svg')
-  favicon(@Res() reply: FastifyReply): FastifyReply {
-    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(this.icon);
-  }
-
-  /** The one script: the SSN's show/hide button, which the form does without. */
-  @Get('reveal.js')
-  reveal(@Res() reply: FastifyReply): FastifyReply {
-    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.revealScript);
-  }
 
   @Get('properties/:id/apply')
   async apply(
