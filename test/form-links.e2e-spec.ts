@@ -153,8 +153,10 @@ describe('applicants’ form links', () => {
       expect(await answers[3].text()).toContain('Too many pages were asked for from your network.');
       // Three pages looked their applicant up; the two refused did not.
       expect(await handled()).toBe(before + 3);
-      // Its stylesheet is no page: served whatever the count.
-      expect((await fetch(`http://127.0.0.1:${port}/form.css`)).status).toBe(200);
+      // Its stylesheet, icon and scripts are no pages: served whatever the count.
+      for (const asset of ['form.css', 'favicon.svg', 'reveal.js', 'documents.js']) {
+        expect([asset, (await fetch(`http://127.0.0.1:${port}/${asset}`)).status]).toEqual([asset, 200]);
+      }
     } finally {
       await stack.signal(limited, 'SIGTERM');
     }

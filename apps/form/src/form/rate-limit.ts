@@ -1,6 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Pages } from './pages';
+import { STATIC_ASSET_PATHS } from './static-assets.http.controller';
 
 /** One client address's submissions in the current window. */
 interface Window {
@@ -46,7 +47,7 @@ export class SubmissionRateLimit {
 }
 
 /** What the form serves from memory, asking no service: never counted. */
-const STATIC_ROUTES = new Set(['/form.css', '/favicon.svg']);
+const STATIC_ROUTES = new Set(STATIC_ASSET_PATHS);
 
 /**
  * Counts every request to the form's pages, GETs included, against its client address's limit

@@ -16,6 +16,9 @@ const ASSETS = {
 
 type Asset = keyof typeof ASSETS;
 
+/** The paths of the form's static files: served from memory, they ask no service. */
+export const STATIC_ASSET_PATHS: readonly string[] = Object.keys(ASSETS).map((name) => `/${name}`);
+
 @Controller()
 export class StaticAssetsHttpController {
   private readonly bodies = new Map(Object.keys(ASSETS).map((name) => [name, readFileSync(join(VIEWS_DIR, name), 'utf8')]));
