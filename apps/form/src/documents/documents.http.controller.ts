@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import {
@@ -14,7 +14,7 @@ import {
 } from '@app/contracts';
 import { DocumentRefusal, DocumentVault } from '@app/documents';
 import { FormBackends } from '../backends/form-backends';
-import { FormFlow, OpenStep, Refusal } from '../form/form-flow';
+import { FormFlow, Iframe, OpenStep, Refusal } from '../form/form-flow';
 import { FormBody } from '../questions/question-kinds';
 import { nextStep, previousStep } from '../sections/steps';
 import { documentKindLabels, missingDocuments } from './missing-documents';
@@ -37,12 +37,7 @@ export class DocumentsHttpController {
   ) {}
 
   @Get('applicants/:token/documents')
-  async show(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
+  async show(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () =>
       this.page(reply, iframe, token, await this.flow.openStep(token, 'documents', iframe, 'GET'), {}),
     );
@@ -51,11 +46,10 @@ export class DocumentsHttpController {
   @Post('applicants/:token/documents')
   async upload(
     @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
+    @Iframe() iframe: boolean,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'documents', iframe, 'POST');
       const { fields, file } = await readUpload(request);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
@@ -27,6 +27,12 @@ import { FormLinks } from './form-links';
 import { PageFrame, Pages } from './pages';
 import { FormPresetSource } from './preset-source';
 import { SubmissionRateLimit } from './rate-limit';
+
+/** Whether the page was asked for inside a frame (`?iframe=true`): every page keeps it in its links. */
+export const Iframe = createParamDecorator(
+  (_: unknown, context: ExecutionContext): boolean =>
+    (context.switchToHttp().getRequest<FastifyRequest>().query as Record<string, unknown>)?.iframe === 'true',
+);
 
 /** The hidden field people never see and bots fill in. */
 export const HONEYPOT_FIELD = 'website';

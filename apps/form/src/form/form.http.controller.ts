@@ -19,7 +19,7 @@ import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
 import { FormBody } from '../questions/question-kinds';
 import { formSteps, nextStep, resumeStep } from '../sections/steps';
-import { ALREADY_COMPLETE, FormFlow, NOT_FOUND, optional, Refusal, withIframe } from './form-flow';
+import { ALREADY_COMPLETE, FormFlow, Iframe, NOT_FOUND, optional, Refusal, withIframe } from './form-flow';
 import { FormPresetSource } from './preset-source';
 
 const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
@@ -51,12 +51,12 @@ export class FormHttpController {
   @Get('properties/:id/apply')
   async apply(
     @Param('id') id: string,
-    @Query() query: Record<string, unknown>,
+    @Query('invitation') invitationToken: unknown,
+    @Iframe() iframe: boolean,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
-      const { property, invitation } = await this.openProperty(id, query.invitation);
+      const { property, invitation } = await this.openProperty(id, invitationToken);
       const action = `/properties/${property.id}/apply`;
       const values: FormBody = invitation ? { email: invitation.email, invitation: invitation.token } : {};
       return this.contactPage(reply, iframe, property, action, values);
@@ -66,11 +66,10 @@ export class FormHttpController {
   @Post('properties/:id/apply')
   async start(
     @Param('id') id: string,
-    @Query() query: Record<string, unknown>,
+    @Iframe() iframe: boolean,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
       const body = formBody(request);
       const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
@@ -101,12 +100,7 @@ export class FormHttpController {
 
   /** The applicant's form_url: where it left off (the contact details for one that never started). */
   @Get('applicants/:token')
-  async resume(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
+  async resume(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const { applicant, property, link } = await this.flow.openApplicant(token);
       if (applicant.form_status === 'completed')
@@ -122,12 +116,7 @@ export class FormHttpController {
 
   /** The contact details again, to change them (the form_url itself resumes). */
   @Get('applicants/:token/contact')
-  async contact(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
+  async contact(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const { applicant, property } = await this.flow.openApplicant(token);
       if (applicant.form_status === 'completed')
@@ -139,11 +128,10 @@ export class FormHttpController {
   @Post('applicants/:token')
   async saveContact(
     @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
+    @Iframe() iframe: boolean,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
       const action = `/applicants/${token}`;
       const { applicant, property, link } = await this.flow.openApplicant(token);
@@ -164,12 +152,7 @@ export class FormHttpController {
   }
 
   @Get('applicants/:token/details')
-  async details(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
+  async details(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'details', iframe, 'GET');
       return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: detailsValues(opened.applicant) });
@@ -179,11 +162,10 @@ export class FormHttpController {
   @Post('applicants/:token/details')
   async saveDetails(
     @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
+    @Iframe() iframe: boolean,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'details', iframe, 'POST');
       const { property, link } = opened;
@@ -203,12 +185,7 @@ export class FormHttpController {
   }
 
   @Get('applicants/:token/done')
-  async done(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
+  async done(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const { applicant, property } = await this.flow.openApplicant(token);
       if (applicant.form_status !== 'completed')

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
@@ -18,7 +18,7 @@ import { requiredDocumentProblems } from '../documents/missing-documents';
 import { SectionContext } from '../sections/section';
 import { isSectionStep, nextStep, previousStep, SECTIONS, SectionStep } from '../sections/steps';
 import { formConsent } from './consent';
-import { FormFlow, NOT_FOUND, optional, sectionOf, StepPage, withoutSecrets } from './form-flow';
+import { FormFlow, Iframe, NOT_FOUND, optional, sectionOf, StepPage, withoutSecrets } from './form-flow';
 
 const FINISH_PAGE = { step: 'finish', template: 'finish', title: 'Consent and signature' } as const;
 
@@ -36,12 +36,7 @@ export class StepsHttpController {
 
   /** "Check your answers": every step saved, each with a link to change it, before the signature. */
   @Get('applicants/:token/review')
-  async review(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
+  async review(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'review', iframe, 'GET');
       const { applicant, property, steps, preset } = opened;
@@ -67,12 +62,7 @@ export class StepsHttpController {
   }
 
   @Get('applicants/:token/finish')
-  async finish(
-    @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
+  async finish(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'finish', iframe, 'GET');
       return this.flow.stepPage(reply, iframe, { ...FINISH_PAGE, opened, token, values: {} });
@@ -82,11 +72,10 @@ export class StepsHttpController {
   @Post('applicants/:token/finish')
   async complete(
     @Param('token') token: string,
-    @Query() query: Record<string, unknown>,
+    @Iframe() iframe: boolean,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'finish', iframe, 'POST');
       const body = this.flow.submitted(request, `/applicants/${token}/finish`);
@@ -117,10 +106,9 @@ export class StepsHttpController {
   async section(
     @Param('token') token: string,
     @Param('step') step: string,
-    @Query() query: Record<string, unknown>,
+    @Iframe() iframe: boolean,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
       if (!isSectionStep(step)) throw NOT_FOUND;
       const opened = await this.flow.openStep(token, step, iframe, 'GET');
@@ -137,11 +125,10 @@ export class StepsHttpController {
   async saveSection(
     @Param('token') token: string,
     @Param('step') step: string,
-    @Query() query: Record<string, unknown>,
+    @Iframe() iframe: boolean,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const iframe = query.iframe === 'true';
     return this.flow.answer(reply, iframe, async () => {
       if (!isSectionStep(step)) throw NOT_FOUND;
       const opened = await this.flow.openStep(token, step, iframe, 'POST');
