@@ -5,7 +5,7 @@ import { queueName, QUEUES } from '@app/contracts';
 import { KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
-import { csrfOf, fillStepsOfPreset3, startForm, Upload, uploadDocument } from './support/form-documents';
+import { csrfOf, fillStepsOfPreset3, sendStep, startForm, Upload, uploadDocument } from './support/form-documents';
 import { Api, api, expectErrorBody } from './support/http';
 import { eventually } from './support/wait';
 import { jpegOf, pngOf } from '../libs/documents/src/documents.testing';
@@ -494,6 +494,52 @@ describe('applicants’ documents', () => {
     }
     expect(flat).not.toMatch(/123-?45-?6789|078-?05-?1120/);
     expect((await client.get(`${applicantPath}`)).status).toBe(200);
+  });
+
+  it('prints the answers under the questions of the preset version they were given to', async () => {
+    const created = await client.post('/api/v2/form_presets', {
+      form_preset: {
+        name: 'Pets only',
+        questions: [{ id: 'pet_name', label: 'Name of your pet', kind: 'text', required: true }],
+        disclosures: [{ id: 'screening', title: 'Tenant screening', text: 'We check your rental history.' }],
+        sections: [{ kind: 'questions' }],
+        documents: [],
+      },
+    });
+    expect(created.status).toBe(201);
+    const presetId = created.body.form_preset.id;
+    const property = await client.post('/api/v2/properties', {
+      property: { name: 'Pet Place', kind: 'single_family', form_preset_id: presetId },
+    });
+    const application = await client.post('/api/v2/applications', {
+      application: {
+        property_id: property.body.property.id,
+        applicant: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
+      },
+    });
+    const applicantPath = pathOf(application.body.application.applicants[0].api_url);
+    const token = await startForm(stack.formUrl, (await client.get(applicantPath)).body.applicant.form_url);
+    for (const [step, fields] of [
+      ['details', { desired_move_in: '2027-03-01' }],
+      ['identity', { dob: '1990-04-12', id_number: '123-45-6789' }],
+      ['questions', { 'answers.pet_name': 'Rex' }],
+    ] as const) {
+      expect([step, (await sendStep(stack.formUrl, token, step, fields)).status]).toEqual([step, 303]);
+    }
+    expect((await complete(token, 'PdfTest/1.0')).status).toBe(303);
+    // Changed after the applicant signed: the PDF still asks the question as it was asked.
+    const changed = await client.patch(`/api/v2/form_presets/${presetId}`, {
+      form_preset: { questions: [{ id: 'pet_name', label: 'Changed label', kind: 'text', required: true }] },
+    });
+    expect(changed.status).toBe(200);
+
+    const answer = await fetch(`${stack.url}/api/v2/applications/${application.body.application.id}/summary.pdf`, {
+      headers: { authorization: `Bearer ${READER_KEY}` },
+    });
+    expect(answer.status).toBe(200);
+    const flat = (await parsePdf(Buffer.from(await answer.arrayBuffer()))).text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Name of your pet: Rex');
+    expect(flat).not.toContain('Changed label');
   });
 
   it('uploads through the real page in a browser: with JavaScript showing progress, and without it', async () => {

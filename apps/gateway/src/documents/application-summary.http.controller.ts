@@ -8,7 +8,10 @@ import {
   DOCUMENTS,
   ErrorCode,
   formatTimestamp,
+  FORM_PRESET_PATTERNS,
   formPreset,
+  FormPreset,
+  FormPresetResponse,
   PROPERTIES,
   PropertyRepresentation,
   PropertyResponse,
@@ -95,7 +98,7 @@ export class ApplicationSummaryHttpController {
     const pdf = summaryPdf({
       application,
       property,
-      preset: formPreset(property?.form_preset_id),
+      preset: await this.preset(credential.clientId, property, applicants),
       applicants,
       generatedAt: formatTimestamp(new Date()),
     });
@@ -104,6 +107,29 @@ export class ApplicationSummaryHttpController {
       .header('content-disposition', `attachment; filename="application-${application.id}.pdf"`)
       .header('cache-control', 'no-store')
       .send(pdf);
+  }
+
+  /**
+   * The preset the answers were given to: the version a signed consent names (a client's preset
+   * changed since still prints the questions as they were asked), else the property's current
+   * one. A preset that is gone leaves the shipped one its id falls back to, as the form does.
+   */
+  private async preset(
+    clientId: number,
+    property: PropertyRepresentation | null,
+    applicants: SummaryApplicant[],
+  ): Promise<FormPreset> {
+    const signed = applicants.find(({ applicant }) => applicant.consent)?.applicant.consent;
+    const id = signed?.form_preset_id ?? property?.form_preset_id;
+    if (id === undefined) return formPreset(id);
+    const ref = { client_id: clientId, id, ...(signed ? { version: signed.form_preset_version } : {}) };
+    return this.backends
+      .properties<FormPresetResponse>(FORM_PRESET_PATTERNS.GET, ref)
+      .then(({ form_preset: found }) => found)
+      .catch((error: unknown) => {
+        if (error instanceof ServiceError && error.code === ErrorCode.NOT_FOUND) return formPreset(id);
+        throw error;
+      });
   }
 
   /** An applicant with its sensitive data (read as the applicant GET reads it, audited) and its documents. */
