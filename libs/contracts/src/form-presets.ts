@@ -126,11 +126,6 @@ export class FormPreset {
   documents: FormDocumentRequest[];
 }
 
-export class FormPresetListResponse {
-  @ApiProperty({ type: [FormPreset] })
-  form_presets: FormPreset[];
-}
-
 const SCREENING: FormDisclosure = {
   id: 'screening',
   title: 'Tenant screening',
