@@ -8,6 +8,7 @@ export * from './dto/floor-plan.dto';
 export * from './property-messages';
 export * from './dto/application.dto';
 export * from './dto/error.dto';
+export { phoneDigits } from './validation/fields';
 export * from './validation/parse';
 export * from './validation/contract.pipe';
 export * from './validation/idempotency-key.pipe';

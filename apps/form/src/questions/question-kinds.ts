@@ -1,4 +1,5 @@
-import { FormQuestion, FormQuestionKind, MAX_FORM_ANSWER } from '@app/contracts';
+import { isEmail } from 'class-validator';
+import { FormQuestion, FormQuestionKind, MAX_FORM_ANSWER, phoneDigits } from '@app/contracts';
 
 /** A submitted form: the last value of each field. */
 export type FormBody = Record<string, string>;
@@ -181,8 +182,8 @@ export class PhoneQuestion extends QuestionKind {
   protected override readonly hint = '10 to 15 digits; spaces, dashes and brackets are fine.';
 
   protected override check(raw: string): Checked {
-    const digits = raw.replace(/[ \-().+]/g, '');
-    return /^\d{10,15}$/.test(digits) ? { answer: digits } : { problem: 'must be a phone number of 10 to 15 digits' };
+    const digits = phoneDigits(raw);
+    return digits ? { answer: digits } : { problem: 'must be a phone number of 10 to 15 digits' };
   }
 }
 
@@ -192,9 +193,7 @@ export class EmailQuestion extends QuestionKind {
   protected override readonly autocomplete = 'email';
 
   protected override check(raw: string): Checked {
-    return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(raw) && raw.length <= 254
-      ? { answer: raw }
-      : { problem: 'must be a valid e-mail address' };
+    return isEmail(raw) && raw.length <= 254 ? { answer: raw } : { problem: 'must be a valid e-mail address' };
   }
 }
 

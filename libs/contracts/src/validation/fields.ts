@@ -289,13 +289,15 @@ export function SsnField(options: Presence = {}): PropertyDecorator {
 
 const PHONE_PUNCTUATION = /[ \-().+]/g;
 
+/** A phone number's digits once spaces, dashes, parentheses, dots and plus signs are taken out, when 10 to 15; else null. */
+export function phoneDigits(value: string): string | null {
+  const digits = value.replace(PHONE_PUNCTUATION, '');
+  return /^\d{10,15}$/.test(digits) ? digits : null;
+}
+
 /** Digits once spaces, dashes, parentheses, dots and plus signs are taken out: 10 to 15. */
 export function PhoneField(options: Presence = {}): PropertyDecorator {
-  const normalize: Normalize = (value) => {
-    if (typeof value !== 'string') return value;
-    const digits = value.replace(PHONE_PUNCTUATION, '');
-    return /^\d{10,15}$/.test(digits) ? digits : value;
-  };
+  const normalize: Normalize = (value) => (typeof value === 'string' ? (phoneDigits(value) ?? value) : value);
   const check: Check = (value) =>
     typeof value === 'string' && /^\d{10,15}$/.test(value) ? null : 'must be a phone number of 10 to 15 digits';
   return field('phoneField', options, check, { type: 'string', pattern: '^[\\d ().+-]+$' }, { normalize });
