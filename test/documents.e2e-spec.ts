@@ -58,7 +58,14 @@ describe('applicants’ documents', () => {
     database = await mongoose
       .createConnection(process.env.MONGODB_URI!, { dbName: queueName(stack.namespace, QUEUES.APPLICATIONS) })
       .asPromise();
-    const created = await client.post('/api/v2/properties', { property: { name: 'Birch House', kind: 'single_family' } });
+    const created = await client.post('/api/v2/properties', {
+      property: {
+        name: 'Birch House',
+        kind: 'single_family',
+        manager_name: 'Birch Lettings',
+        manager_email: 'office@birch.example',
+      },
+    });
     expect(created.status).toBe(201);
     propertyId = created.body.property.id;
   });
@@ -477,6 +484,7 @@ describe('applicants’ documents', () => {
     for (const expected of [
       `Rental application ${applicationId}`,
       'Birch House',
+      'Manager: Birch Lettings, office@birch.example',
       'Primary applicant: Grace Hopper',
       'Co-applicant: Howard Aiken',
       'XXX-XX-6789',

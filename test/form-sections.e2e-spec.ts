@@ -104,10 +104,10 @@ describe('the online application form’s sections', () => {
   };
 
   /** Starts an application at a new property of client one; the primary's form_url. */
-  async function start(name: string): Promise<{ formUrl: string; propertyId: number }> {
+  async function start(name: string, fields: Record<string, string> = {}): Promise<{ formUrl: string; propertyId: number }> {
     const property = (
       await client.post('/api/v2/properties', {
-        property: { name, kind: 'single_family', street: '1 Main St', city: 'Springfield' },
+        property: { name, kind: 'single_family', street: '1 Main St', city: 'Springfield', ...fields },
       })
     ).body.property;
     const started = await send(property.application_url, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
@@ -136,7 +136,10 @@ describe('the online application form’s sections', () => {
   }
 
   it('saves every section as its step is sent, resumes at the first step not saved, and refuses changes once completed', async () => {
-    const { formUrl, propertyId } = await start('Sections Court');
+    const { formUrl, propertyId } = await start('Sections Court', {
+      manager_name: 'Elm Lettings',
+      manager_email: 'rent@elm.example',
+    });
     const resumed = async () => (await fetch(formUrl, { redirect: 'manual' })).headers.get('location');
     expect(await resumed()).toMatch(/\/details$/);
 
@@ -208,6 +211,10 @@ describe('the online application form’s sections', () => {
 
     const signed = await send(`${formUrl}/finish`, { consent: 'yes', signature: 'Ada Lovelace' });
     expect(signed.location).toMatch(/\/done$/);
+    // The confirmation says who will be in touch and how to reach them meanwhile.
+    const done = await page(`${formUrl}/done`);
+    expect(done.html).toContain('Elm Lettings will contact you');
+    expect(done.html).toContain('Questions meanwhile: <a href="mailto:rent@elm.example">rent@elm.example</a>.');
 
     // Completed: no step can be changed, and the form_url shows the confirmation.
     const late = await send(`${formUrl}/employment`, EMPLOYMENT);
@@ -296,6 +303,34 @@ describe('the online application form’s sections', () => {
     expect(removed.html).toContain('>second</textarea>');
     expect(removed.html).not.toContain('>first</textarea>');
     expect(await fetch(formUrl, { redirect: 'manual' }).then((r) => r.headers.get('location'))).toMatch(/\/residence_history$/);
+  });
+
+  it('names the property’s manager with a contact on every page, and as who receives the SSN', async () => {
+    const { formUrl, propertyId } = await start('Manager Court', {
+      manager_name: 'Birch & <b>Sons</b> Management',
+      manager_email: 'leasing@birch.example',
+      manager_phone: '+1 (217) 555-0134',
+    });
+    await fill(formUrl, [['details', {}, '/identity$']]);
+    const identity = await page(`${formUrl}/identity`);
+    const contact =
+      '<p class="property-manager">Managed by Birch &amp; &lt;b&gt;Sons&lt;/b&gt; Management' +
+      ' · <a href="mailto:leasing@birch.example">leasing@birch.example</a>' +
+      ' · <a href="tel:+12175550134">(217) 555-0134</a></p>';
+    expect(identity.html).toContain(contact);
+    expect(identity.html).toContain(
+      'Only Birch &amp; &lt;b&gt;Sons&lt;/b&gt; Management, which manages Manager Court, 1 Main St',
+    );
+    expect((await page(`${formUrl}/residence_history`)).html).toContain(contact);
+
+    // Cleared through the API, the contact goes from the pages and the notice names the property alone.
+    const cleared = await client.patch(`/api/v2/properties/${propertyId}`, {
+      property: { manager_name: null, manager_email: null, manager_phone: null },
+    });
+    expect(cleared.status).toBe(200);
+    const plain = await page(`${formUrl}/identity`);
+    expect(plain.html).not.toContain('property-manager');
+    expect(plain.html).toContain('Only Manager Court, 1 Main St');
   });
 
   it('shows the property’s address and who receives the SSN beside a masked SSN field', async () => {

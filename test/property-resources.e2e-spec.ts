@@ -112,9 +112,17 @@ describe('reading, listing and changing properties and floor plans', () => {
 
   describe('PATCH /api/v2/properties/:id', () => {
     it('changes the fields given, keeps the rest, and answers with the full new representation', async () => {
-      const property = await create({ name: 'Before', street: '1 Old St', city: 'Oldtown' });
+      const property = await create({ name: 'Before', street: '1 Old St', city: 'Oldtown', manager_name: 'Old Lettings' });
       const answer = await client.patch(`${properties}/${property.id}`, {
-        property: { name: '  After ', city: null, zip: '62701', kind: 'generic', invitation_only: true },
+        property: {
+          name: '  After ',
+          city: null,
+          zip: '62701',
+          manager_name: null,
+          manager_phone: '217.555.0199',
+          kind: 'generic',
+          invitation_only: true,
+        },
       });
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
@@ -123,6 +131,8 @@ describe('reading, listing and changing properties and floor plans', () => {
           name: 'After',
           city: '',
           zip: '62701',
+          manager_name: '',
+          manager_phone: '2175550199',
           kind: 'generic',
           invitation_only: true,
           // A new name does not rename the floor plans.

@@ -1,4 +1,4 @@
-import { summarize } from './pages';
+import { phoneLink, summarize } from './pages';
 
 /** A page as the templates render it: labels, a question's fieldset, the consent checkbox. */
 const body = `
@@ -46,5 +46,16 @@ describe('summarize', () => {
       { id: 'field-application-desired_move_in', label: 'desired move in', message: 'is not a date' },
       { id: 'field--b-', label: '&#60;b&#62;', message: 'odd' },
     ]);
+  });
+});
+
+describe('phoneLink', () => {
+  it('writes a North American number as people write it, with or without its leading 1', () => {
+    expect(phoneLink('2175550134')).toEqual({ text: '(217) 555-0134', href: 'tel:+12175550134' });
+    expect(phoneLink('12175550134')).toEqual({ text: '(217) 555-0134', href: 'tel:+12175550134' });
+  });
+
+  it('writes any other number as its digits after a plus sign', () => {
+    expect(phoneLink('442079460000')).toEqual({ text: '+442079460000', href: 'tel:+442079460000' });
   });
 });

@@ -60,6 +60,15 @@ export function summarize(body: string, problems: FieldProblem[] = []): SummaryL
   return lines.sort((a, b) => a.at - b.at).map(({ line }) => line);
 }
 
+/** A phone number stored as its digits, as a page shows it and as its `tel:` link. */
+export function phoneLink(digits: string): { text: string; href: string } {
+  // Ten digits, or eleven after a 1, are a North American number: the one kind written here the
+  // way people write it.
+  const us = /^1?(\d{3})(\d{3})(\d{4})$/.exec(digits);
+  if (us) return { text: `(${us[1]}) ${us[2]}-${us[3]}`, href: `tel:+1${us.slice(1).join('')}` };
+  return { text: `+${digits}`, href: `tel:+${digits}` };
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -76,7 +85,7 @@ export class Pages {
   constructor(private readonly frameAncestors: string) {}
 
   send(reply: FastifyReply, status: number, template: string, data: PageFrame & Record<string, unknown>): FastifyReply {
-    const html = this.eta.render(template, { ...data, errors: problemsByField(data.problems), fieldId, summarize });
+    const html = this.eta.render(template, { ...data, errors: problemsByField(data.problems), fieldId, summarize, phoneLink });
     return this.secure(reply, data.iframe).code(status).type('text/html; charset=utf-8').send(html);
   }
 

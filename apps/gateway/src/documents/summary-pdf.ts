@@ -59,6 +59,7 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
   if (property) {
     line('Address', [property.street, property.city, property.state, property.zip].filter(Boolean).join(', '));
     line('Kind', property.kind);
+    line('Manager', [property.manager_name, property.manager_email, property.manager_phone].filter(Boolean).join(', '));
   }
   const plan = property?.floor_plans.find((candidate) => candidate.id === application.floor_plan_id);
   line('Floor plan', plan?.name ?? null);

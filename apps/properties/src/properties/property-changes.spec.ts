@@ -15,6 +15,9 @@ function stored(overrides: Partial<PropertyRecord> = {}): PropertyRecord {
     city: 'Springfield',
     state: 'IL',
     zip: '62701',
+    manager_name: 'Elm Lettings',
+    manager_email: 'rent@elm.example',
+    manager_phone: '2175550134',
     invitation_only: false,
     invitation_only_message: '',
     form_preset_id: 3,
@@ -45,6 +48,9 @@ describe('changedProperty', () => {
       city: 'Springfield',
       state: 'IL',
       zip: '62701',
+      manager_name: 'Elm Lettings',
+      manager_email: 'rent@elm.example',
+      manager_phone: '2175550134',
       invitation_only: false,
       invitation_only_message: '',
       floor_plans: stored().floor_plans,
@@ -64,6 +70,15 @@ describe('changedProperty', () => {
       AT,
     );
     expect([state!.street, state!.zip, state!.invitation_only_message, state!.city]).toEqual(['', '', '', 'Springfield']);
+  });
+
+  it('changes the manager and its contact, null clearing each to ""', () => {
+    const state = changedProperty(
+      stored(),
+      { manager_name: 'Oak Lettings', manager_email: null, manager_phone: '3125550100' },
+      AT,
+    );
+    expect([state!.manager_name, state!.manager_email, state!.manager_phone]).toEqual(['Oak Lettings', '', '3125550100']);
   });
 
   it('is null when nothing would change, so no version is spent', () => {

@@ -2,7 +2,16 @@ import { ErrorCode, PropertyChanges, ServiceError } from '@app/contracts';
 import { PropertyRecord, PropertyState, stateOf } from './property.schema';
 
 /** Fields whose null means "not set", stored as "". */
-const TEXT_FIELDS = ['street', 'city', 'state', 'zip', 'invitation_only_message'] as const;
+const TEXT_FIELDS = [
+  'street',
+  'city',
+  'state',
+  'zip',
+  'manager_name',
+  'manager_email',
+  'manager_phone',
+  'invitation_only_message',
+] as const;
 
 /**
  * The state `changes` leave the property in, or null when they change nothing. The floor plans

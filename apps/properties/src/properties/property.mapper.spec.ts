@@ -12,6 +12,9 @@ const PROPERTY_FIELDS = [
   'city',
   'state',
   'zip',
+  'manager_name',
+  'manager_email',
+  'manager_phone',
   'invitation_only',
   'invitation_only_message',
   'application_url',
@@ -19,6 +22,17 @@ const PROPERTY_FIELDS = [
   'background_config_id',
   'floor_plans',
 ];
+
+const TEXT_FIELDS = [
+  'street',
+  'city',
+  'state',
+  'zip',
+  'manager_name',
+  'manager_email',
+  'manager_phone',
+  'invitation_only_message',
+] as const;
 
 const FLOOR_PLAN_FIELDS = ['id', 'property_id', 'name', 'beds', 'baths', 'deposit', 'rent'];
 
@@ -35,6 +49,9 @@ function storedProperty(overrides: Partial<PropertyRecord> = {}): PropertyRecord
     city: 'Springfield',
     state: 'IL',
     zip: '62701',
+    manager_name: 'Elm Lettings',
+    manager_email: 'rent@elm.example',
+    manager_phone: '2175550134',
     invitation_only: false,
     invitation_only_message: '',
     form_preset_id: 3,
@@ -64,6 +81,9 @@ describe('toPropertyRepresentation', () => {
       city: 'Springfield',
       state: 'IL',
       zip: '62701',
+      manager_name: 'Elm Lettings',
+      manager_email: 'rent@elm.example',
+      manager_phone: '2175550134',
       invitation_only: false,
       invitation_only_message: '',
       application_url: 'https://rentals.example.com/properties/42/apply',
@@ -84,31 +104,19 @@ describe('toPropertyRepresentation', () => {
     expect(property.invitation_only_message).toBe('Ask us.');
   });
 
-  it('gives "" for property strings that were never stored', () => {
+  it('gives "" for property strings that were never stored (a property stored before the manager fields, say)', () => {
     const record = storedProperty();
-    for (const field of ['street', 'city', 'state', 'zip', 'invitation_only_message'] as const) {
-      delete (record as Partial<PropertyRecord>)[field];
-    }
+    for (const field of TEXT_FIELDS) delete (record as Partial<PropertyRecord>)[field];
     const property = toPropertyRepresentation(record, BASE_URL);
-    expect(property.street).toBe('');
-    expect(property.city).toBe('');
-    expect(property.state).toBe('');
-    expect(property.zip).toBe('');
-    expect(property.invitation_only_message).toBe('');
+    expect(TEXT_FIELDS.map((field) => property[field])).toEqual(TEXT_FIELDS.map(() => ''));
     expect(Object.keys(property)).toEqual(PROPERTY_FIELDS);
   });
 
   it('gives "" for property strings stored as null', () => {
     const record = storedProperty();
-    Object.assign(record, { street: null, city: null, state: null, zip: null, invitation_only_message: null });
+    Object.assign(record, Object.fromEntries(TEXT_FIELDS.map((field) => [field, null])));
     const property = toPropertyRepresentation(record, BASE_URL);
-    expect([property.street, property.city, property.state, property.zip, property.invitation_only_message]).toEqual([
-      '',
-      '',
-      '',
-      '',
-      '',
-    ]);
+    expect(TEXT_FIELDS.map((field) => property[field])).toEqual(TEXT_FIELDS.map(() => ''));
   });
 
   it('builds application_url from the form’s base URL (APPLY_BASE_URL) and the id', () => {

@@ -62,6 +62,19 @@ export class PropertyRecord {
   @Prop({ type: String, default: '' })
   zip: string;
 
+  /**
+   * The landlord or management company applicants deal with, and its contact; "" when unset,
+   * absent from properties stored before they were kept.
+   */
+  @Prop({ type: String, default: '' })
+  manager_name?: string;
+
+  @Prop({ type: String, default: '' })
+  manager_email?: string;
+
+  @Prop({ type: String, default: '' })
+  manager_phone?: string;
+
   @Prop({ required: true })
   invitation_only: boolean;
 
@@ -114,6 +127,9 @@ export const MUTABLE_FIELDS = [
   'city',
   'state',
   'zip',
+  'manager_name',
+  'manager_email',
+  'manager_phone',
   'invitation_only',
   'invitation_only_message',
   'floor_plans',

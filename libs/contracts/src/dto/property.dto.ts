@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BooleanField, EnumField, IntegerField, NestedField, StringField } from '../validation/fields';
+import { BooleanField, EmailField, EnumField, IntegerField, NestedField, PhoneField, StringField } from '../validation/fields';
 
 export const PROPERTY_KINDS = ['multi_family', 'single_family', 'generic'] as const;
 export type PropertyKind = (typeof PROPERTY_KINDS)[number];
@@ -13,6 +13,9 @@ export const PROPERTY_DEFAULTS = {
 } as const satisfies Record<string, unknown>;
 
 const ADDRESS_LINE = 'Empty string when left out.';
+const MANAGER =
+  'The landlord or management company applicants deal with: the form shows it with its contact beside the property, ' +
+  'and names it as who receives an SSN.';
 
 /** `property` inside POST /api/v2/properties. */
 export class PropertyInput {
@@ -54,6 +57,21 @@ export class PropertyInput {
   @StringField({ nullable: true, trim: true, max: 255 })
   @ApiProperty({ description: `Postal code. ${ADDRESS_LINE}`, example: '62701' })
   zip?: string | null;
+
+  @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `${MANAGER} ${ADDRESS_LINE}`, example: 'Maple Property Management' })
+  manager_name?: string | null;
+
+  @EmailField({ nullable: true, max: 254 })
+  @ApiProperty({ description: `The manager's e-mail address for applicants. ${ADDRESS_LINE}`, example: 'leasing@maple.example' })
+  manager_email?: string | null;
+
+  @PhoneField({ nullable: true })
+  @ApiProperty({
+    description: `The manager's phone number for applicants: 10 to 15 digits once spaces, -, (, ), . and + are taken out; stored as the digits. ${ADDRESS_LINE}`,
+    example: '(217) 555-0134',
+  })
+  manager_phone?: string | null;
 
   @BooleanField()
   @ApiProperty({
@@ -135,6 +153,15 @@ export class PropertyRepresentation {
   @ApiProperty({ example: '62701' })
   zip: string;
 
+  @ApiProperty({ description: `${MANAGER} "" when unset.`, example: 'Maple Property Management' })
+  manager_name: string;
+
+  @ApiProperty({ description: 'The manager’s e-mail address for applicants; "" when unset.', example: 'leasing@maple.example' })
+  manager_email: string;
+
+  @ApiProperty({ description: 'The manager’s phone number for applicants, its digits; "" when unset.', example: '2175550134' })
+  manager_phone: string;
+
   @ApiProperty({ example: false })
   invitation_only: boolean;
 
@@ -208,6 +235,18 @@ export class PropertyChanges {
   @StringField({ nullable: true, trim: true, max: 255 })
   @ApiProperty({ description: `Postal code; null stores "". ${UNCHANGED}`, example: '62702' })
   zip?: string | null;
+
+  @StringField({ nullable: true, trim: true, max: 255 })
+  @ApiProperty({ description: `The landlord or management company; null stores "". ${UNCHANGED}`, example: 'Elm Lettings' })
+  manager_name?: string | null;
+
+  @EmailField({ nullable: true, max: 254 })
+  @ApiProperty({ description: `The manager's e-mail address; null stores "". ${UNCHANGED}`, example: 'rent@elm.example' })
+  manager_email?: string | null;
+
+  @PhoneField({ nullable: true })
+  @ApiProperty({ description: `The manager's phone number; null stores "". ${UNCHANGED}`, example: '217-555-0199' })
+  manager_phone?: string | null;
 
   @BooleanField()
   @ApiProperty({ description: `Whether only invited people may apply. ${UNCHANGED}`, example: true })
