@@ -48,11 +48,15 @@ async function bootstrap(): Promise<void> {
 }
 
 /**
- * Browsers post forms as application/x-www-form-urlencoded. Nest's own parser would give an
- * array for a field sent twice; here each field's last value counts, so every field is a string.
+ * Browsers post forms as application/x-www-form-urlencoded (multipart/form-data for an upload,
+ * readUploads): nothing else is read. Fastify's own JSON and text parsers go, so a JSON body,
+ * whose numbers and arrays no page expects, is refused (415) before any page sees it. Nest's own
+ * parser would give an array for a field sent twice; here each field's last value counts, so
+ * every field is a string.
  */
 function readFormPosts(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },

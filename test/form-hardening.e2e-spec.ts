@@ -1,0 +1,89 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
+import { APPLICATION_FORMS } from '@app/contracts';
+import { formTokenDigest } from '@app/crypto';
+import { freePort, RunningProcess, Stack, testFieldKey } from '../tools/stack';
+import { Api, api } from './support/http';
+
+/**
+ * What the form takes and answers beyond its pages' own work, against the whole stack: only the
+ * bodies a browser sends, its key ring for CSRF tokens, its headers in production, and a page
+ * whose message reaches the applications service twice answered the same both times.
+ */
+describe('the online form, hardened', () => {
+  let stack: Stack;
+  let client: Api;
+  const contact = { first_name: 'Mallory', last_name: 'Hacker', email: 'mallory@example.com' };
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      form: true,
+      env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000' },
+    });
+    client = api(stack.url);
+  });
+
+  afterAll(() => stack?.stop());
+
+  async function createProperty(name: string): Promise<Record<string, any>> {
+    const created = await client.post('/api/v2/properties', { property: { name } });
+    expect(created.status).toBe(201);
+    return created.body.property;
+  }
+
+  async function applicationsTo(propertyId: number): Promise<Array<Record<string, any>>> {
+    return (await client.get(`/api/v2/applications?property_id=${propertyId}`)).body.applications;
+  }
+
+  /** A form page's CSRF token, as the form at `url` issued it. */
+  async function csrfOf(url: string): Promise<string> {
+    const html = await (await fetch(url)).text();
+    return /name="csrf_token" value="([^"]+)"/.exec(html)![1];
+  }
+
+  function post(url: string, body: string, contentType = 'application/x-www-form-urlencoded'): Promise<Response> {
+    return fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': contentType }, body });
+  }
+
+  /** Another form process of the stack's, with `env` over the stack's; its base URL. */
+  async function otherForm(env: Record<string, string>): Promise<{ url: string; form: RunningProcess }> {
+    const port = await freePort();
+    const form = await stack.startApp('form', { FORM_PORT: String(port), ...env });
+    return { url: `http://127.0.0.1:${port}`, form };
+  }
+
+  describe('takes form bodies only', () => {
+    it('refuses a JSON body (and text) with a 415 page, storing nothing', async () => {
+      const property = await createProperty('Json Court');
+      const csrf = await csrfOf(property.application_url);
+      for (const [type, body] of [
+        ['application/json', JSON.stringify({ ...contact, first_name: 5, csrf_token: csrf })],
+        ['application/json', JSON.stringify({ ...contact, email: ['a@example.com'], csrf_token: csrf })],
+        ['text/plain', new URLSearchParams({ ...contact, csrf_token: csrf }).toString()],
+      ]) {
+        const answer = await post(property.application_url, body, type);
+        expect({ type, status: answer.status }).toEqual({ type, status: 415 });
+        expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(await answer.text()).toContain('This request could not be read.');
+      }
+      expect(await applicationsTo(property.id)).toEqual([]);
+      // The same token still works: nothing above reached the page.
+      const form = new URLSearchParams({ ...contact, csrf_token: csrf }).toString();
+      expect((await post(property.application_url, form)).status).toBe(303);
+    });
+
+    it('reads a field sent twice as its last value, and one sent as an array as another field: a form error, never a 500', async () => {
+      const property = await createProperty('Twice Court');
+      const csrf = await csrfOf(property.application_url);
+      const arrays = `first_name[]=Ada&first_name[]=Grace&last_name=Hopper&email=grace@example.com&csrf_token=${csrf}`;
+      const refused = await post(property.application_url, arrays);
+      expect(refused.status).toBe(422);
+      expect(await refused.text()).toContain('First name: is required');
+
+      const twice = `first_name=Ada&first_name=Grace&last_name=Hopper&email=nobody&email=grace@example.com&csrf_token=${csrf}`;
+      expect((await post(property.application_url, twice)).status).toBe(303);
+      const [application] = await applicationsTo(property.id);
+      expect(application.applicants[0].name).toBe('Grace Hopper');
+    });
+  });
+});
