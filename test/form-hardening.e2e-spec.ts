@@ -86,4 +86,83 @@ describe('the online form, hardened', () => {
       expect(application.applicants[0].name).toBe('Grace Hopper');
     });
   });
+
+  describe('a page whose message reaches the applications service again', () => {
+    let connection: ChannelModel;
+    let channel: Channel;
+    const replies = new Map<string, (body: any) => void>();
+
+    beforeAll(async () => {
+      connection = await connect(process.env.AMQP_URL!);
+      channel = await connection.createChannel();
+      await channel.consume(
+        'amq.rabbitmq.reply-to',
+        (message: ConsumeMessage | null) => {
+          if (message) replies.get(message.properties.correlationId)?.(JSON.parse(message.content.toString()));
+        },
+        { noAck: true },
+      );
+    });
+
+    afterAll(() => connection?.close());
+
+    /** Sends `data` to the applications service as the form does (and as the broker delivers it again). */
+    function ask(pattern: string, data: unknown): Promise<any> {
+      const id = randomUUID();
+      const reply = new Promise((resolve) => replies.set(id, resolve));
+      channel.sendToQueue(`${stack.namespace}applications`, Buffer.from(JSON.stringify({ pattern, data, id })), {
+        replyTo: 'amq.rabbitmq.reply-to',
+        correlationId: id,
+      });
+      return reply;
+    }
+
+    const start = (propertyId: number, submission: string) =>
+      ask(APPLICATION_FORMS.START, { client_id: 1, property_id: propertyId, request: contact, submission });
+
+    it('answers step 1 again as it was answered, with the same link, and starts one application', async () => {
+      const property = await createProperty('Redelivered Court');
+      const submission = randomBytes(16).toString('base64url');
+      const first = await start(property.id, submission);
+      const again = await start(property.id, submission);
+      expect(first.err).toBeUndefined();
+      expect(first.response.token).toMatch(/^[\w-]{60}$/);
+      expect(again).toEqual(first);
+      expect(await applicationsTo(property.id)).toHaveLength(1);
+    });
+
+    it('answers a later step again as it was answered', async () => {
+      const property = await createProperty('Repeated Court');
+      const { response: started } = await start(property.id, randomBytes(16).toString('base64url'));
+      const link = { token_digest: formTokenDigest(started.token), application_id: started.application_id };
+      const submission = randomBytes(16).toString('base64url');
+      const details = { ...link, request: { desired_move_in: '2031-05-01' }, submission };
+      const first = await ask(APPLICATION_FORMS.SAVE_DETAILS, details);
+      const again = await ask(APPLICATION_FORMS.SAVE_DETAILS, details);
+      expect(first.err).toBeUndefined();
+      expect(again).toEqual(first);
+      expect(again.response.form_steps).toEqual(['details']);
+    });
+
+    it('does step 1 again when the process that claimed it died before answering, and refuses a page still at work', async () => {
+      const property = await createProperty('Orphan Court');
+      const stale = randomBytes(16).toString('base64url');
+      const working = randomBytes(16).toString('base64url');
+      const db = await stack.database('applications');
+      try {
+        await db.collection('form_submissions').insertMany([
+          { _id: stale as any, at: new Date(Date.now() - 10 * 60_000) },
+          { _id: working as any, at: new Date() },
+        ]);
+      } finally {
+        await db.close();
+      }
+      const taken = await start(property.id, stale);
+      expect(taken.err).toBeUndefined();
+      expect((await start(property.id, stale)).response).toEqual(taken.response);
+      const refused = await start(property.id, working);
+      expect(refused.err).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'csrf_token' }] });
+      expect(await applicationsTo(property.id)).toHaveLength(1);
+    });
+  });
 });

@@ -490,15 +490,18 @@ describe('the online application form', () => {
       expect(await applicationsTo(property.id)).toEqual([]);
     });
 
-    it('takes each page once: a replayed submission changes nothing', async () => {
+    it('takes each page once: a replayed submission changes nothing, and is answered as the first was', async () => {
       const property = await createProperty({ name: 'Replay Court' });
       const { csrf } = await formPage(property.application_url);
       const first = await post(property.application_url, { ...contact, csrf_token: csrf });
       expect(first.status).toBe(303);
-      const replayed = await post(property.application_url, { ...contact, csrf_token: csrf });
-      expect(replayed.status).toBe(409);
-      expect(await replayed.text()).toContain('This page was already sent.');
-      expect(await applicationsTo(property.id)).toHaveLength(1);
+      // Sent again (the first answer lost, the page sent once more): the same applicant's link, no second application.
+      const replayed = await post(property.application_url, { ...contact, first_name: 'Changed', csrf_token: csrf });
+      expect(replayed.status).toBe(303);
+      expect(replayed.headers.get('location')).toBe(first.headers.get('location'));
+      const applications = await applicationsTo(property.id);
+      expect(applications).toHaveLength(1);
+      expect((applications[0] as any).applicants[0].name).toBe('Mallory Hacker');
     });
 
     it('refuses a submission with the honeypot filled in', async () => {
