@@ -87,6 +87,39 @@ describe('the online form, hardened', () => {
     });
   });
 
+  describe('CSRF_KEYS', () => {
+    it('signs with the first key and accepts every key of the ring, so a rotation keeps open pages working', async () => {
+      const property = await createProperty('Rotation Court');
+      const rotated = await otherForm({ CSRF_KEYS: `${testFieldKey('c2')},${stack.csrfKeys}` });
+      try {
+        const apply = (base: string) => `${base}/properties/${property.id}/apply`;
+        // A page the form served before the rotation, sent to a form that runs with the new ring.
+        const before = await csrfOf(apply(stack.formUrl));
+        const sent = await post(apply(rotated.url), new URLSearchParams({ ...contact, csrf_token: before }).toString());
+        expect(sent.status).toBe(303);
+        // A page served under the new key: a form without it (the old ring) refuses it.
+        const after = await csrfOf(apply(rotated.url));
+        const refused = await post(apply(stack.formUrl), new URLSearchParams({ ...contact, csrf_token: after }).toString());
+        expect(refused.status).toBe(403);
+        expect(await applicationsTo(property.id)).toHaveLength(1);
+      } finally {
+        await stack.signal(rotated.form, 'SIGTERM');
+      }
+    });
+
+    it('is a ring of its own: a token signed with the field encryption key is refused', async () => {
+      const property = await createProperty('Own Key Court');
+      const fieldKeyed = await otherForm({ CSRF_KEYS: stack.fieldEncryptionKeys });
+      try {
+        const csrf = await csrfOf(`${fieldKeyed.url}/properties/${property.id}/apply`);
+        const answer = await post(property.application_url, new URLSearchParams({ ...contact, csrf_token: csrf }).toString());
+        expect(answer.status).toBe(403);
+      } finally {
+        await stack.signal(fieldKeyed.form, 'SIGTERM');
+      }
+    });
+  });
+
   describe('a page whose message reaches the applications service again', () => {
     let connection: ChannelModel;
     let channel: Channel;

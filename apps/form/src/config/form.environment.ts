@@ -1,5 +1,5 @@
 import { Matches } from 'class-validator';
-import { CommonEnvironment, HTTP_URL, isIntegerInRange, isMongoUri, isPort, isTimeout } from '@app/config';
+import { CommonEnvironment, HTTP_URL, isIntegerInRange, isKeyRing, isMongoUri, isPort, isTimeout } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 export class FormEnvironment extends CommonEnvironment {
@@ -45,10 +45,17 @@ export class FormEnvironment extends CommonEnvironment {
 
   /**
    * `id:base64key` entries, as the gateway's: the form seals the SSN and date of birth with the
-   * first before they leave the process, and signs its CSRF tokens with a key derived from it.
+   * first before they leave the process.
    */
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
+
+  /**
+   * `id:base64key` entries, keys of their own: the first signs the pages' CSRF tokens, every one
+   * is accepted, so a new key put first leaves the pages open under the old one working.
+   */
+  @isKeyRing('CSRF_KEYS')
+  CSRF_KEYS: string;
 
   /**
    * The MongoDB server of the applications service: its documents bucket (GridFS), which
