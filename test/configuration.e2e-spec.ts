@@ -43,6 +43,10 @@ describe('configuration is validated at boot', () => {
     ['applications', { FINGERPRINT_KEYS: 'f1:c2hvcnQ=' }, 'FINGERPRINT_KEYS entry 1 (key id f1) must be 32 bytes'],
     ['form', { CSRF_KEYS: '' }, 'CSRF_KEYS is not set'],
     ['form', { CSRF_KEYS: 'c1:c2hvcnQ=' }, 'CSRF_KEYS entry 1 (key id c1) must be 32 bytes'],
+    ['form', { NODE_ENV: 'production' }, 'APPLY_FRAME_ANCESTORS must name the origins'],
+    ['form', { NODE_ENV: 'production', APPLY_FRAME_ANCESTORS: '*' }, 'APPLY_FRAME_ANCESTORS must name the origins'],
+    ['form', { NODE_ENV: 'production', APPLY_FRAME_ANCESTORS: "'self' *" }, 'APPLY_FRAME_ANCESTORS must name the origins'],
+    ['form', { FORM_HSTS_MAX_AGE_SECONDS: '-1' }, 'FORM_HSTS_MAX_AGE_SECONDS'],
   ])('%s stops with a message naming the variable when %j', async (app, env, variable) => {
     const { code, output } = await runToExit(app, env);
 

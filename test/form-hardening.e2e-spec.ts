@@ -120,6 +120,37 @@ describe('the online form, hardened', () => {
     });
   });
 
+  describe('in production', () => {
+    it('sends Strict-Transport-Security with every answer, and lets only the named origins frame the form', async () => {
+      const property = await createProperty('Production Court');
+      const production = await otherForm({ NODE_ENV: 'production', APPLY_FRAME_ANCESTORS: 'https://landlord.example' });
+      try {
+        const apply = `${production.url}/properties/${property.id}/apply`;
+        const answers = await Promise.all([
+          fetch(apply),
+          fetch(`${apply}?iframe=true`),
+          fetch(`${production.url}/form.css`),
+          fetch(`${production.url}/nowhere`),
+          post(apply, '{}', 'application/json'),
+        ]);
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 404, 415]);
+        for (const answer of answers) expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000');
+        expect(answers[1].headers.get('content-security-policy')).toContain('frame-ancestors https://landlord.example');
+      } finally {
+        await stack.signal(production.form, 'SIGTERM');
+      }
+      // A development form sends none, unless told to.
+      expect((await fetch(property.application_url)).headers.get('strict-transport-security')).toBeNull();
+      const configured = await otherForm({ FORM_HSTS_MAX_AGE_SECONDS: '600' });
+      try {
+        const answer = await fetch(`${configured.url}/properties/${property.id}/apply`);
+        expect(answer.headers.get('strict-transport-security')).toBe('max-age=600');
+      } finally {
+        await stack.signal(configured.form, 'SIGTERM');
+      }
+    });
+  });
+
   describe('a page whose message reaches the applications service again', () => {
     let connection: ChannelModel;
     let channel: Channel;

@@ -29,6 +29,7 @@ async function bootstrap(): Promise<void> {
   await readUploads(app);
   returnRequestId(app);
   instrumentHttp(app);
+  keepToHttps(app, env.FORM_HSTS_MAX_AGE_SECONDS);
   // After the request id is set, so that a refusal carries it too.
   limitRequests(app, env.FORM_REQUEST_RATE_LIMIT_PER_MINUTE);
 
@@ -66,6 +67,22 @@ function readFormPosts(app: NestFastifyApplication): void {
       done(null, fields);
     },
   );
+}
+
+/**
+ * Strict-Transport-Security on every answer (refusals and the stylesheet included): once a browser
+ * saw the form over https it never sends an applicant's SSN or link over plain http. 0: none.
+ */
+function keepToHttps(app: NestFastifyApplication, maxAgeSeconds: number): void {
+  if (maxAgeSeconds === 0) return;
+  const value = `max-age=${maxAgeSeconds}`;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (_request, reply, done) => {
+      void reply.header('strict-transport-security', value);
+      done();
+    });
 }
 
 /**
