@@ -91,7 +91,8 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(apps)('gives %s an environment its own validation accepts, pointing at the broker and database of the stack', (app) => {
-    const environment = services[app].environment;
+    // As the image runs it (the Dockerfile sets NODE_ENV), where the form requires what a development run does not.
+    const environment = { NODE_ENV: 'production', ...services[app].environment };
     const config = environmentValidator(APPS[app].environment)(environment) as Record<string, unknown>;
     expect(config.AMQP_URL).toBe(`amqp://${app}:${app}-dev-only@rabbitmq:5672`);
     if (app !== 'gateway' && app !== 'form') expect(config.MONGODB_URI).toBe('mongodb://mongodb:27017');

@@ -10,6 +10,7 @@ async function runToExit(app: AppName, env: Record<string, string>) {
       NO_COLOR: '1',
       FIELD_ENCRYPTION_KEYS: testFieldKey('t1'),
       FINGERPRINT_KEYS: testFieldKey('f1'),
+      CSRF_KEYS: testFieldKey('c1'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,6 +41,12 @@ describe('configuration is validated at boot', () => {
     ['applications', { FIELD_ENCRYPTION_KEYS: 'k1:c2hvcnQ=' }, 'FIELD_ENCRYPTION_KEYS entry 1 (key id k1) must be 32 bytes'],
     ['properties', { FINGERPRINT_KEYS: '' }, 'FINGERPRINT_KEYS is not set'],
     ['applications', { FINGERPRINT_KEYS: 'f1:c2hvcnQ=' }, 'FINGERPRINT_KEYS entry 1 (key id f1) must be 32 bytes'],
+    ['form', { CSRF_KEYS: '' }, 'CSRF_KEYS is not set'],
+    ['form', { CSRF_KEYS: 'c1:c2hvcnQ=' }, 'CSRF_KEYS entry 1 (key id c1) must be 32 bytes'],
+    ['form', { NODE_ENV: 'production' }, 'APPLY_FRAME_ANCESTORS must name the origins'],
+    ['form', { NODE_ENV: 'production', APPLY_FRAME_ANCESTORS: '*' }, 'APPLY_FRAME_ANCESTORS must name the origins'],
+    ['form', { NODE_ENV: 'production', APPLY_FRAME_ANCESTORS: "'self' *" }, 'APPLY_FRAME_ANCESTORS must name the origins'],
+    ['form', { FORM_HSTS_MAX_AGE_SECONDS: '-1' }, 'FORM_HSTS_MAX_AGE_SECONDS'],
   ])('%s stops with a message naming the variable when %j', async (app, env, variable) => {
     const { code, output } = await runToExit(app, env);
 

@@ -173,18 +173,35 @@ describe('the online application form', () => {
     for (const url of [`${stack.formUrl}/properties/999999/apply`, `${stack.formUrl}/properties/x/apply`]) {
       const response = await page.goto(url);
       expect(response!.status()).toBe(404);
-      expect(await mainText(page)).toContain('There is no application form at this address.');
+      expect(await mainText(page)).toContain('There is no application form open at this address.');
       expect(await page.locator('form').count()).toBe(0);
     }
     const list = await client.get(`/api/v2/applications?property_id=${property.id}`);
     expect(list.body.applications).toEqual([]);
   });
 
-  it('says an unavailable property takes no applications, and shows no form', async () => {
-    const property = await createProperty({ name: 'Full House', available: false });
-    const response = await page.goto(property.application_url);
-    expect(response!.status()).toBe(200);
-    expect(await mainText(page)).toContain('Full House is not taking applications at the moment.');
+  it('shows an unavailable or invitation_only property the page of an unknown id, naming nothing of it', async () => {
+    const unavailable = await createProperty({ name: 'Full House', available: false, street: '1 Hidden Way' });
+    const invited = await createProperty({
+      name: 'Secret Gardens',
+      invitation_only: true,
+      invitation_only_message: 'Ask Marguerite at the gate.',
+    });
+    const unknown = await fetch(`${stack.formUrl}/properties/999998/apply`);
+    const expected = { status: unknown.status, html: await unknown.text() };
+    expect(expected.status).toBe(404);
+    for (const url of [
+      unavailable.application_url,
+      invited.application_url,
+      `${invited.application_url}?invitation=${'A'.repeat(43)}`,
+    ]) {
+      const response = await fetch(url);
+      const html = await response.text();
+      expect({ url, status: response.status, html }).toEqual({ url, ...expected });
+    }
+    expect(expected.html).not.toMatch(/Full House|Hidden Way|Secret Gardens|Marguerite/);
+    await page.goto(unavailable.application_url);
+    expect(await mainText(page)).toContain('There is no application form open at this address.');
     expect(await page.locator('form').count()).toBe(0);
   });
 
@@ -192,16 +209,19 @@ describe('the online application form', () => {
     const landing = await landingServer();
     try {
       const property = await createProperty({ name: 'Birch Flats', kind: 'single_family' });
+      // Characters a Location header cannot carry as they are: stored as the URL parser writes them.
+      const redirectUrl = `${landing.url}/bienvenue-Zoë?à=ç`;
       const created = await client.post('/api/v2/applications', {
         application: {
           property_id: property.id,
-          applicant: { first_name: 'Katherine', last_name: 'Johnson', email: 'kj@example.com', redirect_url: landing.url },
+          applicant: { first_name: 'Katherine', last_name: 'Johnson', email: 'kj@example.com', redirect_url: redirectUrl },
         },
       });
       expect(created.status).toBe(201);
       const applicantPath = new URL(created.body.application.applicants[0].api_url).pathname;
       const before = (await client.get(applicantPath)).body.applicant;
       expect(before.form_status).toBe('not_started');
+      expect(before.redirect_url).toBe(`${landing.url}/bienvenue-Zo%C3%AB?%C3%A0=%C3%A7`);
 
       await page.goto(before.form_url);
       expect(await page.getByLabel('First name').inputValue()).toBe('Katherine');
@@ -212,7 +232,7 @@ describe('the online application form', () => {
 
       await submit(page, /\/identity$/);
       await fillSections(page, 'Katherine Johnson');
-      await submit(page, landing.url);
+      await submit(page, before.redirect_url);
       expect(await page.locator('body').innerText()).toContain('Welcome back');
       expect((await client.get(applicantPath)).body.applicant.form_status).toBe('completed');
     } finally {
@@ -332,10 +352,11 @@ describe('the online application form', () => {
       return (await client.get(`/api/v2/applications?property_id=${property.id}`)).body.applications;
     }
 
-    it('shows its message and no form to someone without an invitation', async () => {
+    it('shows neither its name nor its message, and no form, to someone without an invitation', async () => {
       const response = await page.goto(property.application_url);
-      expect(response!.status()).toBe(403);
-      expect(await mainText(page)).toContain('Ask the concierge for an invitation.');
+      expect(response!.status()).toBe(404);
+      expect(await mainText(page)).toContain('There is no application form open at this address.');
+      expect(await mainText(page)).not.toMatch(/Private Gardens|concierge/);
       expect(await page.locator('form').count()).toBe(0);
     });
 
@@ -352,7 +373,7 @@ describe('the online application form', () => {
       expect(await applications()).toHaveLength(1);
 
       const again = await page.goto(invitation.url);
-      expect(again!.status()).toBe(403);
+      expect(again!.status()).toBe(404);
       expect(await page.locator('form').count()).toBe(0);
       expect(await applications()).toHaveLength(1);
     });
@@ -389,8 +410,8 @@ describe('the online application form', () => {
         `${property.application_url}?invitation=${tampered}`,
       ]) {
         const response = await page.goto(link);
-        expect(response!.status()).toBe(403);
-        expect(await mainText(page)).toContain('Ask the concierge for an invitation.');
+        expect(response!.status()).toBe(404);
+        expect(await mainText(page)).not.toContain('concierge');
         expect(await page.locator('form').count()).toBe(0);
       }
       expect(await applications()).toHaveLength(before);
@@ -469,15 +490,18 @@ describe('the online application form', () => {
       expect(await applicationsTo(property.id)).toEqual([]);
     });
 
-    it('takes each page once: a replayed submission changes nothing', async () => {
+    it('takes each page once: a replayed submission changes nothing, and is answered as the first was', async () => {
       const property = await createProperty({ name: 'Replay Court' });
       const { csrf } = await formPage(property.application_url);
       const first = await post(property.application_url, { ...contact, csrf_token: csrf });
       expect(first.status).toBe(303);
-      const replayed = await post(property.application_url, { ...contact, csrf_token: csrf });
-      expect(replayed.status).toBe(409);
-      expect(await replayed.text()).toContain('This page was already sent.');
-      expect(await applicationsTo(property.id)).toHaveLength(1);
+      // Sent again (the first answer lost, the page sent once more): the same applicant's link, no second application.
+      const replayed = await post(property.application_url, { ...contact, first_name: 'Changed', csrf_token: csrf });
+      expect(replayed.status).toBe(303);
+      expect(replayed.headers.get('location')).toBe(first.headers.get('location'));
+      const applications = await applicationsTo(property.id);
+      expect(applications).toHaveLength(1);
+      expect((applications[0] as any).applicants[0].name).toBe('Mallory Hacker');
     });
 
     it('refuses a submission with the honeypot filled in', async () => {
@@ -499,11 +523,13 @@ describe('the online application form', () => {
       expect(await gone.text()).toContain('This property no longer takes applications.');
 
       const { status, csrf: none } = await formPage(closed.application_url);
-      expect([status, none]).toEqual([403, '']);
+      expect([status, none]).toEqual([404, '']);
       const token = `${'A'.repeat(43)}`;
       const refused = await post(closed.application_url, { ...contact, invitation: token, csrf_token: csrf });
-      expect(refused.status).toBe(403);
-      expect(await refused.text()).toContain('This property accepts applications by invitation only.');
+      expect(refused.status).toBe(404);
+      const html = await refused.text();
+      expect(html).toContain('There is no application form open at this address.');
+      expect(html).not.toContain('Closed Court');
       expect(await applicationsTo(closed.id)).toEqual([]);
     });
 

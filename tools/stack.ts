@@ -103,6 +103,8 @@ export class Stack {
   readonly fieldEncryptionKeys = testFieldKey('t1');
   /** FINGERPRINT_KEYS of both services: the same entry form, a key of its own. */
   readonly fingerprintKeys = testFieldKey('f1');
+  /** CSRF_KEYS of the form: a key of its own again. */
+  readonly csrfKeys = testFieldKey('c1');
   url = '';
   /** The application form's base URL, once started (`form: true`); APPLY_BASE_URL names it then. */
   formUrl = '';
@@ -132,6 +134,7 @@ export class Stack {
       API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2`,
       FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
       FINGERPRINT_KEYS: stack.fingerprintKeys,
+      CSRF_KEYS: stack.csrfKeys,
       // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
@@ -369,7 +372,7 @@ export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Pr
   clearTimeout(timer);
 }
 
-/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS) entry with a fresh random key. */
+/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS, CSRF_KEYS) entry with a fresh random key. */
 export function testFieldKey(id: string): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
 }

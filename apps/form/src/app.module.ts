@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { EnvironmentModule } from '@app/config';
 import { QUEUES } from '@app/contracts';
-import { fieldCipherProviders, parseFieldEncryptionKeys } from '@app/crypto';
+import { fieldCipherProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
 import { documentVaultProviders } from '@app/documents';
@@ -35,7 +35,7 @@ import { StepsHttpController } from './form/steps.http.controller';
     {
       provide: CsrfTokens,
       inject: [FormEnvironment],
-      useFactory: (env: FormEnvironment) => CsrfTokens.derive(parseFieldEncryptionKeys(env.FIELD_ENCRYPTION_KEYS)[0].key),
+      useFactory: (env: FormEnvironment) => CsrfTokens.fromKeyRing(env.CSRF_KEYS),
     },
     { provide: APP_FILTER, useClass: FormErrorFilter },
   ],

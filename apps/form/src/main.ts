@@ -29,6 +29,7 @@ async function bootstrap(): Promise<void> {
   await readUploads(app);
   returnRequestId(app);
   instrumentHttp(app);
+  keepToHttps(app, env.FORM_HSTS_MAX_AGE_SECONDS);
   // After the request id is set, so that a refusal carries it too.
   limitRequests(app, env.FORM_REQUEST_RATE_LIMIT_PER_MINUTE);
 
@@ -48,11 +49,15 @@ async function bootstrap(): Promise<void> {
 }
 
 /**
- * Browsers post forms as application/x-www-form-urlencoded. Nest's own parser would give an
- * array for a field sent twice; here each field's last value counts, so every field is a string.
+ * Browsers post forms as application/x-www-form-urlencoded (multipart/form-data for an upload,
+ * readUploads): nothing else is read. Fastify's own JSON and text parsers go, so a JSON body,
+ * whose numbers and arrays no page expects, is refused (415) before any page sees it. Nest's own
+ * parser would give an array for a field sent twice; here each field's last value counts, so
+ * every field is a string.
  */
 function readFormPosts(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
@@ -62,6 +67,22 @@ function readFormPosts(app: NestFastifyApplication): void {
       done(null, fields);
     },
   );
+}
+
+/**
+ * Strict-Transport-Security on every answer (refusals and the stylesheet included): once a browser
+ * saw the form over https it never sends an applicant's SSN or link over plain http. 0: none.
+ */
+function keepToHttps(app: NestFastifyApplication, maxAgeSeconds: number): void {
+  if (maxAgeSeconds === 0) return;
+  const value = `max-age=${maxAgeSeconds}`;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (_request, reply, done) => {
+      void reply.header('strict-transport-security', value);
+      done();
+    });
 }
 
 /**

@@ -19,6 +19,26 @@ const FORM_PRESETS = 'application_form_presets';
 export const SUBMISSION_RETENTION_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
+/**
+ * What a form page's submission answered, enough to answer it again: the applicant it left (by
+ * its form link), and whether the answer carried the link's token (step 1, which makes it).
+ */
+export interface SubmissionOutcome {
+  token_digest: string;
+  application_id: number;
+  with_token: boolean;
+}
+
+/**
+ * A form page's submission nonce, claimed when its work starts (`at`), with what it answered once
+ * that work is done (`outcome`; absent while it runs, or when the process running it died).
+ */
+interface FormSubmission {
+  _id: string;
+  at: Date;
+  outcome?: SubmissionOutcome;
+}
+
 /** What completing the form stores: everything of step 3 that the form record then shows. */
 export type FormCompletionChanges = Pick<ApplicantForm, 'form_status' | 'form_completed_at' | 'signature' | 'consent'>;
 
@@ -85,7 +105,7 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   }
 
   private get submissions() {
-    return this.connection.collection<{ _id: string; at: Date }>(FORM_SUBMISSIONS);
+    return this.connection.collection<FormSubmission>(FORM_SUBMISSIONS);
   }
 
   private get completions() {
@@ -127,6 +147,33 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   /** Whether this is the first use of a form page's submission nonce (the `_id` index decides races). */
   claimSubmission(nonce: string): Promise<boolean> {
     return claimed(this.submissions.insertOne({ _id: nonce, at: new Date() }));
+  }
+
+  /** What the submission `nonce` answered; null while its work runs, or when it was never done. */
+  async submissionOutcome(nonce: string): Promise<SubmissionOutcome | null> {
+    return (await this.submissions.findOne({ _id: nonce }))?.outcome ?? null;
+  }
+
+  /**
+   * Claims again a submission whose work was claimed before `staleBefore` and never answered: the
+   * process doing it died, and the message came back. True for the one caller that takes it over.
+   */
+  async takeOverSubmission(nonce: string, staleBefore: Date): Promise<boolean> {
+    const { modifiedCount } = await this.submissions.updateOne(
+      { _id: nonce, outcome: { $exists: false }, at: { $lt: staleBefore } },
+      { $set: { at: new Date() } },
+    );
+    return modifiedCount === 1;
+  }
+
+  /** Records what the submission `nonce` answered, to answer it so again. */
+  async recordSubmissionOutcome(nonce: string, outcome: SubmissionOutcome): Promise<void> {
+    await this.submissions.updateOne({ _id: nonce }, { $set: { outcome } });
+  }
+
+  /** Gives back the claim of a submission whose work failed, so that the page may be sent again. */
+  async releaseSubmission(nonce: string): Promise<void> {
+    await this.submissions.deleteOne({ _id: nonce, outcome: { $exists: false } });
   }
 
   /**

@@ -47,8 +47,10 @@ export class ApplicationFormsMessageController {
     if (!isPositiveId(message.property_id)) throw ServiceError.propertyIdInvalid();
     const contact = parseRequest(FormContactInput, message.request);
     const preset = message.form_preset === undefined ? null : readPreset(message.form_preset);
-    await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.start(clientId, message.property_id, contact, preset);
+    const submission = readSubmission(message);
+    return this.forms.submitOnce(submission, null, () =>
+      this.forms.start(clientId, message.property_id, contact, submission, preset),
+    );
   }
 
   @MessagePattern(APPLICATION_FORMS.FIND)
@@ -65,16 +67,14 @@ export class ApplicationFormsMessageController {
   async saveContact(@Payload() message: SaveContactMessage): Promise<FormApplicant> {
     const link = readLink(message);
     const contact = parseRequest(FormContactInput, message.request);
-    await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.saveContact(link, contact);
+    return this.forms.submitOnce(readSubmission(message), link, () => this.forms.saveContact(link, contact));
   }
 
   @MessagePattern(APPLICATION_FORMS.SAVE_DETAILS)
   async saveDetails(@Payload() message: SaveDetailsMessage): Promise<FormApplicant> {
     const link = readLink(message);
     const details = parseRequest(FormDetailsInput, message.request);
-    await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.saveDetails(link, details);
+    return this.forms.submitOnce(readSubmission(message), link, () => this.forms.saveDetails(link, details));
   }
 
   /** One section step, validated again with the class the form validated it with. */
@@ -83,16 +83,15 @@ export class ApplicationFormsMessageController {
     const message = data as SaveSectionMessage;
     const link = readLink(message);
     const section = this.readSection(message, link, messageId);
-    await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.saveSection(link, section);
+    return this.forms.submitOnce(readSubmission(message), link, () => this.forms.saveSection(link, section));
   }
 
   @MessagePattern(APPLICATION_FORMS.COMPLETE)
   async complete(@Payload() message: CompleteFormMessage): Promise<FormApplicant> {
     const link = readLink(message);
     const { signature } = parseRequest(FormCompletionInput, { signature: message?.signature });
-    await this.forms.takeSubmission(readSubmission(message));
-    return this.forms.complete(link, { signature, consent: readFormConsent(message?.consent) });
+    const consent = readFormConsent(message?.consent);
+    return this.forms.submitOnce(readSubmission(message), link, () => this.forms.complete(link, { signature, consent }));
   }
 
   private readSection(message: SaveSectionMessage, link: FormLink, messageId: string): FormSectionSave {

@@ -13,7 +13,7 @@ import {
   SaveSectionMessage,
   ServiceError,
 } from '@app/contracts';
-import { ApplicantForm, ApplicantForms, FormCompletionChanges, withFormProgress } from './applicant-forms';
+import { ApplicantForm, ApplicantForms, FormCompletionChanges, SubmissionOutcome, withFormProgress } from './applicant-forms';
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
@@ -21,6 +21,13 @@ import { applicantEventData, ApplicationsService } from './applications.service'
 import { formTokenDigest, FormTokens } from './form-tokens';
 
 const ALREADY_COMPLETED = 'this application form is already completed';
+
+/**
+ * How long a submission's claim, with no answer recorded, keeps the same page from being done
+ * again: far longer than any step takes, so that only a claim whose process died (and whose
+ * message the broker gives back) is taken over.
+ */
+export const SUBMISSION_LEASE_MS = 60_000;
 
 /**
  * An applicant's form link as the service is given it: the digest of its token, and the
@@ -76,10 +83,40 @@ export class ApplicationFormsService {
 
   /** Takes a form page's submission nonce; a page sent again is refused and changes nothing. */
   async takeSubmission(nonce: string): Promise<void> {
+    if (!(await this.forms.claimSubmission(nonce))) throw alreadySubmitted();
+  }
+
+  /**
+   * Does a form page's `work` once for its submission nonce, and answers the page sent again (a
+   * message the broker delivered twice, a page sent again after the form gave up waiting) as the
+   * first was answered: the applicant it left, read anew, with the link's token for step 1.
+   * Refusing it instead would leave an application started on step 1 whose applicant never got
+   * its link. While the first is still at work, the page sent again is refused; a claim left by a
+   * process that died is taken over after SUBMISSION_LEASE_MS (the work is safe to do again:
+   * step 1 is keyed by the nonce, the other steps write the same values). A failed work gives
+   * its claim back, so that the page may be sent again.
+   */
+  async submitOnce(nonce: string, link: FormLink | null, work: () => Promise<FormApplicant>): Promise<FormApplicant> {
     if (!(await this.forms.claimSubmission(nonce))) {
-      const message = 'this page was already submitted; open the form again to continue';
-      throw new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: FORM_SUBMISSION_FIELD, message }]);
+      const outcome = await this.forms.submissionOutcome(nonce);
+      if (outcome) return this.replay(outcome);
+      const staleBefore = new Date(Date.now() - SUBMISSION_LEASE_MS);
+      if (!(await this.forms.takeOverSubmission(nonce, staleBefore))) throw alreadySubmitted();
     }
+    let answer: FormApplicant;
+    try {
+      answer = await work();
+    } catch (error) {
+      // Not given back (the database failing too): the claim is taken over once its lease ran out.
+      await this.forms.releaseSubmission(nonce).catch(() => undefined);
+      throw error;
+    }
+    await this.forms.recordSubmissionOutcome(nonce, {
+      token_digest: link?.digest ?? formTokenDigest(answer.token!),
+      application_id: answer.application_id,
+      with_token: link === null,
+    });
+    return answer;
   }
 
   /**
@@ -90,12 +127,14 @@ export class ApplicationFormsService {
     clientId: number,
     propertyId: number,
     contact: FormContactInput,
+    submission: string,
     preset: FormPresetVersionRef | null = null,
   ): Promise<FormApplicant> {
-    const application = await this.applications.createFromForm(clientId, {
-      property_id: propertyId,
-      applicant: { ...contact, phone: contact.phone ?? null },
-    });
+    const application = await this.applications.createFromForm(
+      clientId,
+      { property_id: propertyId, applicant: { ...contact, phone: contact.phone ?? null } },
+      submission,
+    );
     const applicant = application.applicants[0];
     const token = this.formTokens.token(clientId, applicant)!;
     const recorded = preset ? await this.forms.recordPreset(application.id, preset) : null;
@@ -242,6 +281,14 @@ export class ApplicationFormsService {
     ]);
   }
 
+  /** The answer of a submission done before, as it is now. */
+  private async replay(outcome: SubmissionOutcome): Promise<FormApplicant> {
+    const subject = await this.subject({ digest: outcome.token_digest, applicationId: outcome.application_id });
+    if (!subject) throw alreadySubmitted();
+    if (!outcome.with_token) return view(subject);
+    return { ...view(subject), token: this.formTokens.token(subject.application.client_id, subject.applicant)! };
+  }
+
   /** The applicant to change, whose form is not completed yet. */
   private async open(link: FormLink): Promise<FormSubject> {
     const subject = await this.subject(link);
@@ -272,6 +319,11 @@ export class ApplicationFormsService {
 
 function ids(subject: FormSubject): Pick<ApplicantForm, 'application_id' | 'applicant_id'> {
   return { application_id: subject.application.id, applicant_id: subject.applicant.id };
+}
+
+function alreadySubmitted(): ServiceError {
+  const message = 'this page was already submitted; open the form again to continue';
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: FORM_SUBMISSION_FIELD, message }]);
 }
 
 function refused(message: string): ServiceError {

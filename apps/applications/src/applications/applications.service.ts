@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { ApplicantSealer } from '@app/crypto';
@@ -141,10 +140,11 @@ export class ApplicationsService {
 
   /**
    * An application and its primary applicant started on the online form: no Idempotency-Key
-   * there, each submission of step 1 (its CSRF token used once) is a request of its own.
+   * there, each submission of step 1 (`submission`, its CSRF token's nonce) is a request of its
+   * own, and doing one again (its first try died) finds the application that try stored.
    */
-  async createFromForm(clientId: number, input: ApplicationInput): Promise<ApplicationRecord> {
-    const created = await this.store(clientId, input, `form:${randomUUID()}`, false);
+  async createFromForm(clientId: number, input: ApplicationInput, submission: string): Promise<ApplicationRecord> {
+    const created = await this.store(clientId, input, `form:${submission}`, true);
     return this.owned(clientId, created.id);
   }
 

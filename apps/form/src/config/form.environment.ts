@@ -1,8 +1,23 @@
-import { Matches } from 'class-validator';
-import { CommonEnvironment, HTTP_URL, isIntegerInRange, isMongoUri, isPort, isTimeout } from '@app/config';
+import { Matches, ValidateBy } from 'class-validator';
+import {
+  CommonEnvironment,
+  DerivedDefaults,
+  HTTP_URL,
+  isIntegerInRange,
+  isKeyRing,
+  isMongoUri,
+  isPort,
+  isTimeout,
+} from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
-export class FormEnvironment extends CommonEnvironment {
+/** A year: what browsers are told to keep to https once they saw the form over it. */
+const HSTS_DEFAULT_SECONDS = 365 * 24 * 60 * 60;
+
+export class FormEnvironment extends CommonEnvironment implements DerivedDefaults {
+  /** `production` (as the image sets it) makes the form refuse to be framed by any site, and send HSTS. */
+  NODE_ENV: string = 'development';
+
   /**
    * Where applicants reach the form. Not PORT, which names the gateway's: a local run passes one
    * environment to every app.
@@ -18,11 +33,32 @@ export class FormEnvironment extends CommonEnvironment {
   @Matches(HTTP_URL, { message: 'APPLY_BASE_URL must be an absolute http(s) URL' })
   APPLY_BASE_URL: string = 'http://localhost:3003';
 
-  /** Who may frame the `?iframe=true` pages: a CSP frame-ancestors source list. */
+  /**
+   * Who may frame the `?iframe=true` pages: a CSP frame-ancestors source list. `*` (the default)
+   * lets any site frame the SSN step, to trick applicants into typing it there: in production the
+   * origins must be named.
+   */
   @Matches(/^(\*|'self'|https?:\/\/[^\s;,']+)( (\*|'self'|https?:\/\/[^\s;,']+))*$/, {
     message: "APPLY_FRAME_ANCESTORS must be *, 'self' or origins such as https://landlord.example, space separated",
   })
+  @ValidateBy({
+    name: 'namedFrameAncestorsInProduction',
+    validator: {
+      validate: (value: unknown, args) =>
+        (args?.object as FormEnvironment).NODE_ENV !== 'production' || !String(value).split(' ').includes('*'),
+      defaultMessage: () =>
+        "APPLY_FRAME_ANCESTORS must name the origins that may frame the form ('self' or origins such as " +
+        'https://landlord.example, space separated) when NODE_ENV=production: unset or *, any site may frame it',
+    },
+  })
   APPLY_FRAME_ANCESTORS: string = '*';
+
+  /**
+   * Strict-Transport-Security's max-age on every answer of the form, in seconds; 0 sends none.
+   * Unset: a year when NODE_ENV=production, none otherwise (a local form runs over plain http).
+   */
+  @isIntegerInRange('FORM_HSTS_MAX_AGE_SECONDS', 0, 2 * HSTS_DEFAULT_SECONDS)
+  FORM_HSTS_MAX_AGE_SECONDS: number = 0;
 
   /** Form submissions (POSTs) one client IP address may make per minute. */
   @isIntegerInRange('FORM_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
@@ -45,10 +81,17 @@ export class FormEnvironment extends CommonEnvironment {
 
   /**
    * `id:base64key` entries, as the gateway's: the form seals the SSN and date of birth with the
-   * first before they leave the process, and signs its CSRF tokens with a key derived from it.
+   * first before they leave the process.
    */
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
+
+  /**
+   * `id:base64key` entries, keys of their own: the first signs the pages' CSRF tokens, every one
+   * is accepted, so a new key put first leaves the pages open under the old one working.
+   */
+  @isKeyRing('CSRF_KEYS')
+  CSRF_KEYS: string;
 
   /**
    * The MongoDB server of the applications service: its documents bucket (GridFS), which
@@ -56,4 +99,10 @@ export class FormEnvironment extends CommonEnvironment {
    */
   @isMongoUri()
   MONGODB_URI: string = 'mongodb://localhost:27017';
+
+  deriveDefaults(given: ReadonlySet<string>): void {
+    if (!given.has('FORM_HSTS_MAX_AGE_SECONDS') && this.NODE_ENV === 'production') {
+      this.FORM_HSTS_MAX_AGE_SECONDS = HSTS_DEFAULT_SECONDS;
+    }
+  }
 }

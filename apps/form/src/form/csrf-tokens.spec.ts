@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { CSRF_TOKEN_LIFETIME_MS, CsrfTokens } from './csrf-tokens';
 
+/** A CSRF_KEYS ring of one fresh key, named `id`. */
+const ring = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
+
 describe('CsrfTokens', () => {
   let now = Date.UTC(2026, 10, 23, 12);
   const secret = randomBytes(32);
@@ -24,7 +27,7 @@ describe('CsrfTokens', () => {
 
   it('refuses a token signed with another key, and any change to a token', () => {
     const token = tokens.issue('/a');
-    expect(CsrfTokens.derive(randomBytes(32)).verify('/a', token)).toBeNull();
+    expect(CsrfTokens.fromKeyRing(ring('c9')).verify('/a', token)).toBeNull();
     const [issued, nonce, mac] = token.split('.');
     const otherNonce = randomBytes(16).toString('base64url');
     for (const forged of [
@@ -49,8 +52,20 @@ describe('CsrfTokens', () => {
     expect(tokens.verify('/a', token)).toBeNull();
   });
 
-  it('derives the same key on every instance from the same secret', () => {
-    const token = CsrfTokens.derive(secret).issue('/a');
-    expect(CsrfTokens.derive(secret).verify('/a', token)).not.toBeNull();
+  it('derives the same keys on every instance from the same ring', () => {
+    const keys = ring('c1');
+    const token = CsrfTokens.fromKeyRing(keys).issue('/a');
+    expect(CsrfTokens.fromKeyRing(keys).verify('/a', token)).not.toBeNull();
+  });
+
+  it('keeps the tokens made under the previous key valid when a new key is put first, until it is dropped', () => {
+    const [previous, next] = [ring('old'), ring('new')];
+    const before = CsrfTokens.fromKeyRing(previous).issue('/a');
+    const rotated = CsrfTokens.fromKeyRing(`${next},${previous}`);
+    expect(rotated.verify('/a', before)).not.toBeNull();
+    const after = rotated.issue('/a');
+    expect(CsrfTokens.fromKeyRing(next).verify('/a', after)).not.toBeNull();
+    expect(CsrfTokens.fromKeyRing(previous).verify('/a', after)).toBeNull();
+    expect(CsrfTokens.fromKeyRing(next).verify('/a', before)).toBeNull();
   });
 });

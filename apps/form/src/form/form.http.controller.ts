@@ -19,10 +19,20 @@ import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
 import { FormBody } from '../questions/question-kinds';
 import { formSteps, nextStep, resumeStep } from '../sections/steps';
-import { ALREADY_COMPLETE, FormFlow, Iframe, NOT_FOUND, optional, Refusal, withIframe } from './form-flow';
+import { ALREADY_COMPLETE, FormFlow, Iframe, optional, Refusal, withIframe } from './form-flow';
 import { FormPresetSource } from './preset-source';
 
-const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
+/**
+ * What a property's application_url shows when it opens no form to this visitor: an unknown id,
+ * a property not available, or an invitation_only one without a valid invitation. The same page
+ * for each, naming nothing: property ids are sequential, and walking them must not read the
+ * names (or the private messages) of properties that are not open to the public.
+ */
+const NOT_OPEN = new Refusal(
+  404,
+  'Not taking applications',
+  'There is no application form open at this address. If you were invited to apply, open the link in your invitation.',
+);
 
 /** An invitation to an invitation_only property, as its link gave it. */
 interface Invitation {
@@ -200,13 +210,10 @@ export class FormHttpController {
    */
   private async openProperty(id: string, token: unknown): Promise<FormProperty & { invitation: Invitation | null }> {
     const propertyId = parseIdSegment(id);
-    if (propertyId === null) throw NOT_FOUND;
+    if (propertyId === null) throw NOT_OPEN;
     const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: propertyId });
-    if (!found) throw NOT_FOUND;
+    if (!found || !found.property.available) throw NOT_OPEN;
     const { property } = found;
-    if (!property.available) {
-      throw new Refusal(200, property.name, `${property.name} is not taking applications at the moment.`);
-    }
     if (!property.invitation_only) return { ...found, invitation: null };
     const usable =
       typeof token === 'string' && FORM_TOKEN.test(token)
@@ -215,7 +222,7 @@ export class FormHttpController {
             token_digest: formTokenDigest(token),
           })
         : null;
-    if (!usable) throw invitationOnly(property);
+    if (!usable) throw NOT_OPEN;
     return { ...found, invitation: { token: token as string, email: usable.email } };
   }
 
@@ -270,10 +277,6 @@ const DETAILS_PAGE = { step: 'details', template: 'details', title: 'The home yo
 /** The fields of a POSTed form (none for any other body). */
 function formBody(request: FastifyRequest): FormBody {
   return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
-}
-
-function invitationOnly(property: PropertyRepresentation): Refusal {
-  return new Refusal(403, property.name, property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
 }
 
 function contactFields(body: FormBody): Record<string, string> {

@@ -96,7 +96,8 @@ export class StepsHttpController {
         });
       }
       const completed = await this.sendCompletion(opened.link, completion, body.nonce, formConsent(opened.preset, request));
-      if (completed.redirect_url) return this.flow.pages.redirect(reply, completed.redirect_url, iframe);
+      // As the URL parser writes it: one stored before redirect_url was normalized may hold characters a header cannot.
+      if (completed.redirect_url) return this.flow.pages.redirect(reply, new URL(completed.redirect_url).href, iframe);
       return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
     });
   }

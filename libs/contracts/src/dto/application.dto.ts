@@ -64,9 +64,10 @@ export class ApplicantInput {
   @ApiProperty({ description: 'The integrator’s own identifier for the applicant.', example: 'crm-77' })
   reference_id?: string | null;
 
-  @UrlField({ nullable: true, max: 2000 })
+  @UrlField({ nullable: true, max: 2000, normalize: true })
   @ApiProperty({
-    description: 'Absolute http(s) URL the applicant is sent to instead of the normal confirmation page.',
+    description:
+      'Absolute http(s) URL the applicant is sent to instead of the normal confirmation page; stored as the WHATWG URL parser writes it (non-ASCII characters percent-encoded, the host in lower case).',
     example: 'https://landlord.example/thanks',
   })
   redirect_url?: string | null;

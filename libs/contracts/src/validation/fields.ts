@@ -303,13 +303,20 @@ export function PhoneField(options: Presence = {}): PropertyDecorator {
   return field('phoneField', options, check, { type: 'string', pattern: '^[\\d ().+-]+$' }, { normalize });
 }
 
-export function UrlField(options: Presence & { max: number }): PropertyDecorator {
+/**
+ * An absolute http(s) URL. `normalize`: stored as the WHATWG URL parser writes it (non-ASCII
+ * characters percent-encoded, the host in lower case and punycode), so that it can go out as a
+ * Location header as it is; `max` then counts the characters written.
+ */
+export function UrlField(options: Presence & { max: number; normalize?: boolean }): PropertyDecorator {
   const check: Check = (value) => {
     if (typeof value !== 'string') return 'must be a string';
     if (value.length > options.max) return `must be at most ${options.max} characters`;
     return isAbsoluteHttpUrl(value) ? null : 'must be an absolute http or https URL';
   };
-  return field('urlField', options, check, { type: 'string', format: 'uri', maxLength: options.max });
+  const normalize: Normalize = (value) =>
+    options.normalize && typeof value === 'string' && isAbsoluteHttpUrl(value) ? new URL(value).href : value;
+  return field('urlField', options, check, { type: 'string', format: 'uri', maxLength: options.max }, { normalize });
 }
 
 function isAbsoluteHttpUrl(text: string): boolean {

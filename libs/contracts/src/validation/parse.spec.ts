@@ -229,6 +229,14 @@ describe('parseRequest', () => {
       expect(json(thrice)).toEqual(json(once));
     });
 
+    it('writes redirect_url as the WHATWG URL parser does, so that it goes out as a Location header as it is', () => {
+      const { application } = parseRequest(
+        CreateApplicationRequest,
+        validApplication({ redirect_url: 'https://Bücher.Example/merci-été?nom=Zoë#fin' }),
+      );
+      expect(application.applicant.redirect_url).toBe('https://xn--bcher-kva.example/merci-%C3%A9t%C3%A9?nom=Zo%C3%AB#fin');
+    });
+
     it('is an instance of the contract class', () => {
       const request = parseRequest(CreatePropertyRequest, { property: { name: 'Elm Court' } });
       expect(request).toBeInstanceOf(CreatePropertyRequest);
