@@ -180,7 +180,7 @@ describe('the online application form', () => {
     expect(list.body.applications).toEqual([]);
   });
 
-  it('shows an unavailable or invitation_only property the page of an unknown id, naming nothing of it', async () => {
+  it('shows an unavailable property the page of an unknown id, and an invitation_only one its message alone', async () => {
     const unavailable = await createProperty({ name: 'Full House', available: false, street: '1 Hidden Way' });
     const invited = await createProperty({
       name: 'Secret Gardens',
@@ -190,16 +190,19 @@ describe('the online application form', () => {
     const unknown = await fetch(`${stack.formUrl}/properties/999998/apply`);
     const expected = { status: unknown.status, html: await unknown.text() };
     expect(expected.status).toBe(404);
-    for (const url of [
-      unavailable.application_url,
-      invited.application_url,
-      `${invited.application_url}?invitation=${'A'.repeat(43)}`,
-    ]) {
+    const closed = await fetch(unavailable.application_url);
+    expect({ status: closed.status, html: await closed.text() }).toEqual(expected);
+    expect(expected.html).not.toMatch(/Full House|Hidden Way/);
+
+    // The published interface shows the owner's message to a visitor without an invitation; no name, no form.
+    for (const url of [invited.application_url, `${invited.application_url}?invitation=${'A'.repeat(43)}`]) {
       const response = await fetch(url);
       const html = await response.text();
-      expect({ url, status: response.status, html }).toEqual({ url, ...expected });
+      expect({ url, status: response.status }).toEqual({ url, status: 403 });
+      expect(html).toContain('Ask Marguerite at the gate.');
+      expect(html).not.toContain('Secret Gardens');
+      expect(html).not.toContain('<form');
     }
-    expect(expected.html).not.toMatch(/Full House|Hidden Way|Secret Gardens|Marguerite/);
     await page.goto(unavailable.application_url);
     expect(await mainText(page)).toContain('There is no application form open at this address.');
     expect(await page.locator('form').count()).toBe(0);
@@ -352,11 +355,11 @@ describe('the online application form', () => {
       return (await client.get(`/api/v2/applications?property_id=${property.id}`)).body.applications;
     }
 
-    it('shows neither its name nor its message, and no form, to someone without an invitation', async () => {
+    it('shows its message, but not its name, and no form, to someone without an invitation', async () => {
       const response = await page.goto(property.application_url);
-      expect(response!.status()).toBe(404);
-      expect(await mainText(page)).toContain('There is no application form open at this address.');
-      expect(await mainText(page)).not.toMatch(/Private Gardens|concierge/);
+      expect(response!.status()).toBe(403);
+      expect(await mainText(page)).toContain('Ask the concierge for an invitation.');
+      expect(await mainText(page)).not.toContain('Private Gardens');
       expect(await page.locator('form').count()).toBe(0);
     });
 
@@ -373,7 +376,7 @@ describe('the online application form', () => {
       expect(await applications()).toHaveLength(1);
 
       const again = await page.goto(invitation.url);
-      expect(again!.status()).toBe(404);
+      expect(again!.status()).toBe(403);
       expect(await page.locator('form').count()).toBe(0);
       expect(await applications()).toHaveLength(1);
     });
@@ -410,8 +413,8 @@ describe('the online application form', () => {
         `${property.application_url}?invitation=${tampered}`,
       ]) {
         const response = await page.goto(link);
-        expect(response!.status()).toBe(404);
-        expect(await mainText(page)).not.toContain('concierge');
+        expect(response!.status()).toBe(403);
+        expect(await mainText(page)).toContain('Ask the concierge for an invitation.');
         expect(await page.locator('form').count()).toBe(0);
       }
       expect(await applications()).toHaveLength(before);
@@ -523,12 +526,12 @@ describe('the online application form', () => {
       expect(await gone.text()).toContain('This property no longer takes applications.');
 
       const { status, csrf: none } = await formPage(closed.application_url);
-      expect([status, none]).toEqual([404, '']);
+      expect([status, none]).toEqual([403, '']);
       const token = `${'A'.repeat(43)}`;
       const refused = await post(closed.application_url, { ...contact, invitation: token, csrf_token: csrf });
-      expect(refused.status).toBe(404);
+      expect(refused.status).toBe(403);
       const html = await refused.text();
-      expect(html).toContain('There is no application form open at this address.');
+      expect(html).toContain('This property accepts applications by invitation only.');
       expect(html).not.toContain('Closed Court');
       expect(await applicationsTo(closed.id)).toEqual([]);
     });

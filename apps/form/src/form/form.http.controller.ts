@@ -23,16 +23,17 @@ import { ALREADY_COMPLETE, FormFlow, Iframe, optional, Refusal, withIframe } fro
 import { FormPresetSource } from './preset-source';
 
 /**
- * What a property's application_url shows when it opens no form to this visitor: an unknown id,
- * a property not available, or an invitation_only one without a valid invitation. The same page
- * for each, naming nothing: property ids are sequential, and walking them must not read the
- * names (or the private messages) of properties that are not open to the public.
+ * What a property's application_url shows when it opens no form to anyone: an unknown id or a
+ * property not available. The same page for both, naming nothing: property ids are sequential,
+ * and walking them must not read the names of properties that are not open to the public.
  */
 const NOT_OPEN = new Refusal(
   404,
   'Not taking applications',
   'There is no application form open at this address. If you were invited to apply, open the link in your invitation.',
 );
+
+const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
 
 /** An invitation to an invitation_only property, as its link gave it. */
 interface Invitation {
@@ -222,7 +223,7 @@ export class FormHttpController {
             token_digest: formTokenDigest(token),
           })
         : null;
-    if (!usable) throw NOT_OPEN;
+    if (!usable) throw invitationOnly(property);
     return { ...found, invitation: { token: token as string, email: usable.email } };
   }
 
@@ -277,6 +278,15 @@ const DETAILS_PAGE = { step: 'details', template: 'details', title: 'The home yo
 /** The fields of a POSTed form (none for any other body). */
 function formBody(request: FastifyRequest): FormBody {
   return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
+}
+
+/**
+ * An invitation_only property without a valid invitation: its invitation_only_message, as the
+ * published interface has it, and no form. The message is the owner's, written for exactly this
+ * visitor; the page names nothing else of the property (walking ids reads no names).
+ */
+function invitationOnly(property: PropertyRepresentation): Refusal {
+  return new Refusal(403, 'By invitation only', property.invitation_only_message || DEFAULT_INVITATION_ONLY_MESSAGE);
 }
 
 function contactFields(body: FormBody): Record<string, string> {

@@ -85,7 +85,7 @@ export class PropertyInput {
   @StringField({ nullable: true, trim: true, max: 2000 })
   @ApiProperty({
     description:
-      'A note kept with the property. The public form does not show it: without an invitation, an invitation-only property shows a page that names nothing of it.',
+      'Shown to an applicant who arrives at an invitation-only property without an invitation, on a page that names nothing else of the property.',
     default: PROPERTY_DEFAULTS.invitation_only_message,
     example: 'Please ask the leasing office for an invitation.',
   })
