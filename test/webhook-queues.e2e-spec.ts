@@ -82,6 +82,17 @@ describe('webhook queues', () => {
     expect(logged(worker, 'will try again').length).toBe(0);
   });
 
+  it('keeps in the dead-letter queue an unreadable message that came back from a delay queue', async () => {
+    channel.sendToQueue(name('webhooks.retry.1s'), Buffer.from('{ not json'), { persistent: true });
+
+    const deadLetter = await eventually('the message in the dead-letter queue', () =>
+      channel.get(name('webhooks.deliveries.dead-letter'), { noAck: true }),
+    );
+    // Its first death is its wait in the retry queue.
+    expect((deadLetter as GetMessage).properties.headers?.['x-first-death-reason']).toBe('expired');
+    expect(await depth('webhooks.deliveries')).toBe(0);
+  });
+
   it('declares its queues with a delivery limit and a dead-letter route', async () => {
     // A declaration is refused unless it states the arguments the queue has.
     for (const queue of ['webhooks.events', 'webhooks.deliveries']) {
@@ -107,6 +118,7 @@ describe('webhook queues', () => {
   });
 
   it('backs off, without spinning, while its database is out of reach, and delivers once it is back', async () => {
+    await subscribe();
     const database = await TcpProxy.start(hostAndPort(process.env.MONGODB_URI!, 27017));
     try {
       await stack.stopApp('webhooks');
@@ -131,6 +143,7 @@ describe('webhook queues', () => {
   });
 
   it('starts on a broker whose webhook queues and events exchange an earlier version declared', async () => {
+    await subscribe();
     await stack.stopApp('webhooks');
     await stack.stopApp('properties');
     await stack.stopApp('applications');
@@ -142,6 +155,11 @@ describe('webhook queues', () => {
     await channel.assertExchange(name('events'), 'topic', { durable: true });
     await Promise.all([stack.startApp('properties'), stack.startApp('applications')]);
     const worker = await stack.startApp('webhooks');
+    // An exchange without its alternate exchange drops an event published before the queue is bound.
+    await eventually(
+      'the events queue bound and consumed',
+      async () => (await channel.checkQueue(name('webhooks.events'))).consumerCount > 0,
+    );
 
     await delivered(await createProperty('On an earlier broker'), 30000);
     const kept = worker.logs.filter((log) => /exists with other arguments/.test(String(log.msg)));

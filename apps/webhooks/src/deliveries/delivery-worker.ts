@@ -8,6 +8,7 @@ import {
   BrokerChannel,
   delayQueueOptions,
   eventsExchange,
+  keepDelayedDeadLetters,
   queueOptions,
   readMessage,
   unroutedEvents,
@@ -108,6 +109,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     for (const queue of [events, deliveries]) {
       await broker.declareOrKeep(`queue ${queue}`, (probe) => probe.assertQueue(queue, queueOptions(queue)));
       await assertDeadLetterRoute(channel, queue);
+      await keepDelayedDeadLetters(channel, queue);
       await channel.assertQueue(this.backoffQueue(queue), delayQueueOptions(BACKOFF_SECONDS * 1000, queue));
     }
     await channel.bindQueue(events, exchange, '#');
