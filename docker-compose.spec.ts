@@ -203,7 +203,13 @@ describe('docker-compose.yml', () => {
         expect([can(service, 'configure', 'events'), can(service, 'write', 'events')]).toEqual([true, true]);
         expect(can(service, 'read', 'webhooks.events')).toBe(false);
       }
-      for (const resource of ['webhooks', 'webhooks.events', 'webhooks.deliveries', 'webhooks.retry.300s']) {
+      for (const resource of [
+        'webhooks',
+        ...ownQueues('webhooks.events'),
+        ...ownQueues('webhooks.deliveries'),
+        'webhooks.events.backoff.10s',
+        'webhooks.retry.300s',
+      ]) {
         expect([
           can('webhooks', 'configure', resource),
           can('webhooks', 'write', resource),
@@ -214,6 +220,16 @@ describe('docker-compose.yml', () => {
       expect(can('webhooks', 'read', 'events')).toBe(true);
       expect(can('webhooks', 'write', 'events')).toBe(false);
       expect(can('webhooks', 'read', 'properties')).toBe(false);
+      // Every declarer of the exchange states its alternate exchange (which takes read on the
+      // exchange and write on the alternate) and keeps the unrouted events' queue bound to it.
+      for (const service of ['properties', 'applications', 'webhooks', 'notifications']) {
+        expect([
+          can(service, 'read', 'events'),
+          can(service, 'configure', 'events.unrouted'),
+          can(service, 'write', 'events.unrouted'),
+          can(service, 'read', 'events.unrouted'),
+        ]).toEqual([true, true, true, true]);
+      }
     });
 
     it.each(['gateway', 'form'])('lets the %s send to the services’ queues and read its replies, nothing more', (sender) => {

@@ -295,15 +295,24 @@ export class Stack {
     const connection = await connect(process.env.AMQP_URL!);
     try {
       const channel = await connection.createChannel();
-      for (const queue of ['properties', 'applications', 'webhooks', ...NOTIFICATION_WORK_QUEUES]) {
+      for (const queue of [
+        'properties',
+        'applications',
+        'webhooks',
+        'webhooks.events',
+        'webhooks.deliveries',
+        ...NOTIFICATION_WORK_QUEUES,
+      ]) {
         await channel.deleteQueue(`${this.namespace}${queue}`);
         await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
         await channel.deleteExchange(`${this.namespace}${queue}.dead-letter-exchange`);
       }
-      for (const queue of ['webhooks.events', 'webhooks.deliveries', ...this.retryQueues(), ...this.notificationDelayQueues()]) {
+      const backoffQueues = ['webhooks.events.backoff.10s', 'webhooks.deliveries.backoff.10s'];
+      for (const queue of [...backoffQueues, ...this.retryQueues(), ...this.notificationDelayQueues(), 'events.unrouted']) {
         await channel.deleteQueue(`${this.namespace}${queue}`);
       }
       await channel.deleteExchange(`${this.namespace}events`);
+      await channel.deleteExchange(`${this.namespace}events.unrouted`);
       await channel.close();
     } finally {
       await connection.close();

@@ -1,5 +1,6 @@
 import { Channel, ChannelModel, connect } from 'amqplib';
 import type { DomainEvent } from '@app/contracts';
+import { eventsExchangeOptions } from '@app/messaging';
 
 /**
  * Listens on a stack's events exchange, as any consumer would: a queue of its own bound to
@@ -18,7 +19,7 @@ export class EventTap {
     const connection = await connect(process.env.AMQP_URL!);
     const channel = await connection.createChannel();
     const exchange = `${namespace}events`;
-    await channel.assertExchange(exchange, 'topic', { durable: true });
+    await channel.assertExchange(exchange, 'topic', eventsExchangeOptions(exchange));
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
     await channel.bindQueue(queue, exchange, '#');
     const tap = new EventTap(connection, channel);

@@ -59,3 +59,19 @@ export const EVENTS_EXCHANGE = 'events';
 export function newEventId(): string {
   return `evt_${randomUUID().replace(/-/g, '')}`;
 }
+
+/** True for a body of the shape of a DomainEvent: what a consumer can work; anything else is unreadable. */
+export function isDomainEvent(body: unknown): body is DomainEvent {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const event = body as Record<string, unknown>;
+  return (
+    typeof event.id === 'string' &&
+    (DOMAIN_EVENTS as readonly unknown[]).includes(event.event) &&
+    Number.isSafeInteger(event.client_id) &&
+    typeof event.test_mode === 'boolean' &&
+    typeof event.created_at === 'string' &&
+    typeof event.data === 'object' &&
+    event.data !== null &&
+    !Array.isArray(event.data)
+  );
+}

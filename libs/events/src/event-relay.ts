@@ -1,6 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { EVENTS_EXCHANGE, outsideRequests, queueName, withDeadline } from '@app/contracts';
-import { BrokerChannel } from '@app/messaging';
+import { outsideRequests, withDeadline } from '@app/contracts';
+import { assertEventsExchange, BrokerChannel, eventsExchange } from '@app/messaging';
 import { countEventsRelayed } from '@app/observability';
 import { EventOutbox, PendingEvent } from './event-outbox';
 
@@ -64,12 +64,12 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly outbox: EventOutbox,
     private readonly settings: RelaySettings,
   ) {
-    this.exchange = queueName(settings.namespace, EVENTS_EXCHANGE);
+    this.exchange = eventsExchange(settings.namespace);
   }
 
   onApplicationBootstrap(): void {
-    this.broker = new BrokerChannel(this.settings.amqpUrl, 'event-relay', (channel) =>
-      channel.assertExchange(this.exchange, 'topic', { durable: true }),
+    this.broker = new BrokerChannel(this.settings.amqpUrl, 'event-relay', (channel, broker) =>
+      assertEventsExchange(channel, broker, this.exchange),
     );
     if (this.settings.onWrite) this.outbox.relayTo((events) => this.take(events));
     this.schedule(0);

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { SOCKET_OPTIONS } from './rmq-options';
 
 /** A publish the broker has not confirmed within this long is failed, to be tried again later. */
@@ -16,10 +16,17 @@ export class BrokerChannel {
   private readonly connection: AmqpConnectionManager;
   readonly channel: ChannelWrapper;
 
-  constructor(url: string, name: string, setup: (channel: ConfirmChannel) => Promise<unknown>) {
+  private readonly logger: Logger;
+
+  constructor(url: string, name: string, setup: (channel: ConfirmChannel, broker: BrokerChannel) => Promise<unknown>) {
     this.connection = amqp.connect([url], SOCKET_OPTIONS);
-    this.channel = this.connection.createChannel({ name, confirm: true, publishTimeout: PUBLISH_TIMEOUT_MS, setup });
-    const logger = new Logger(name);
+    this.channel = this.connection.createChannel({
+      name,
+      confirm: true,
+      publishTimeout: PUBLISH_TIMEOUT_MS,
+      setup: (channel: ConfirmChannel) => setup(channel, this),
+    });
+    const logger = (this.logger = new Logger(name));
     this.connection.on('disconnect', ({ err }) => logger.warn(`broker connection lost, reconnecting: ${String(err)}`));
     this.channel.on('connect', () => logger.log('broker channel ready'));
     this.channel.on('error', (error: unknown) => logger.warn(`broker channel failed: ${String(error)}`));
@@ -34,14 +41,77 @@ export class BrokerChannel {
     });
   }
 
+  /**
+   * Publishes `message` again to `queue` (through the default exchange): its body, id, content
+   * type and headers, less the broker's delivery count. Not its user id, which the broker checks
+   * against the publisher's own.
+   */
+  async republish(message: ConsumeMessage, queue: string): Promise<void> {
+    const { contentType, messageId, headers = {} } = message.properties;
+    const { 'x-delivery-count': _count, ...kept } = headers as Record<string, unknown>;
+    await this.channel.publish('', queue, message.content, { persistent: true, contentType, messageId, headers: kept });
+  }
+
+  /**
+   * Declares a queue or an exchange with `declare` on a channel of its own, so that a refusal
+   * closes that channel only: a broker that holds it from an earlier version, with other
+   * arguments, refuses the declaration (PRECONDITION_FAILED). Then it is kept as it is, with a
+   * warning, and the service starts all the same; README "Upgrading queues" says how to give it
+   * the new arguments (a policy, or a delete once empty). Resolves false when it was kept.
+   */
+  async declareOrKeep(what: string, declare: (channel: Channel) => Promise<unknown>): Promise<boolean> {
+    const channel = await this.connection.connection!.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      await declare(channel);
+      await channel.close();
+      return true;
+    } catch (error) {
+      if (!/PRECONDITION_FAILED/.test(String(error))) throw error;
+      this.logger.warn(`${what} exists with other arguments, from an earlier version; kept as it is: ${String(error)}`);
+      return false;
+    }
+  }
+
   async close(): Promise<void> {
     await this.channel.close().catch(() => undefined);
     await this.connection.close().catch(() => undefined);
   }
 }
 
+/** Thrown by a handler for a message it can never work: not JSON, or not of the shape it takes. */
+export class UnreadableMessage extends Error {
+  constructor(reason: string) {
+    super(`unreadable message: ${reason}`);
+  }
+}
+
+/** Reads a message's body as JSON of the shape `isShape` accepts, or throws UnreadableMessage. */
+export function readMessage<T>(message: ConsumeMessage, isShape: (body: unknown) => body is T, shape: string): T {
+  let body: unknown;
+  try {
+    body = JSON.parse(message.content.toString());
+  } catch {
+    throw new UnreadableMessage('not JSON');
+  }
+  if (!isShape(body)) throw new UnreadableMessage(`not ${shape}`);
+  return body;
+}
+
 /**
- * Acknowledges `message` once `work` is done; otherwise hands it back, to be taken again (a
+ * What to do with a message whose work failed for a while only (the database out of reach, say):
+ * `backOff` hands it to a delay queue that brings it back later, so that it neither spins nor
+ * uses up the queue's delivery limit while the outage lasts.
+ */
+export interface TransientFailures {
+  isTransient: (error: unknown) => boolean;
+  backOff: (message: ConsumeMessage) => Promise<void>;
+}
+
+/**
+ * Acknowledges `message` once `work` is done. Otherwise: an unreadable one is rejected at once
+ * (its queue's dead-letter route keeps it, see deadLetterExchange); one that failed for a while
+ * only is backed off, when `transient` says so; any other is handed back, to be taken again (a
  * queue's delivery limit dead-letters one that fails every time).
  */
 export async function ackWhenDone(
@@ -49,16 +119,35 @@ export async function ackWhenDone(
   message: ConsumeMessage,
   work: () => Promise<void>,
   logger: Logger,
+  transient?: TransientFailures,
 ): Promise<void> {
   try {
     await work();
     channel.ack(message);
+    return;
   } catch (error) {
-    logger.warn(`will try again: ${String(error)}`);
-    try {
-      channel.nack(message, false, true);
-    } catch {
-      // The channel is gone: the broker hands the message out again anyway.
+    if (error instanceof UnreadableMessage) {
+      logger.warn(`dead-lettering a message: ${error.message}`);
+      return settle(() => channel.nack(message, false, false));
     }
+    if (transient?.isTransient(error)) {
+      logger.warn(`will try again later: ${String(error)}`);
+      const backedOff = await transient.backOff(message).then(
+        () => true,
+        () => false,
+      );
+      if (backedOff) return settle(() => channel.ack(message));
+    } else {
+      logger.warn(`will try again: ${String(error)}`);
+    }
+    settle(() => channel.nack(message, false, true));
+  }
+}
+
+function settle(acknowledge: () => void): void {
+  try {
+    acknowledge();
+  } catch {
+    // The channel is gone: the broker hands the message out again anyway.
   }
 }

@@ -9,3 +9,4 @@ export * from './message-bound';
 export * from './service-clients';
 export * from './broker-channel';
 export * from './notification-notices';
+export * from './events-exchange';

@@ -128,6 +128,17 @@ export async function assertDeadLetterRoute(channel: DeclaringChannel, queue: st
 }
 
 /**
+ * Keeps in `queue`'s dead-letter queue, too, what came to `queue` from a delay queue (a retry or a
+ * backoff) and was given up on there: its first death is `expired`, in the delay queue, and
+ * RabbitMQ 3.10 never changes `x-first-death-reason`, so the bindings of deadLetterBindings would
+ * drop it. Only for a queue whose messages carry no TTL, so that none expires in the queue itself.
+ */
+export async function keepDelayedDeadLetters(channel: DeclaringChannel, queue: string): Promise<void> {
+  const expiredBefore = { 'x-match': 'any-with-x', 'x-first-death-reason': 'expired' };
+  await channel.bindQueue(deadLetterQueue(queue), deadLetterExchange(queue), '', expiredBefore);
+}
+
+/**
  * A queue where messages wait `ttlMs`, then move to `target` (a queue, through the default
  * exchange): the broker keeps a delay, so a retry or a reminder survives any process and needs no
  * polling. Quorum, with at-least-once dead-lettering: a waiting message survives a broker restart

@@ -9,7 +9,14 @@ import {
   NOTIFICATION_INVITATIONS_QUEUE,
   queueName,
 } from '@app/contracts';
-import { ackWhenDone, assertDeadLetterRoute, BrokerChannel, delayQueueOptions, queueOptions } from '@app/messaging';
+import {
+  ackWhenDone,
+  assertDeadLetterRoute,
+  assertEventsExchange,
+  BrokerChannel,
+  delayQueueOptions,
+  queueOptions,
+} from '@app/messaging';
 import { countNotificationEvent, countNotificationMessage } from '@app/observability';
 import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
@@ -108,16 +115,16 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   }
 
   onApplicationBootstrap(): void {
-    this.broker = new BrokerChannel(this.env.AMQP_URL, 'notifications', (channel) => this.setup(channel));
+    this.broker = new BrokerChannel(this.env.AMQP_URL, 'notifications', (channel, broker) => this.setup(channel, broker));
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.broker?.close();
   }
 
-  private async setup(channel: ConfirmChannel): Promise<void> {
+  private async setup(channel: ConfirmChannel, broker: BrokerChannel): Promise<void> {
     const { exchange, events, invitations, outgoing, reminders, reminderWait } = this.names;
-    await channel.assertExchange(exchange, 'topic', { durable: true });
+    await assertEventsExchange(channel, broker, exchange);
     for (const queue of [events, invitations, outgoing, reminders]) {
       await channel.assertQueue(queue, queueOptions(queue));
       await assertDeadLetterRoute(channel, queue);

@@ -1,7 +1,19 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { DomainEvent, EVENTS_EXCHANGE, queueName } from '@app/contracts';
-import { ackWhenDone, BrokerChannel, delayQueueOptions } from '@app/messaging';
+import { isDomainEvent, queueName } from '@app/contracts';
+import {
+  ackWhenDone,
+  assertDeadLetterRoute,
+  assertEventsExchange,
+  BrokerChannel,
+  delayQueueOptions,
+  eventsExchange,
+  keepDelayedDeadLetters,
+  queueOptions,
+  readMessage,
+  unroutedEvents,
+} from '@app/messaging';
+import { isDatabaseUnavailable } from '@app/persistence';
 import { WebhooksEnvironment } from '../config/webhooks.environment';
 import { SubscriptionStore } from '../subscriptions/subscription-store';
 import { DeliveryRecord, deliveryKey, DeliveryStore, WebhookBody } from './delivery-store';
@@ -15,6 +27,24 @@ export interface DeliveryTask {
   manual?: boolean;
 }
 
+function isDeliveryTask(body: unknown): body is DeliveryTask {
+  if (typeof body !== 'object' || body === null) return false;
+  const { key, retry, manual } = body as Record<string, unknown>;
+  return (
+    typeof key === 'string' &&
+    Number.isSafeInteger(retry) &&
+    (retry as number) >= 0 &&
+    [undefined, true, false].includes(manual as boolean)
+  );
+}
+
+/**
+ * How long a message whose work failed for a while only (the database out of reach) waits in
+ * its queue's backoff queue before it is taken again: long enough not to spin, short enough that
+ * deliveries resume soon after the outage.
+ */
+export const BACKOFF_SECONDS = 10;
+
 /**
  * Delivers events to their subscriptions, with nothing held in memory between attempts:
  *  - the events queue, bound to the events exchange, gets every event; each makes a delivery
@@ -25,13 +55,21 @@ export interface DeliveryTask {
  *    when the delay is over. The broker keeps the schedule; a restart of any process loses none.
  * A message is acknowledged only after what it caused is stored and published, so an instance
  * killed mid-delivery leaves it to another, which may send it once more (same webhook-id).
+ *
+ * The events and deliveries queues have a delivery limit and a dead-letter queue each
+ * (`<queue>.dead-letter`): an unreadable message is dead-lettered at once, one whose work fails
+ * every time after the limit. Work that fails because the database is out of reach goes to the
+ * queue's backoff queue instead (`<queue>.backoff.<seconds>s`), to come back after a delay without
+ * using up the limit. Events no queue was bound for when they were published (before the events
+ * queue existed) wait in the events exchange's unrouted queue; they are moved onto the events
+ * queue as soon as it exists.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeliveryWorker');
   private broker?: BrokerChannel;
   private readonly schedule: number[];
-  private readonly names: { exchange: string; events: string; deliveries: string };
+  private readonly names: { exchange: string; events: string; deliveries: string; unrouted: string };
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
@@ -40,7 +78,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     this.schedule = env.retrySchedule;
     const name = (base: string) => queueName(env.NAMESPACE, base);
-    this.names = { exchange: name(EVENTS_EXCHANGE), events: name('webhooks.events'), deliveries: name('webhooks.deliveries') };
+    const exchange = eventsExchange(env.NAMESPACE);
+    this.names = {
+      exchange,
+      events: name('webhooks.events'),
+      deliveries: name('webhooks.deliveries'),
+      unrouted: unroutedEvents(exchange),
+    };
+  }
+
+  private backoffQueue(queue: string): string {
+    return `${queue}.backoff.${BACKOFF_SECONDS}s`;
   }
 
   private retryQueue(seconds: number): string {
@@ -48,36 +96,53 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    this.broker = new BrokerChannel(this.env.AMQP_URL, 'webhook-deliveries', (channel) => this.setup(channel));
+    this.broker = new BrokerChannel(this.env.AMQP_URL, 'webhook-deliveries', (channel, broker) => this.setup(channel, broker));
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.broker?.close();
   }
 
-  private async setup(channel: ConfirmChannel): Promise<void> {
-    const { exchange, events, deliveries } = this.names;
-    const quorum = { durable: true, arguments: { 'x-queue-type': 'quorum' } };
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    await channel.assertQueue(events, quorum);
+  private async setup(channel: ConfirmChannel, broker: BrokerChannel): Promise<void> {
+    const { exchange, events, deliveries, unrouted } = this.names;
+    await assertEventsExchange(channel, broker, exchange);
+    for (const queue of [events, deliveries]) {
+      await broker.declareOrKeep(`queue ${queue}`, (probe) => probe.assertQueue(queue, queueOptions(queue)));
+      await assertDeadLetterRoute(channel, queue);
+      await keepDelayedDeadLetters(channel, queue);
+      await channel.assertQueue(this.backoffQueue(queue), delayQueueOptions(BACKOFF_SECONDS * 1000, queue));
+    }
     await channel.bindQueue(events, exchange, '#');
-    await channel.assertQueue(deliveries, quorum);
     for (const seconds of new Set(this.schedule)) {
       await channel.assertQueue(this.retryQueue(seconds), delayQueueOptions(seconds * 1000, deliveries));
     }
     await channel.prefetch(this.env.WEBHOOK_CONCURRENCY);
-    await channel.consume(events, (message) => message && void this.settle(channel, message, () => this.fanOut(message)));
-    await channel.consume(deliveries, (message) => message && void this.settle(channel, message, () => this.attempt(message)));
+    await channel.consume(events, (message) => message && void this.settle(channel, events, message, () => this.fanOut(message)));
+    await channel.consume(
+      deliveries,
+      (message) => message && void this.settle(channel, deliveries, message, () => this.attempt(message)),
+    );
+    // Now that the events queue is bound, no event is unrouted any more: those kept go onto it.
+    await channel.consume(
+      unrouted,
+      (message) => message && void this.settle(channel, events, message, () => broker.republish(message, events)),
+    );
   }
 
-  /** Acknowledges once `work` is done; otherwise hands the message back, to be taken again. */
-  private settle(channel: ConfirmChannel, message: ConsumeMessage, work: () => Promise<void>): Promise<void> {
-    return ackWhenDone(channel, message, work, this.logger);
+  /**
+   * Acknowledges once `work` is done; dead-letters an unreadable message, backs off one whose
+   * work found the database out of reach (to come back to `queue`), hands any other back.
+   */
+  private settle(channel: ConfirmChannel, queue: string, message: ConsumeMessage, work: () => Promise<void>): Promise<void> {
+    return ackWhenDone(channel, message, work, this.logger, {
+      isTransient: isDatabaseUnavailable,
+      backOff: (failed) => this.broker!.republish(failed, this.backoffQueue(queue)),
+    });
   }
 
   /** One delivery per live subscription of the event's client that wants it. */
   private async fanOut(message: ConsumeMessage): Promise<void> {
-    const event = JSON.parse(message.content.toString()) as DomainEvent;
+    const event = readMessage(message, isDomainEvent, 'an event');
     const { client_id, ...body } = event;
     for (const subscription of await this.subscriptions.listLive(client_id)) {
       if (subscription.events.includes(event.event)) await this.enqueue(subscription.id, client_id, body);
@@ -116,7 +181,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async attempt(message: ConsumeMessage): Promise<void> {
-    const task = JSON.parse(message.content.toString()) as DeliveryTask;
+    const task = readMessage(message, isDeliveryTask, 'a delivery task');
     const delivery = await this.deliveries.find(task.key);
     if (!delivery || (delivery.status === 'succeeded' && !task.manual)) return;
     const subscription = await this.subscriptions.findLive(delivery.client_id, delivery.subscription_id);
@@ -134,8 +199,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     } else if (!task.manual && task.retry < this.schedule.length) {
       const seconds = this.schedule[task.retry];
       const next: DeliveryTask = { key: delivery._id, retry: task.retry + 1 };
-      await this.broker!.publish('', this.retryQueue(seconds), next);
+      // Updated first: an update that fails leaves this message to be taken again, where a retry
+      // already published would start a second chain beside the one the redelivery starts.
       await this.deliveries.update(delivery._id, { status: 'retrying', next_attempt_at: new Date(Date.now() + seconds * 1000) });
+      await this.broker!.publish('', this.retryQueue(seconds), next);
     } else if (delivery.status !== 'succeeded') {
       await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
     }

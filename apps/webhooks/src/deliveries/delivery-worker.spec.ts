@@ -1,0 +1,57 @@
+import { once } from 'node:events';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import type { ConsumeMessage } from 'amqplib';
+import { WebhooksEnvironment } from '../config/webhooks.environment';
+import { SubscriptionStore } from '../subscriptions/subscription-store';
+import { DeliveryWorker } from './delivery-worker';
+import { DeliveryRecord, DeliveryStore } from './delivery-store';
+
+describe('DeliveryWorker, a failed attempt', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createServer((_request, response) => response.writeHead(503).end());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  });
+
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('publishes no retry when its delivery cannot be updated: the message is taken again instead, one chain of retries', async () => {
+    const delivery: DeliveryRecord = {
+      _id: '1:evt_1',
+      subscription_id: 1,
+      client_id: 1,
+      body: { id: 'evt_1', event: 'property.created', test_mode: false, created_at: '2026-11-25T00:00:00+00:00', data: {} },
+      status: 'pending',
+      next_attempt_at: null,
+      created_at: new Date(),
+    };
+    const deliveries = {
+      find: async () => delivery,
+      recordAttempt: async () => undefined,
+      update: async () => {
+        throw new Error('database gone');
+      },
+    } as unknown as DeliveryStore;
+    const subscriptions = {
+      findLive: async () => ({ id: 1, url, secret: 'whsec_' + 'a'.repeat(32) }),
+    } as unknown as SubscriptionStore;
+    const env = Object.assign(new WebhooksEnvironment(), { WEBHOOK_RETRY_SCHEDULE: '5', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    const worker = new DeliveryWorker(subscriptions, deliveries, env);
+    const published: string[] = [];
+    Object.assign(worker, { broker: { publish: async (_exchange: string, queue: string) => published.push(queue) } });
+    const message = { content: Buffer.from(JSON.stringify({ key: delivery._id, retry: 0 })) } as ConsumeMessage;
+
+    await expect((worker as unknown as { attempt: (m: ConsumeMessage) => Promise<void> }).attempt(message)).rejects.toThrow(
+      'database gone',
+    );
+    expect(published).toEqual([]);
+  });
+});
