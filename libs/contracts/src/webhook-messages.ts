@@ -1,7 +1,7 @@
 import { ServiceError } from './errors';
 import { ClientScoped, CreateMessage, isPositiveId, parseIdSegment, requireClientId } from './messages';
 
-/** WEBHOOKS.GET, DELETE, DELIVERIES, TEST: one subscription of the client. */
+/** WEBHOOKS.GET, DELETE, DELIVERIES, TEST, ROTATE_SECRET: one subscription of the client. */
 export interface WebhookRefMessage extends ClientScoped {
   id: number;
 }

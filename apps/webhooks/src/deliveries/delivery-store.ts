@@ -23,6 +23,8 @@ export interface DeliveryRecord {
    * from deliveries stored before it was kept, whose retention counts from created_at.
    */
   updated_at?: Date;
+  /** How often it was asked to be made again (absent: never). */
+  redeliveries?: number;
 }
 
 export interface AttemptRecord extends AttemptOutcome {
@@ -35,6 +37,9 @@ export interface AttemptRecord extends AttemptOutcome {
 
 /** Deliveries listed per subscription, newest first, at most this many. */
 export const MAX_LISTED_DELIVERIES = 100;
+
+/** How often one delivery may be asked to be made again. */
+export const MAX_REDELIVERIES = 10;
 
 /** Expired deliveries removed per round trip of a purge, so that no write holds the database long. */
 const PURGE_BATCH = 500;
@@ -76,6 +81,18 @@ export class DeliveryStore implements OnModuleInit {
   /** Changes the delivery, which restarts its retention; with no changes, only restarts it. */
   async update(key: string, changes: Partial<Omit<DeliveryRecord, '_id'>> = {}): Promise<void> {
     await this.deliveries.updateOne({ _id: key }, { $set: { ...changes, updated_at: new Date() } });
+  }
+
+  /**
+   * Counts one more redelivery of the delivery, which restarts its retention; false when it was
+   * redelivered MAX_REDELIVERIES times already.
+   */
+  async countRedelivery(key: string): Promise<boolean> {
+    const { matchedCount } = await this.deliveries.updateOne(
+      { _id: key, $or: [{ redeliveries: { $exists: false } }, { redeliveries: { $lt: MAX_REDELIVERIES } }] },
+      { $inc: { redeliveries: 1 }, $set: { updated_at: new Date() } },
+    );
+    return matchedCount === 1;
   }
 
   /**

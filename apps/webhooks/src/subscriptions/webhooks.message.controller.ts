@@ -64,6 +64,12 @@ export class WebhooksMessageController {
     return { delivery: await this.webhooks.test(clientId, id) };
   }
 
+  @MessagePattern(WEBHOOKS.ROTATE_SECRET)
+  async rotateSecret(@Payload() message: WebhookRefMessage): Promise<CreatedWebhookResponse> {
+    const { clientId, id } = readWebhookRef(message);
+    return { webhook: await this.webhooks.rotateSecret(clientId, id) };
+  }
+
   @MessagePattern(WEBHOOKS.REDELIVER)
   async redeliver(@Payload() message: RedeliverMessage): Promise<DeliveryResponse> {
     const { clientId, id } = readWebhookRef(message);

@@ -35,10 +35,11 @@ export class WebhookRepresentation {
   created_at: string;
 }
 
-/** As created: the one answer that shows the signing secret. */
+/** As created, or with a new secret: the answers that show the signing secret. */
 export class CreatedWebhookRepresentation extends WebhookRepresentation {
   @ApiProperty({
-    description: 'The Standard Webhooks signing secret; shown on create only, never again.',
+    description:
+      'The Standard Webhooks signing secret; shown on create (and a replay of it with the same Idempotency-Key) and on rotation only, never again.',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   secret: string;
