@@ -14,9 +14,9 @@ const SENDS_PER_MINUTE = 12;
 /**
  * Signing secrets sealed at rest (the subscription and the idempotency outcome), opened under a
  * rotated key ring, rotated by the client; the limits on subscriptions, test events and
- * redeliveries.
+ * redeliveries; deliveries listed a page at a time.
  */
-describe('webhook secrets and limits', () => {
+describe('webhook secrets, limits and delivery pages', () => {
   let stack: Stack;
   let client: Api;
   let receiver: WebhookReceiver;
@@ -224,5 +224,48 @@ describe('webhook secrets and limits', () => {
     const redeliver = await client.post(`${webhooks}/${webhook.id}/deliveries/evt_x/redeliver`, undefined, { key: SENDS_KEY });
     expect(redeliver.status).toBe(429);
     await client.delete(`${webhooks}/${webhook.id}`, { key: SENDS_KEY });
+  });
+
+  it('lists deliveries a page at a time, newest first, as the other lists page', async () => {
+    const webhook = await subscribe();
+    for (let i = 0; i < 5; i++) {
+      expect((await client.post('/api/v2/properties', { property: { name: `Paged ${i}` } })).status).toBe(201);
+    }
+    const path = `${webhooks}/${webhook.id}/deliveries`;
+    const all = await eventually('five deliveries listed', async () => {
+      const answer = await client.get(`${path}?limit=100`);
+      return answer.body.deliveries.length === 5 && answer.body;
+    });
+    expect(all.next_cursor).toBeNull();
+    const created = all.deliveries.map((d: any) => d.created_at);
+    expect(created).toEqual([...created].sort().reverse());
+
+    const pages = [];
+    let cursor: string | null = null;
+    do {
+      const answer = await client.get(`${path}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(answer.status).toBe(200);
+      expect(Object.keys(answer.body)).toEqual(['deliveries', 'next_cursor']);
+      pages.push(answer.body.deliveries.map((d: any) => d.id));
+      cursor = answer.body.next_cursor;
+    } while (cursor && pages.length < 10);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(pages.flat()).toEqual(all.deliveries.map((d: any) => d.id));
+    expect((await client.get(path)).body.deliveries).toHaveLength(5);
+
+    for (const [query, field, message] of [
+      ['limit=0', 'limit', 'must be an integer from 1 to 100'],
+      ['limit=101', 'limit', 'must be an integer from 1 to 100'],
+      ['cursor=djE6MTI', 'cursor', 'is not a cursor this API handed out'],
+      ['cursor=%24%24', 'cursor', 'is not a cursor this API handed out'],
+      ['status=failed', 'status', 'is not a known query parameter'],
+    ]) {
+      const answer = await client.get(`${path}?${query}`);
+      expect(answer.status).toBe(422);
+      expectErrorBody(answer, `${field} ${message}`);
+      expect(answer.body.error.details).toEqual([{ field, message }]);
+    }
+    expect((await client.get(path, { key: KEYS.clientTwo })).status).toBe(404);
+    await client.delete(`${webhooks}/${webhook.id}`);
   });
 });

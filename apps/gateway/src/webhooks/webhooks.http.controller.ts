@@ -1,12 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
   CreatedWebhookResponse,
   CreateWebhookMessage,
   CreateWebhookRequest,
+  DEFAULT_PAGE_SIZE,
+  deliveryPageFromQuery,
   DeliveryListResponse,
   DeliveryResponse,
+  MAX_LISTED_ATTEMPTS,
+  MAX_PAGE_SIZE,
   RedeliverMessage,
   WebhookListResponse,
   webhookRefFromPath,
@@ -151,13 +155,39 @@ export class WebhooksHttpController {
   @ApiOperation({
     operationId: 'listWebhookDeliveries',
     summary: 'List a webhook’s deliveries',
-    description: 'Its latest 100 deliveries, newest first, each with every attempt made.',
+    description: `Its deliveries, newest first, a page at a time, each with its latest ${MAX_LISTED_ATTEMPTS} attempts.`,
   })
   @WEBHOOK_ID
-  @ApiSuccess(200, DeliveryListResponse, 'The deliveries and their attempts.')
-  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
-  deliveries(@ClientId() clientId: number, @Param('id') id: string): Promise<DeliveryListResponse> {
-    return this.backends.webhooks(WEBHOOKS.DELIVERIES, webhookRefFromPath(clientId, id));
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    description: 'Deliveries per page.',
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The `next_cursor` of the previous page.',
+  })
+  @ApiSuccess(200, DeliveryListResponse, 'A page of deliveries and their attempts.')
+  @ApiErrorResponses([401, 404, 422, 429, 503], {
+    404: WEBHOOK_404,
+    422: {
+      description: 'A `limit` or `cursor` that is not one this API accepts, or an unknown query parameter; details names each.',
+      examples: {
+        invalid: errorBody('Bad cursor', 'cursor is not a cursor this API handed out', [
+          { field: 'cursor', message: 'is not a cursor this API handed out' },
+        ]),
+      },
+    },
+  })
+  deliveries(
+    @ClientId() clientId: number,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<DeliveryListResponse> {
+    return this.backends.webhooks(WEBHOOKS.DELIVERIES, deliveryPageFromQuery(clientId, id, query));
   }
 
   @Post(':id/test')

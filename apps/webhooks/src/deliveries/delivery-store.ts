@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { DeliveryRepresentation, DeliveryStatus, DomainEvent, formatTimestamp } from '@app/contracts';
+import {
+  DeliveryPosition,
+  DeliveryRepresentation,
+  DeliveryStatus,
+  DomainEvent,
+  encodeDeliveryCursor,
+  formatTimestamp,
+  MAX_LISTED_ATTEMPTS,
+  Page,
+} from '@app/contracts';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { AttemptOutcome } from './webhook-sender';
 
@@ -35,9 +44,6 @@ export interface AttemptRecord extends AttemptOutcome {
   attempted_at: Date;
 }
 
-/** Deliveries listed per subscription, newest first, at most this many. */
-export const MAX_LISTED_DELIVERIES = 100;
-
 /** How often one delivery may be asked to be made again. */
 export const MAX_REDELIVERIES = 10;
 
@@ -67,6 +73,9 @@ export class DeliveryStore implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection('deliveries').catch(ignoreExistingCollection);
     await this.connection.createCollection('delivery_attempts').catch(ignoreExistingCollection);
+    // What a page of a subscription's deliveries reads, on MongoDB; FerretDB filters by _id alone.
+    await this.deliveries.createIndex({ subscription_id: 1, created_at: -1, _id: -1 }, { name: 'subscription_newest_first' });
+    await this.attempts.createIndex({ delivery_key: 1 }, { name: 'delivery_key' });
   }
 
   /** Stores the delivery; false when it exists already (the event came twice). */
@@ -145,21 +154,36 @@ export class DeliveryStore implements OnModuleInit {
     return attempt;
   }
 
-  /** The subscription's latest deliveries, each with its attempts, newest first. */
-  async list(subscriptionId: number, limit = MAX_LISTED_DELIVERIES): Promise<DeliveryRepresentation[]> {
-    const deliveries = await this.deliveries
-      .find({ subscription_id: subscriptionId })
-      .sort({ created_at: -1 })
-      .limit(limit)
+  /**
+   * A page of the subscription's deliveries, newest first (by creation time, then id), each with
+   * its latest attempts; `after` is the last delivery of the previous page.
+   */
+  async page(subscriptionId: number, limit: number, after?: DeliveryPosition): Promise<Page<DeliveryRepresentation>> {
+    const before = after && {
+      $or: [
+        { created_at: { $lt: new Date(after.created_at) } },
+        { created_at: new Date(after.created_at), _id: { $lt: deliveryKey(subscriptionId, after.id) } },
+      ],
+    };
+    const found = await this.deliveries
+      .find({ subscription_id: subscriptionId, ...before })
+      .sort({ created_at: -1, _id: -1 })
+      .limit(limit + 1)
       .toArray();
+    const deliveries = found.slice(0, limit);
     const keys = deliveries.map(({ _id }) => _id);
     const attempts = keys.length === 0 ? [] : await this.attempts.find({ delivery_key: { $in: keys } }).toArray();
-    return deliveries.map((delivery) =>
-      toDeliveryRepresentation(
-        delivery,
-        attempts.filter((a) => a.delivery_key === delivery._id),
+    const last = deliveries.at(-1);
+    return {
+      items: deliveries.map((delivery) =>
+        toDeliveryRepresentation(
+          delivery,
+          attempts.filter((a) => a.delivery_key === delivery._id),
+        ),
       ),
-    );
+      next_cursor:
+        found.length > limit && last ? encodeDeliveryCursor({ created_at: last.created_at.getTime(), id: last.body.id }) : null,
+    };
   }
 
   async representation(key: string): Promise<DeliveryRepresentation | null> {
@@ -179,8 +203,9 @@ export function toDeliveryRepresentation(delivery: DeliveryRecord, attempts: Att
     created_at: formatTimestamp(delivery.created_at),
     attempts: [...attempts]
       .sort((a, b) => a.attempted_at.getTime() - b.attempted_at.getTime())
-      .map((attempt, index) => ({
-        number: index + 1,
+      .slice(-MAX_LISTED_ATTEMPTS)
+      .map((attempt, index, listed) => ({
+        number: attempts.length - listed.length + index + 1,
         attempted_at: formatTimestamp(attempt.attempted_at),
         success: attempt.success,
         response_status: attempt.response_status,

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
   CreatedWebhookRepresentation,
+  DeliveryPosition,
   DeliveryRepresentation,
   DomainEventName,
   ErrorCode,
   formatTimestamp,
   newEventId,
+  Page,
   ServiceError,
   WebhookInput,
   WebhookRepresentation,
@@ -93,9 +95,14 @@ export class WebhooksService {
     return toWebhookRepresentation(subscription);
   }
 
-  async listDeliveries(clientId: number, id: number): Promise<DeliveryRepresentation[]> {
+  async listDeliveries(
+    clientId: number,
+    id: number,
+    limit: number,
+    after?: DeliveryPosition,
+  ): Promise<Page<DeliveryRepresentation>> {
     await this.owned(clientId, id);
-    return this.deliveries.list(id);
+    return this.deliveries.page(id, limit, after);
   }
 
   /** Delivers a `test_mode: true` event of the first kind the subscription takes, as any other is delivered. */

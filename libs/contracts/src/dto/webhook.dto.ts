@@ -115,6 +115,14 @@ export class DeliveryResponse {
 }
 
 export class DeliveryListResponse {
-  @ApiProperty({ type: [DeliveryRepresentation] })
+  @ApiProperty({ type: [DeliveryRepresentation], description: 'At most `limit` deliveries, newest first.' })
   deliveries: DeliveryRepresentation[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+    example: 'ZDE6MTc5NTQyMjE4OTAwMDpldnRfMWYwYw',
+  })
+  next_cursor: string | null;
 }
