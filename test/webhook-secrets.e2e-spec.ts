@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { FieldCipher } from '@app/crypto';
 import { KEYS, Stack, testFieldKey } from '../tools/stack';
-import { api, Api, expectErrorBody } from './support/http';
+import { Api, expectErrorBody } from './support/http';
 import { eventually } from './support/wait';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { startWebhookStack, stopWebhookStack, WebhookReceiver } from './support/webhook-receiver';
 
 const webhooks = '/api/v2/webhooks';
 /** A key of its own, for the limit of test events and redeliveries alone. */
@@ -22,25 +22,15 @@ describe('webhook secrets, limits and delivery pages', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start({
-      instances: { webhooks: 1 },
-      env: {
-        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${SENDS_KEY}:3`,
-        EVENT_RELAY_INTERVAL_MS: '100',
-        WEBHOOK_RETRY_SCHEDULE: '1',
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        WEBHOOK_MAX_SUBSCRIPTIONS: String(MAX_SUBSCRIPTIONS),
-        WEBHOOK_SENDS_PER_MINUTE: String(SENDS_PER_MINUTE),
-      },
-    });
-    client = api(stack.url);
-    receiver = await WebhookReceiver.start();
+    ({ stack, client, receiver } = await startWebhookStack({
+      API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${SENDS_KEY}:3`,
+      WEBHOOK_RETRY_SCHEDULE: '1',
+      WEBHOOK_MAX_SUBSCRIPTIONS: String(MAX_SUBSCRIPTIONS),
+      WEBHOOK_SENDS_PER_MINUTE: String(SENDS_PER_MINUTE),
+    }));
   });
 
-  afterAll(async () => {
-    await receiver?.down();
-    await stack?.stop();
-  });
+  afterAll(() => stopWebhookStack({ stack, receiver }));
 
   const subscribe = async (key: string = KEYS.clientOne, headers: Record<string, string> = {}) => {
     const answer = await client.post(
