@@ -39,6 +39,9 @@ describe('configuration is validated at boot', () => {
     ['applications', { FIELD_ENCRYPTION_KEYS: '' }, 'FIELD_ENCRYPTION_KEYS is not set'],
     ['applications', { FIELD_ENCRYPTION_KEYS: 'k1:c2hvcnQ=' }, 'FIELD_ENCRYPTION_KEYS entry 1 (key id k1) must be 32 bytes'],
     ['properties', { FINGERPRINT_KEYS: '' }, 'FINGERPRINT_KEYS is not set'],
+    ['webhooks', { FIELD_ENCRYPTION_KEYS: '' }, 'FIELD_ENCRYPTION_KEYS is not set'],
+    ['webhooks', { WEBHOOK_MAX_SUBSCRIPTIONS: '0' }, 'WEBHOOK_MAX_SUBSCRIPTIONS'],
+    ['gateway', { WEBHOOK_SENDS_PER_MINUTE: 'many' }, 'WEBHOOK_SENDS_PER_MINUTE'],
     ['applications', { FINGERPRINT_KEYS: 'f1:c2hvcnQ=' }, 'FINGERPRINT_KEYS entry 1 (key id f1) must be 32 bytes'],
   ])('%s stops with a message naming the variable when %j', async (app, env, variable) => {
     const { code, output } = await runToExit(app, env);
