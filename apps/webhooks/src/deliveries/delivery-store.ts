@@ -32,8 +32,13 @@ export interface DeliveryRecord {
    * from deliveries stored before it was kept, whose retention counts from created_at.
    */
   updated_at?: Date;
-  /** How often it was asked to be made again (absent: never). */
-  redeliveries?: number;
+}
+
+/** The n-th redelivery of a delivery, under `<delivery key>:<n>`: its unique `_id` makes it once. */
+interface RedeliveryRecord {
+  _id: string;
+  delivery_key: string;
+  at: Date;
 }
 
 export interface AttemptRecord extends AttemptOutcome {
@@ -66,6 +71,10 @@ export class DeliveryStore implements OnModuleInit {
     return this.connection.collection<DeliveryRecord>('deliveries');
   }
 
+  private get redeliveries() {
+    return this.connection.collection<RedeliveryRecord>('delivery_redeliveries');
+  }
+
   private get attempts() {
     return this.connection.collection<AttemptRecord>('delivery_attempts');
   }
@@ -73,6 +82,7 @@ export class DeliveryStore implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection('deliveries').catch(ignoreExistingCollection);
     await this.connection.createCollection('delivery_attempts').catch(ignoreExistingCollection);
+    await this.connection.createCollection('delivery_redeliveries').catch(ignoreExistingCollection);
     // What a page of a subscription's deliveries reads, on MongoDB; FerretDB filters by _id alone.
     await this.deliveries.createIndex({ subscription_id: 1, created_at: -1, _id: -1 }, { name: 'subscription_newest_first' });
     await this.attempts.createIndex({ delivery_key: 1 }, { name: 'delivery_key' });
@@ -93,15 +103,16 @@ export class DeliveryStore implements OnModuleInit {
   }
 
   /**
-   * Counts one more redelivery of the delivery, which restarts its retention; false when it was
-   * redelivered MAX_REDELIVERIES times already.
+   * Claims one of the delivery's MAX_REDELIVERIES redeliveries, the first free one; false when
+   * every one is taken. Each is a document of its own, inserted under a unique `_id`: a counter
+   * in the delivery would lose increments on FerretDB, whose updates rewrite the whole document
+   * and so undo one that a concurrent attempt's update read before.
    */
-  async countRedelivery(key: string): Promise<boolean> {
-    const { matchedCount } = await this.deliveries.updateOne(
-      { _id: key, $or: [{ redeliveries: { $exists: false } }, { redeliveries: { $lt: MAX_REDELIVERIES } }] },
-      { $inc: { redeliveries: 1 }, $set: { updated_at: new Date() } },
-    );
-    return matchedCount === 1;
+  async claimRedelivery(key: string): Promise<boolean> {
+    for (let n = 1; n <= MAX_REDELIVERIES; n++) {
+      if (await claimed(this.redeliveries.insertOne({ _id: `${key}:${n}`, delivery_key: key, at: new Date() }))) return true;
+    }
+    return false;
   }
 
   /**
@@ -131,7 +142,10 @@ export class DeliveryStore implements OnModuleInit {
         (await this.deliveries.find({ _id: { $in: keys } }, { projection: { _id: 1 } }).toArray()).map(({ _id }) => _id),
       );
       const gone = keys.filter((key) => !kept.has(key));
-      if (gone.length > 0) await this.attempts.deleteMany({ delivery_key: { $in: gone } });
+      if (gone.length > 0) {
+        await this.attempts.deleteMany({ delivery_key: { $in: gone } });
+        await this.redeliveries.deleteMany({ delivery_key: { $in: gone } });
+      }
       purged += deletedCount;
       if (batch.length < PURGE_BATCH) return purged;
     }

@@ -126,10 +126,11 @@ export class WebhooksService {
     const key = deliveryKey(id, deliveryId);
     const delivery = await this.deliveries.representation(key);
     if (!delivery) throw ServiceError.notFound('delivery', deliveryId);
-    // Its retention starts again now, so that no purge removes it before the attempt is made.
-    if (!(await this.deliveries.countRedelivery(key))) {
+    if (!(await this.deliveries.claimRedelivery(key))) {
       throw ServiceError.conflict(`delivery ${deliveryId} cannot be redelivered more than ${MAX_REDELIVERIES} times`);
     }
+    // Its retention starts again now, so that no purge removes it before the attempt is made.
+    await this.deliveries.update(key);
     await this.worker.queue({ key, retry: 0, manual: true });
     return delivery;
   }
