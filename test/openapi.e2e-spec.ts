@@ -39,6 +39,8 @@ describe('the published OpenAPI document', () => {
       form: true,
       env: {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        // Client one redelivers one delivery until refused; the 429 is the throttled key's.
+        WEBHOOK_SENDS_PER_MINUTE: '1000',
         RPC_TIMEOUT_MS: '1500',
         PROPERTY_LOOKUP_TIMEOUT_MS: '700',
         API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${THROTTLED_KEY}:3:1:1,${READER_KEY}:1`,
@@ -357,6 +359,7 @@ describe('the published OpenAPI document', () => {
     const webhookDeliveries = '/api/v2/webhooks/{id}/deliveries';
     const webhookTest = '/api/v2/webhooks/{id}/test';
     const redeliver = '/api/v2/webhooks/{id}/deliveries/{delivery_id}/redeliver';
+    const rotateSecret = '/api/v2/webhooks/{id}/rotate_secret';
     const settings = '/api/v2/notification_settings';
     const messages = '/api/v2/applications/{application_id}/applicants/{id}/messages';
     const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body
@@ -505,11 +508,27 @@ describe('the published OpenAPI document', () => {
       ['GET', webhookDeliveries, () => client.get(`${webhooks}/${hook.id}/deliveries`)],
       ['GET', webhookDeliveries, () => client.get(`${webhooks}/${hook.id}/deliveries`, { key: null })],
       ['GET', webhookDeliveries, () => client.get(`${unknownHook}/deliveries`)],
+      ['GET', webhookDeliveries, () => client.get(`${webhooks}/${hook.id}/deliveries?limit=0`)],
       ['POST', webhookTest, () => client.post(`${webhooks}/${hook.id}/test`, {}, { key: null })],
       ['POST', webhookTest, () => client.post(`${unknownHook}/test`, {})],
       ['POST', redeliver, () => client.post(`${webhooks}/${hook.id}/deliveries/${test.id}/redeliver`, {})],
       ['POST', redeliver, () => client.post(`${webhooks}/${hook.id}/deliveries/${test.id}/redeliver`, {}, { key: null })],
       ['POST', redeliver, () => client.post(`${webhooks}/${hook.id}/deliveries/evt_none/redeliver`, {})],
+      // 409: redelivered as often as a delivery may be.
+      [
+        'POST',
+        redeliver,
+        async () => {
+          let answer = await client.post(`${webhooks}/${hook.id}/deliveries/${test.id}/redeliver`);
+          for (let tries = 0; answer.status === 200 && tries < 10; tries++) {
+            answer = await client.post(`${webhooks}/${hook.id}/deliveries/${test.id}/redeliver`);
+          }
+          return answer;
+        },
+      ],
+      ['POST', rotateSecret, () => client.post(`${webhooks}/${hook.id}/rotate_secret`)],
+      ['POST', rotateSecret, () => client.post(`${webhooks}/${hook.id}/rotate_secret`, undefined, { key: null })],
+      ['POST', rotateSecret, () => client.post(`${unknownHook}/rotate_secret`)],
       ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`, { key: null })],
       ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`)],
       ['DELETE', webhook, () => client.delete(`${webhooks}/${hook.id}`)],
@@ -617,6 +636,7 @@ describe('the published OpenAPI document', () => {
       ['GET', webhookDeliveries, () => client.get(`${webhooks}/1/deliveries`, throttled)],
       ['POST', webhookTest, () => client.post(`${webhooks}/1/test`, {}, throttled)],
       ['POST', redeliver, () => client.post(`${webhooks}/1/deliveries/evt_x/redeliver`, {}, throttled)],
+      ['POST', rotateSecret, () => client.post(`${webhooks}/1/rotate_secret`, undefined, throttled)],
       ['GET', settings, () => client.get(settings, throttled)],
       ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} }, throttled)],
       ['GET', messages, () => client.get(`${applications}/1/applicants/1/messages`, throttled)],
@@ -642,6 +662,7 @@ describe('the published OpenAPI document', () => {
       ['GET', webhookDeliveries, () => client.get(`${webhooks}/1/deliveries`)],
       ['POST', webhookTest, () => client.post(`${webhooks}/1/test`, {})],
       ['POST', redeliver, () => client.post(`${webhooks}/1/deliveries/evt_x/redeliver`, {})],
+      ['POST', rotateSecret, () => client.post(`${webhooks}/1/rotate_secret`)],
       ['POST', properties, () => client.post(properties, { property: { name: 'Nobody home' } })],
       ['GET', property, () => client.get(`${properties}/1`)],
       ['DELETE', property, () => client.delete(`${properties}/1`)],

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { KEYS, Stack } from '../tools/stack';
-import { api, Api, expectErrorBody } from './support/http';
+import { Api, expectErrorBody } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { eventually } from './support/wait';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { startWebhookStack, stopWebhookStack, WebhookReceiver } from './support/webhook-receiver';
 
 const webhooks = '/api/v2/webhooks';
 
@@ -13,23 +13,10 @@ describe('webhooks', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start({
-      instances: { webhooks: 1 },
-      env: {
-        EVENT_RELAY_INTERVAL_MS: '100',
-        WEBHOOK_RETRY_SCHEDULE: '1,1,1',
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        DB_COMMAND_METRICS: 'true',
-      },
-    });
-    client = api(stack.url);
-    receiver = await WebhookReceiver.start();
+    ({ stack, client, receiver } = await startWebhookStack({ WEBHOOK_RETRY_SCHEDULE: '1,1,1', DB_COMMAND_METRICS: 'true' }));
   });
 
-  afterAll(async () => {
-    await receiver?.down();
-    await stack?.stop();
-  });
+  afterAll(() => stopWebhookStack({ stack, receiver }));
 
   const subscribe = async (events: string[], url = receiver.url) => {
     const answer = await client.post(webhooks, { webhook: { url, events } });

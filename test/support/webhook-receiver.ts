@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Stack } from '../../tools/stack';
+import { api, Api } from './http';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
@@ -53,4 +55,25 @@ export class WebhookReceiver {
   forEvent(id: string): ReceivedWebhook[] {
     return this.received.filter((request) => request.headers['webhook-id'] === id);
   }
+}
+
+/** A stack with one webhooks instance that may deliver to this machine, and a receiver for it. */
+export interface WebhookStack {
+  stack: Stack;
+  client: Api;
+  receiver: WebhookReceiver;
+}
+
+/** Starts it, `env` added to what every webhook suite sets. */
+export async function startWebhookStack(env: Record<string, string>): Promise<WebhookStack> {
+  const stack = await Stack.start({
+    instances: { webhooks: 1 },
+    env: { EVENT_RELAY_INTERVAL_MS: '100', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...env },
+  });
+  return { stack, client: api(stack.url), receiver: await WebhookReceiver.start() };
+}
+
+export async function stopWebhookStack({ stack, receiver }: Partial<WebhookStack>): Promise<void> {
+  await receiver?.down();
+  await stack?.stop();
 }

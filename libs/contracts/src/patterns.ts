@@ -110,6 +110,7 @@ export const WEBHOOKS = {
   DELIVERIES: 'webhooks.deliveries',
   TEST: 'webhooks.test',
   REDELIVER: 'webhooks.redeliver',
+  ROTATE_SECRET: 'webhooks.rotate_secret',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'webhooks.ping',
 } as const;

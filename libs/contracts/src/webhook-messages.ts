@@ -1,7 +1,8 @@
-import { ServiceError } from './errors';
+import { ErrorCode, FieldProblem, ServiceError } from './errors';
+import { collectPageQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging';
 import { ClientScoped, CreateMessage, isPositiveId, parseIdSegment, requireClientId } from './messages';
 
-/** WEBHOOKS.GET, DELETE, DELIVERIES, TEST: one subscription of the client. */
+/** WEBHOOKS.GET, DELETE, TEST, ROTATE_SECRET: one subscription of the client. */
 export interface WebhookRefMessage extends ClientScoped {
   id: number;
 }
@@ -25,4 +26,65 @@ export function readWebhookRef(message: WebhookRefMessage): { clientId: number; 
   const clientId = requireClientId(message?.client_id);
   if (!isPositiveId(message.id)) throw ServiceError.notFound('webhook', String(message.id));
   return { clientId, id: message.id };
+}
+
+/** Attempts a delivery's representation lists at most: the latest, numbered as among all of them. */
+export const MAX_LISTED_ATTEMPTS = 25;
+
+/** Where a delivery stands in its subscription's list, newest first: its creation time (ms) and id. */
+export interface DeliveryPosition {
+  created_at: number;
+  id: string;
+}
+
+/** WEBHOOKS.DELIVERIES: a page of one subscription's deliveries, newest first. */
+export interface DeliveryPageMessage extends WebhookRefMessage {
+  limit: number;
+  /** The last delivery of the previous page; absent on the first page. */
+  after?: DeliveryPosition;
+}
+
+const DELIVERY_QUERY_PARAMETERS = new Set(['limit', 'cursor']);
+const DELIVERY_CURSOR = /^d1:(\d{1,15}):([A-Za-z0-9_-]{1,64})$/;
+
+/** The opaque cursor of the page after the delivery at `position`. */
+export function encodeDeliveryCursor(position: DeliveryPosition): string {
+  return Buffer.from(`d1:${position.created_at}:${position.id}`).toString('base64url');
+}
+
+function decodeDeliveryCursor(cursor: string): DeliveryPosition | null {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(cursor)) return null;
+  const match = DELIVERY_CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
+  return match ? { created_at: Number(match[1]), id: match[2] } : null;
+}
+
+/**
+ * The message for `GET /webhooks/:id/deliveries?limit=&cursor=`: paged as the API's other lists
+ * (limit 1..100, default 25; a bad one, a cursor this API did not hand out or an unknown
+ * parameter is a 422 naming each).
+ */
+export function deliveryPageFromQuery(clientId: number, segment: string, query: Record<string, unknown>): DeliveryPageMessage {
+  const ref = webhookRefFromPath(clientId, segment);
+  const problems: FieldProblem[] = [];
+  const page = collectPageQuery({ limit: query.limit }, problems);
+  const after = query.cursor === undefined ? undefined : decodeDeliveryCursor(String(query.cursor));
+  if (after === null) problems.push({ field: 'cursor', message: 'is not a cursor this API handed out' });
+  for (const name of Object.keys(query)) {
+    if (!DELIVERY_QUERY_PARAMETERS.has(name)) problems.push({ field: name, message: 'is not a known query parameter' });
+  }
+  if (problems.length > 0 || !page) {
+    throw new ServiceError(ErrorCode.VALIDATION_FAILED, `${problems[0].field} ${problems[0].message}`, problems);
+  }
+  return { ...ref, limit: page.limit, ...(after ? { after } : {}) };
+}
+
+/** The page a DeliveryPageMessage asks for, checked as the service receives it. */
+export function readDeliveryPage(message: DeliveryPageMessage): { limit: number; after?: DeliveryPosition } {
+  const limit =
+    Number.isSafeInteger(message.limit) && message.limit >= 1 && message.limit <= MAX_PAGE_SIZE
+      ? message.limit
+      : DEFAULT_PAGE_SIZE;
+  const after = message.after;
+  const valid = after && Number.isSafeInteger(after.created_at) && typeof after.id === 'string';
+  return valid ? { limit, after: { created_at: after.created_at, id: after.id } } : { limit };
 }

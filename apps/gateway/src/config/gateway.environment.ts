@@ -41,6 +41,13 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   @isRate('RATE_LIMIT_BURST')
   RATE_LIMIT_BURST: number = 100;
 
+  /**
+   * Webhook test events and redeliveries each API key may ask for per minute (and at once),
+   * besides its rate limit: each makes the service send a request to a receiver.
+   */
+  @isIntegerInRange('WEBHOOK_SENDS_PER_MINUTE', 1, 100_000)
+  WEBHOOK_SENDS_PER_MINUTE: number = 10;
+
   /** Requests per second one client address may make without a valid API key, sustained... */
   @isRate('RATE_LIMIT_UNAUTHENTICATED_PER_SECOND')
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: number = 5;

@@ -5,9 +5,24 @@ import { RateLimit, RateLimiter } from './token-bucket';
 
 /** 429: the client has spent its burst; `Retry-After` says when one more request will pass. */
 export class RateLimitedException extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`rate limit exceeded: retry after ${retryAfterSeconds} seconds`, HttpStatus.TOO_MANY_REQUESTS);
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'rate limit',
+  ) {
+    super(`${what} exceeded: retry after ${retryAfterSeconds} seconds`, HttpStatus.TOO_MANY_REQUESTS);
   }
+}
+
+/** Takes a token of the bucket, or refuses the request with a 429 saying when to retry. */
+async function spend(limiter: RateLimiter, bucket: string, limit: RateLimit, what?: string): Promise<void> {
+  const decision = await limiter.take(bucket, limit);
+  if (!decision.allowed) throw new RateLimitedException(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)), what);
+}
+
+function credentialOf(context: ExecutionContext): AuthenticatedRequest {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  if (!request.credential) throw new Error('rate limit guards run after ApiKeyGuard');
+  return request;
 }
 
 /**
@@ -27,12 +42,34 @@ export class RateLimitGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { credential, rateLimited } = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (!credential) throw new Error('RateLimitGuard runs after ApiKeyGuard');
+    const { credential, rateLimited } = credentialOf(context);
     // Spent already by ApiGate, before the body was read.
-    if (rateLimited) return true;
-    const decision = await this.limiter.take(credential.bucket, credential.rateLimit ?? this.defaultLimit);
-    if (!decision.allowed) throw new RateLimitedException(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    if (!rateLimited) await spend(this.limiter, credential!.bucket, credential!.rateLimit ?? this.defaultLimit);
+    return true;
+  }
+}
+
+/**
+ * What makes the service send a request to a receiver on demand (a test event, a redelivery)
+ * has a bucket of its own per API key, WEBHOOK_SENDS_PER_MINUTE, besides the key's rate limit:
+ * a key cannot turn the service into a source of requests at a receiver of its choosing.
+ */
+@Injectable()
+export class WebhookSendLimitGuard implements CanActivate {
+  private readonly limit: RateLimit;
+  private readonly what: string;
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    env: GatewayEnvironment,
+  ) {
+    const perMinute = env.WEBHOOK_SENDS_PER_MINUTE;
+    this.limit = { perSecond: perMinute / 60, burst: perMinute };
+    this.what = `webhook test and redeliver limit (${perMinute} a minute per API key)`;
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    await spend(this.limiter, `${credentialOf(context).credential!.bucket}:webhook-sends`, this.limit, this.what);
     return true;
   }
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GatewayEnvironment } from '../config/gateway.environment';
-import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimitGuard, WebhookSendLimitGuard } from './rate-limit.guard';
 import { RedisTokenBuckets } from './redis-token-buckets';
 import { LocalTokenBuckets, RateLimiter } from './token-bucket';
 
@@ -21,7 +21,8 @@ const REDIS_READY_TIMEOUT_MS = 3000;
       },
     },
     RateLimitGuard,
+    WebhookSendLimitGuard,
   ],
-  exports: [RateLimiter, RateLimitGuard],
+  exports: [RateLimiter, RateLimitGuard, WebhookSendLimitGuard],
 })
 export class RateLimitModule {}

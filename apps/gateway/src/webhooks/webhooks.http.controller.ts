@@ -1,12 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
   CreatedWebhookResponse,
   CreateWebhookMessage,
   CreateWebhookRequest,
+  DEFAULT_PAGE_SIZE,
+  deliveryPageFromQuery,
   DeliveryListResponse,
   DeliveryResponse,
+  MAX_LISTED_ATTEMPTS,
+  MAX_PAGE_SIZE,
   RedeliverMessage,
   WebhookListResponse,
   webhookRefFromPath,
@@ -25,6 +29,39 @@ const WEBHOOK_404 = {
   examples: { notFound: errorBody('No such webhook', 'webhook 7 cannot be found') },
 };
 
+/** A create's 409: the client has as many webhooks as it may, or the Idempotency-Key is in use. */
+const WEBHOOK_LIMIT_409 = {
+  description:
+    'The caller has WEBHOOK_MAX_SUBSCRIPTIONS webhooks already (20 unless configured): delete one first. Or the ' +
+    'first request with this Idempotency-Key is still being worked on; retry a moment later.',
+  examples: {
+    tooMany: errorBody('Too many webhooks', 'a client may have at most 20 webhooks; delete one before adding another'),
+    inProgress: errorBody('Key in use', 'a request with this Idempotency-Key is still in progress; retry later'),
+  },
+};
+
+/** The 429 of what makes the service send a request on demand: the key's rate limit, or its own. */
+const SENDS_429 = {
+  description:
+    'The API key has spent its rate limit, or its WEBHOOK_SENDS_PER_MINUTE test events and redeliveries ' +
+    '(10 a minute unless configured); retry after Retry-After seconds.',
+  examples: {
+    sends: errorBody(
+      'Too many sends',
+      'webhook test and redeliver limit (10 a minute per API key) exceeded: retry after 6 seconds',
+    ),
+    limited: errorBody('Too many requests', 'rate limit exceeded: retry after 1 seconds'),
+  },
+};
+
+/** A redelivery's 409: the delivery was asked for again as often as it may be. */
+const REDELIVER_409 = {
+  description: 'The delivery was redelivered MAX_REDELIVERIES times already (10): it is not redelivered again.',
+  examples: {
+    tooMany: errorBody('Redelivered enough', 'delivery evt_1f0c4b0e cannot be redelivered more than 10 times'),
+  },
+};
+
 /** A redelivery's 404: no such webhook, or no such delivery of it. */
 const DELIVERY_404 = {
   description: 'The id names no webhook of this client (as for GET), or delivery_id names none of its deliveries.',
@@ -34,7 +71,7 @@ const DELIVERY_404 = {
   },
 };
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
-import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { RateLimitGuard, WebhookSendLimitGuard } from '../rate-limit/rate-limit.guard';
 
 const WEBHOOK_ID = ApiParam({ name: 'id', description: 'The webhook’s id, a positive integer.', example: 1 });
 
@@ -57,7 +94,7 @@ export class WebhooksHttpController {
   })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiSuccess(201, CreatedWebhookResponse, 'The subscription, with its secret.')
-  @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503])
+  @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503], { 409: WEBHOOK_LIMIT_409 })
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateWebhookRequest)) request: CreateWebhookRequest,
@@ -97,21 +134,65 @@ export class WebhooksHttpController {
     return this.backends.webhooks(WEBHOOKS.DELETE, webhookRefFromPath(clientId, id));
   }
 
+  @Post(':id/rotate_secret')
+  @ReadsNoBody()
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'Give a webhook a new signing secret',
+    description:
+      'The new secret is in this answer and never shown again. Every attempt from now on, retries of earlier ' +
+      'deliveries included, is signed with it; the old secret signs nothing more.',
+  })
+  @WEBHOOK_ID
+  @ApiSuccess(200, CreatedWebhookResponse, 'The subscription, with its new secret.')
+  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
+  rotateSecret(@ClientId() clientId: number, @Param('id') id: string): Promise<CreatedWebhookResponse> {
+    return this.backends.webhooks(WEBHOOKS.ROTATE_SECRET, webhookRefFromPath(clientId, id));
+  }
+
   @Get(':id/deliveries')
   @ApiOperation({
     operationId: 'listWebhookDeliveries',
     summary: 'List a webhook’s deliveries',
-    description: 'Its latest 100 deliveries, newest first, each with every attempt made.',
+    description: `Its deliveries, newest first, a page at a time, each with its latest ${MAX_LISTED_ATTEMPTS} attempts.`,
   })
   @WEBHOOK_ID
-  @ApiSuccess(200, DeliveryListResponse, 'The deliveries and their attempts.')
-  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
-  deliveries(@ClientId() clientId: number, @Param('id') id: string): Promise<DeliveryListResponse> {
-    return this.backends.webhooks(WEBHOOKS.DELIVERIES, webhookRefFromPath(clientId, id));
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    description: 'Deliveries per page.',
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The `next_cursor` of the previous page.',
+  })
+  @ApiSuccess(200, DeliveryListResponse, 'A page of deliveries and their attempts.')
+  @ApiErrorResponses([401, 404, 422, 429, 503], {
+    404: WEBHOOK_404,
+    422: {
+      description: 'A `limit` or `cursor` that is not one this API accepts, or an unknown query parameter; details names each.',
+      examples: {
+        invalid: errorBody('Bad cursor', 'cursor is not a cursor this API handed out', [
+          { field: 'cursor', message: 'is not a cursor this API handed out' },
+        ]),
+      },
+    },
+  })
+  deliveries(
+    @ClientId() clientId: number,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<DeliveryListResponse> {
+    return this.backends.webhooks(WEBHOOKS.DELIVERIES, deliveryPageFromQuery(clientId, id, query));
   }
 
   @Post(':id/test')
   @ReadsNoBody()
+  @UseGuards(WebhookSendLimitGuard)
   @HttpCode(201)
   @ApiOperation({
     operationId: 'testWebhook',
@@ -120,13 +201,14 @@ export class WebhooksHttpController {
   })
   @WEBHOOK_ID
   @ApiSuccess(201, DeliveryResponse, 'The delivery made, its first attempt queued.')
-  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404 })
+  @ApiErrorResponses([401, 404, 429, 503], { 404: WEBHOOK_404, 429: SENDS_429 })
   test(@ClientId() clientId: number, @Param('id') id: string): Promise<DeliveryResponse> {
     return this.backends.webhooks(WEBHOOKS.TEST, webhookRefFromPath(clientId, id));
   }
 
   @Post(':id/deliveries/:delivery_id/redeliver')
   @ReadsNoBody()
+  @UseGuards(WebhookSendLimitGuard)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'redeliverWebhook',
@@ -140,7 +222,7 @@ export class WebhooksHttpController {
     example: 'evt_1f0c4b0e4a3b4e8f9d3c2b1a0f9e8d7c',
   })
   @ApiSuccess(200, DeliveryResponse, 'The delivery as it was before this attempt, which is queued.')
-  @ApiErrorResponses([401, 404, 429, 503], { 404: DELIVERY_404 })
+  @ApiErrorResponses([401, 404, 409, 429, 503], { 404: DELIVERY_404, 409: REDELIVER_409, 429: SENDS_429 })
   redeliver(
     @ClientId() clientId: number,
     @Param('id') id: string,

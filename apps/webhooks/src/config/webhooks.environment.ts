@@ -1,5 +1,6 @@
 import { IsIn, Matches } from 'class-validator';
 import { isIntegerInRange, ServiceEnvironment } from '@app/config';
+import { isFieldEncryptionKeys } from '@app/crypto';
 
 /**
  * Seconds between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h three times; the last
@@ -30,6 +31,14 @@ export class WebhooksEnvironment extends ServiceEnvironment {
    */
   @isIntegerInRange('WEBHOOK_DELIVERY_RETENTION_DAYS', 1, 3650)
   WEBHOOK_DELIVERY_RETENTION_DAYS: number = 30;
+
+  /** `id:base64key` entries: the first seals the subscriptions' signing secrets, every one opens them. */
+  @isFieldEncryptionKeys()
+  FIELD_ENCRYPTION_KEYS: string;
+
+  /** Live subscriptions one client may have at once. */
+  @isIntegerInRange('WEBHOOK_MAX_SUBSCRIPTIONS', 1, 1000)
+  WEBHOOK_MAX_SUBSCRIPTIONS: number = 20;
 
   get deliveryRetentionMs(): number {
     return this.WEBHOOK_DELIVERY_RETENTION_DAYS * 24 * 60 * 60 * 1000;

@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { DeliveryRepresentation, DeliveryStatus, DomainEvent, formatTimestamp } from '@app/contracts';
+import {
+  DeliveryPosition,
+  DeliveryRepresentation,
+  DeliveryStatus,
+  DomainEvent,
+  encodeDeliveryCursor,
+  formatTimestamp,
+  MAX_LISTED_ATTEMPTS,
+  Page,
+} from '@app/contracts';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { AttemptOutcome } from './webhook-sender';
 
@@ -25,6 +34,13 @@ export interface DeliveryRecord {
   updated_at?: Date;
 }
 
+/** The n-th redelivery of a delivery, under `<delivery key>:<n>`: its unique `_id` makes it once. */
+interface RedeliveryRecord {
+  _id: string;
+  delivery_key: string;
+  at: Date;
+}
+
 export interface AttemptRecord extends AttemptOutcome {
   _id: string;
   delivery_key: string;
@@ -33,8 +49,8 @@ export interface AttemptRecord extends AttemptOutcome {
   attempted_at: Date;
 }
 
-/** Deliveries listed per subscription, newest first, at most this many. */
-export const MAX_LISTED_DELIVERIES = 100;
+/** How often one delivery may be asked to be made again. */
+export const MAX_REDELIVERIES = 10;
 
 /** Expired deliveries removed per round trip of a purge, so that no write holds the database long. */
 const PURGE_BATCH = 500;
@@ -55,6 +71,10 @@ export class DeliveryStore implements OnModuleInit {
     return this.connection.collection<DeliveryRecord>('deliveries');
   }
 
+  private get redeliveries() {
+    return this.connection.collection<RedeliveryRecord>('delivery_redeliveries');
+  }
+
   private get attempts() {
     return this.connection.collection<AttemptRecord>('delivery_attempts');
   }
@@ -62,6 +82,10 @@ export class DeliveryStore implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection('deliveries').catch(ignoreExistingCollection);
     await this.connection.createCollection('delivery_attempts').catch(ignoreExistingCollection);
+    await this.connection.createCollection('delivery_redeliveries').catch(ignoreExistingCollection);
+    // What a page of a subscription's deliveries reads, on MongoDB; FerretDB filters by _id alone.
+    await this.deliveries.createIndex({ subscription_id: 1, created_at: -1, _id: -1 }, { name: 'subscription_newest_first' });
+    await this.attempts.createIndex({ delivery_key: 1 }, { name: 'delivery_key' });
   }
 
   /** Stores the delivery; false when it exists already (the event came twice). */
@@ -76,6 +100,19 @@ export class DeliveryStore implements OnModuleInit {
   /** Changes the delivery, which restarts its retention; with no changes, only restarts it. */
   async update(key: string, changes: Partial<Omit<DeliveryRecord, '_id'>> = {}): Promise<void> {
     await this.deliveries.updateOne({ _id: key }, { $set: { ...changes, updated_at: new Date() } });
+  }
+
+  /**
+   * Claims one of the delivery's MAX_REDELIVERIES redeliveries, the first free one; false when
+   * every one is taken. Each is a document of its own, inserted under a unique `_id`: a counter
+   * in the delivery would lose increments on FerretDB, whose updates rewrite the whole document
+   * and so undo one that a concurrent attempt's update read before.
+   */
+  async claimRedelivery(key: string): Promise<boolean> {
+    for (let n = 1; n <= MAX_REDELIVERIES; n++) {
+      if (await claimed(this.redeliveries.insertOne({ _id: `${key}:${n}`, delivery_key: key, at: new Date() }))) return true;
+    }
+    return false;
   }
 
   /**
@@ -105,7 +142,10 @@ export class DeliveryStore implements OnModuleInit {
         (await this.deliveries.find({ _id: { $in: keys } }, { projection: { _id: 1 } }).toArray()).map(({ _id }) => _id),
       );
       const gone = keys.filter((key) => !kept.has(key));
-      if (gone.length > 0) await this.attempts.deleteMany({ delivery_key: { $in: gone } });
+      if (gone.length > 0) {
+        await this.attempts.deleteMany({ delivery_key: { $in: gone } });
+        await this.redeliveries.deleteMany({ delivery_key: { $in: gone } });
+      }
       purged += deletedCount;
       if (batch.length < PURGE_BATCH) return purged;
     }
@@ -128,21 +168,36 @@ export class DeliveryStore implements OnModuleInit {
     return attempt;
   }
 
-  /** The subscription's latest deliveries, each with its attempts, newest first. */
-  async list(subscriptionId: number, limit = MAX_LISTED_DELIVERIES): Promise<DeliveryRepresentation[]> {
-    const deliveries = await this.deliveries
-      .find({ subscription_id: subscriptionId })
-      .sort({ created_at: -1 })
-      .limit(limit)
+  /**
+   * A page of the subscription's deliveries, newest first (by creation time, then id), each with
+   * its latest attempts; `after` is the last delivery of the previous page.
+   */
+  async page(subscriptionId: number, limit: number, after?: DeliveryPosition): Promise<Page<DeliveryRepresentation>> {
+    const before = after && {
+      $or: [
+        { created_at: { $lt: new Date(after.created_at) } },
+        { created_at: new Date(after.created_at), _id: { $lt: deliveryKey(subscriptionId, after.id) } },
+      ],
+    };
+    const found = await this.deliveries
+      .find({ subscription_id: subscriptionId, ...before })
+      .sort({ created_at: -1, _id: -1 })
+      .limit(limit + 1)
       .toArray();
+    const deliveries = found.slice(0, limit);
     const keys = deliveries.map(({ _id }) => _id);
     const attempts = keys.length === 0 ? [] : await this.attempts.find({ delivery_key: { $in: keys } }).toArray();
-    return deliveries.map((delivery) =>
-      toDeliveryRepresentation(
-        delivery,
-        attempts.filter((a) => a.delivery_key === delivery._id),
+    const last = deliveries.at(-1);
+    return {
+      items: deliveries.map((delivery) =>
+        toDeliveryRepresentation(
+          delivery,
+          attempts.filter((a) => a.delivery_key === delivery._id),
+        ),
       ),
-    );
+      next_cursor:
+        found.length > limit && last ? encodeDeliveryCursor({ created_at: last.created_at.getTime(), id: last.body.id }) : null,
+    };
   }
 
   async representation(key: string): Promise<DeliveryRepresentation | null> {
@@ -162,8 +217,9 @@ export function toDeliveryRepresentation(delivery: DeliveryRecord, attempts: Att
     created_at: formatTimestamp(delivery.created_at),
     attempts: [...attempts]
       .sort((a, b) => a.attempted_at.getTime() - b.attempted_at.getTime())
-      .map((attempt, index) => ({
-        number: index + 1,
+      .slice(-MAX_LISTED_ATTEMPTS)
+      .map((attempt, index, listed) => ({
+        number: attempts.length - listed.length + index + 1,
         attempted_at: formatTimestamp(attempt.attempted_at),
         success: attempt.success,
         response_status: attempt.response_status,

@@ -5,9 +5,11 @@ import {
   CreateWebhookMessage,
   CreateWebhookRequest,
   DeliveryListResponse,
+  DeliveryPageMessage,
   DeliveryResponse,
   IdempotencyKeyPipe,
   parseRequest,
+  readDeliveryPage,
   readWebhookRef,
   RedeliverMessage,
   requireClientId,
@@ -53,15 +55,23 @@ export class WebhooksMessageController {
   }
 
   @MessagePattern(WEBHOOKS.DELIVERIES)
-  async deliveries(@Payload() message: WebhookRefMessage): Promise<DeliveryListResponse> {
+  async deliveries(@Payload() message: DeliveryPageMessage): Promise<DeliveryListResponse> {
     const { clientId, id } = readWebhookRef(message);
-    return { deliveries: await this.webhooks.listDeliveries(clientId, id) };
+    const { limit, after } = readDeliveryPage(message);
+    const { items, next_cursor } = await this.webhooks.listDeliveries(clientId, id, limit, after);
+    return { deliveries: items, next_cursor };
   }
 
   @MessagePattern(WEBHOOKS.TEST)
   async test(@Payload() message: WebhookRefMessage): Promise<DeliveryResponse> {
     const { clientId, id } = readWebhookRef(message);
     return { delivery: await this.webhooks.test(clientId, id) };
+  }
+
+  @MessagePattern(WEBHOOKS.ROTATE_SECRET)
+  async rotateSecret(@Payload() message: WebhookRefMessage): Promise<CreatedWebhookResponse> {
+    const { clientId, id } = readWebhookRef(message);
+    return { webhook: await this.webhooks.rotateSecret(clientId, id) };
   }
 
   @MessagePattern(WEBHOOKS.REDELIVER)

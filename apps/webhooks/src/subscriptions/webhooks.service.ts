@@ -1,22 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import {
   CreatedWebhookRepresentation,
+  DeliveryPosition,
   DeliveryRepresentation,
   DomainEventName,
   ErrorCode,
   formatTimestamp,
   newEventId,
+  Page,
   ServiceError,
   WebhookInput,
   WebhookRepresentation,
 } from '@app/contracts';
 import { CreateScope, documentKey, IdAllocator, Idempotency } from '@app/persistence';
 import { WebhooksEnvironment } from '../config/webhooks.environment';
-import { deliveryKey, DeliveryStore } from '../deliveries/delivery-store';
+import { deliveryKey, DeliveryStore, MAX_REDELIVERIES } from '../deliveries/delivery-store';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { newSigningSecret } from '../deliveries/signature';
 import { resolveTarget, TargetRefused } from '../deliveries/target-guard';
-import { SubscriptionRecord, SubscriptionStore, toWebhookRepresentation } from './subscription-store';
+import { ownerOf, SubscriptionRecord, SubscriptionStore, toWebhookRepresentation } from './subscription-store';
+import { StoredSecret, WebhookSecrets } from './webhook-secrets';
+
+/** A create's outcome as the idempotency store keeps it: the secret sealed (in clear in outcomes kept before). */
+type SealedWebhook = WebhookRepresentation & { secret: StoredSecret };
 
 @Injectable()
 export class WebhooksService {
@@ -27,30 +33,51 @@ export class WebhooksService {
     private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly env: WebhooksEnvironment,
+    private readonly secrets: WebhookSecrets,
   ) {}
 
-  /** Subscribes the URL, once per request; the answer is the only one that shows the secret. */
-  create(
+  /**
+   * Subscribes the URL, once per request. The answer, and a replay of it for the same
+   * Idempotency-Key, are the only ones that show the secret (besides a rotation's): the outcome
+   * kept for replays holds it sealed, as the subscription does.
+   */
+  async create(
     clientId: number,
     input: WebhookInput,
     scope: Omit<CreateScope, 'clientId' | 'body'>,
   ): Promise<CreatedWebhookRepresentation> {
-    return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
-      await this.checkTarget(input.url);
-      const id = await this.ids.allocate('webhooks');
-      const stored = await this.subscriptions.insertOnce({
-        _id: documentKey(id),
-        id,
-        client_id: clientId,
-        url: input.url,
-        events: input.events,
-        secret: newSigningSecret(),
-        created_at: new Date(),
-        deleted_at: null,
-        request_key: requestKey,
-      });
-      return { ...toWebhookRepresentation(stored), secret: stored.secret };
-    });
+    const created = await this.idempotency.run(
+      { ...scope, clientId, body: input },
+      async (requestKey): Promise<SealedWebhook> => {
+        await this.checkTarget(input.url);
+        await this.checkRoom(clientId, requestKey);
+        const id = await this.ids.allocate('webhooks');
+        const stored = await this.subscriptions.insertOnce({
+          _id: documentKey(id),
+          id,
+          client_id: clientId,
+          url: input.url,
+          events: input.events,
+          secret: newSigningSecret(),
+          created_at: new Date(),
+          deleted_at: null,
+          request_key: requestKey,
+        });
+        return { ...toWebhookRepresentation(stored), secret: this.secrets.seal(stored.secret, ownerOf(stored)) };
+      },
+    );
+    return { ...created, secret: this.secrets.open(created.secret, { clientId, webhookId: created.id }) };
+  }
+
+  /**
+   * Gives the subscription a new signing secret, shown in this answer only; every attempt from
+   * now on, retries of earlier deliveries included, is signed with it, and the old one with none.
+   */
+  async rotateSecret(clientId: number, id: number): Promise<CreatedWebhookRepresentation> {
+    const subscription = await this.owned(clientId, id);
+    const secret = newSigningSecret();
+    if (!(await this.subscriptions.replaceSecret(subscription, secret))) throw ServiceError.notFound('webhook', id);
+    return { ...toWebhookRepresentation(subscription), secret };
   }
 
   async list(clientId: number): Promise<WebhookRepresentation[]> {
@@ -68,9 +95,14 @@ export class WebhooksService {
     return toWebhookRepresentation(subscription);
   }
 
-  async listDeliveries(clientId: number, id: number): Promise<DeliveryRepresentation[]> {
+  async listDeliveries(
+    clientId: number,
+    id: number,
+    limit: number,
+    after?: DeliveryPosition,
+  ): Promise<Page<DeliveryRepresentation>> {
     await this.owned(clientId, id);
-    return this.deliveries.list(id);
+    return this.deliveries.page(id, limit, after);
   }
 
   /** Delivers a `test_mode: true` event of the first kind the subscription takes, as any other is delivered. */
@@ -88,12 +120,15 @@ export class WebhooksService {
     return (await this.deliveries.representation(deliveryKey(id, eventId)))!;
   }
 
-  /** Makes one more attempt of a delivery now, whatever its state; it keeps its webhook-id. */
+  /** Makes one more attempt of a delivery now, whatever its state, up to MAX_REDELIVERIES times; it keeps its webhook-id. */
   async redeliver(clientId: number, id: number, deliveryId: string): Promise<DeliveryRepresentation> {
     await this.owned(clientId, id);
     const key = deliveryKey(id, deliveryId);
     const delivery = await this.deliveries.representation(key);
     if (!delivery) throw ServiceError.notFound('delivery', deliveryId);
+    if (!(await this.deliveries.claimRedelivery(key))) {
+      throw ServiceError.conflict(`delivery ${deliveryId} cannot be redelivered more than ${MAX_REDELIVERIES} times`);
+    }
     // Its retention starts again now, so that no purge removes it before the attempt is made.
     await this.deliveries.update(key);
     await this.worker.queue({ key, retry: 0, manual: true });
@@ -104,6 +139,16 @@ export class WebhooksService {
     const subscription = await this.subscriptions.findLive(clientId, id);
     if (!subscription) throw ServiceError.notFound('webhook', id);
     return subscription;
+  }
+
+  /**
+   * Refuses a subscription past WEBHOOK_MAX_SUBSCRIPTIONS; the one this request stored already,
+   * if an earlier try did, is not counted against it. Creates racing each other may all pass.
+   */
+  private async checkRoom(clientId: number, requestKey: string): Promise<void> {
+    const max = this.env.WEBHOOK_MAX_SUBSCRIPTIONS;
+    if ((await this.subscriptions.countLive(clientId, requestKey)) < max) return;
+    throw ServiceError.conflict(`a client may have at most ${max} webhooks; delete one before adding another`);
   }
 
   private async checkTarget(url: string): Promise<void> {

@@ -35,10 +35,11 @@ export class WebhookRepresentation {
   created_at: string;
 }
 
-/** As created: the one answer that shows the signing secret. */
+/** As created, or with a new secret: the answers that show the signing secret. */
 export class CreatedWebhookRepresentation extends WebhookRepresentation {
   @ApiProperty({
-    description: 'The Standard Webhooks signing secret; shown on create only, never again.',
+    description:
+      'The Standard Webhooks signing secret; shown on create (and a replay of it with the same Idempotency-Key) and on rotation only, never again.',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   secret: string;
@@ -114,6 +115,14 @@ export class DeliveryResponse {
 }
 
 export class DeliveryListResponse {
-  @ApiProperty({ type: [DeliveryRepresentation] })
+  @ApiProperty({ type: [DeliveryRepresentation], description: 'At most `limit` deliveries, newest first.' })
   deliveries: DeliveryRepresentation[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+    example: 'ZDE6MTc5NTQyMjE4OTAwMDpldnRfMWYwYw',
+  })
+  next_cursor: string | null;
 }
