@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { AuthenticatedRequest } from '../auth/api-key.guard';
 import { GatewayEnvironment } from '../config/gateway.environment';
-import { RateLimit, RateLimiter } from './token-bucket';
+import { RateLimit, RateLimiter, retryAfterSeconds } from '@app/rate-limit';
 
 /** 429: the client has spent its burst; `Retry-After` says when one more request will pass. */
 export class RateLimitedException extends HttpException {
@@ -32,7 +32,7 @@ export class RateLimitGuard implements CanActivate {
     // Spent already by ApiGate, before the body was read.
     if (rateLimited) return true;
     const decision = await this.limiter.take(credential.bucket, credential.rateLimit ?? this.defaultLimit);
-    if (!decision.allowed) throw new RateLimitedException(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    if (!decision.allowed) throw new RateLimitedException(retryAfterSeconds(decision));
     return true;
   }
 }
