@@ -1,5 +1,14 @@
 import { Matches } from 'class-validator';
-import { CommonEnvironment, HTTP_URL, isIntegerInRange, isMongoUri, isPort, isTimeout } from '@app/config';
+import {
+  CommonEnvironment,
+  HTTP_URL,
+  isAddressList,
+  isIntegerInRange,
+  isMongoUri,
+  isPort,
+  isRedisUrl,
+  isTimeout,
+} from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 export class FormEnvironment extends CommonEnvironment {
@@ -24,16 +33,28 @@ export class FormEnvironment extends CommonEnvironment {
   })
   APPLY_FRAME_ANCESTORS: string = '*';
 
-  /** Form submissions (POSTs) one client IP address may make per minute. */
+  /** Form submissions (POSTs) one client address may make per minute (an IPv6 one by its /64). */
   @isIntegerInRange('FORM_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
   FORM_RATE_LIMIT_PER_MINUTE: number = 30;
 
   /**
-   * Requests of any kind (pages, GETs included) one client IP address may make per minute, per
-   * instance: counted before any service is asked, so nobody can make the form look links up fast.
+   * Requests of any kind (pages, GETs included) one client address may make per minute: counted
+   * before any service is asked, so nobody can make the form look links up fast.
    */
   @isIntegerInRange('FORM_REQUEST_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
   FORM_REQUEST_RATE_LIMIT_PER_MINUTE: number = 120;
+
+  /** When set, every form instance shares the two limits above through this Redis; otherwise each counts alone. */
+  @isRedisUrl()
+  REDIS_URL?: string;
+
+  /**
+   * The load balancers and proxies in front of the form, as addresses or CIDR networks, comma
+   * separated: a request from one of them counts against the address its X-Forwarded-For gives
+   * (the last one no trusted proxy added); anyone else's X-Forwarded-For is ignored.
+   */
+  @isAddressList('TRUSTED_PROXIES')
+  TRUSTED_PROXIES?: string;
 
   /** How long an applicant's form link works after it was issued, in days. */
   @isIntegerInRange('FORM_LINK_LIFETIME_DAYS', 1, 3650)
