@@ -29,7 +29,7 @@ const APPS: Record<string, { environment: new () => object; port: string }> = {
 const apps = Object.keys(APPS);
 
 describe('docker-compose.yml', () => {
-  it('runs the broker, the database, the local inbox and the six apps', () => {
+  it('runs the broker, the database, the local inbox, Redis for the rate limits and the six apps', () => {
     expect(Object.keys(services).sort()).toEqual([
       'applications',
       'form',
@@ -39,6 +39,7 @@ describe('docker-compose.yml', () => {
       'notifications',
       'properties',
       'rabbitmq',
+      'redis',
       'webhooks',
     ]);
   });
@@ -64,6 +65,7 @@ describe('docker-compose.yml', () => {
         rabbitmq: { condition: 'service_healthy' },
         properties: { condition: 'service_healthy' },
         applications: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
       },
       properties: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
       applications: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
@@ -71,6 +73,7 @@ describe('docker-compose.yml', () => {
         rabbitmq: { condition: 'service_healthy' },
         properties: { condition: 'service_healthy' },
         applications: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
       },
       webhooks: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
       notifications: {
@@ -79,6 +82,13 @@ describe('docker-compose.yml', () => {
         maildev: { condition: 'service_healthy' },
       },
     });
+  });
+
+  it('shares the rate limits of the gateway and the form through the Redis of the stack', () => {
+    for (const app of ['gateway', 'form']) {
+      const config = environmentValidator(APPS[app].environment)(services[app].environment) as { REDIS_URL?: string };
+      expect(config.REDIS_URL).toBe('redis://redis:6379');
+    }
   });
 
   it('keeps the data of the database and the broker in named volumes', () => {

@@ -60,6 +60,26 @@ describe('webhooks', () => {
     expect(answer.body.error.details.map((d: any) => d.field).sort()).toEqual(['webhook.events', 'webhook.url']);
   });
 
+  it('answers a host that does not resolve with a 503 to retry later, kept by no Idempotency-Key', async () => {
+    const key = `unresolved-${Date.now()}`;
+    const request = { webhook: { url: 'https://hooks.example.invalid/events', events: ['property.created'] } };
+    for (const _try of ['first', 'retry']) {
+      const answer = await client.post(webhooks, request, { headers: { 'Idempotency-Key': key } });
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      expectErrorBody(
+        answer,
+        'webhook.url host does not resolve, or resolves to a loopback, private or link-local address (allowed only when the service runs with WEBHOOK_ALLOW_PRIVATE_URLS=true); retry later if its DNS records are new',
+      );
+    }
+    const database = await stack.database('webhooks');
+    try {
+      expect(await database.collection('idempotency_outcomes').countDocuments({ _id: `1:${key}` as never })).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
+
   // Before any test that leaves deliveries failing: their retries would write too.
   it('updates a delivered event’s delivery once, with its outcome: nothing marks its attempt queued', async () => {
     const webhook = await subscribe(['property.created']);

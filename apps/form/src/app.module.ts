@@ -6,6 +6,7 @@ import { fieldCipherProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
 import { documentVaultProviders } from '@app/documents';
+import { rateLimiter, RateLimiter } from '@app/rate-limit';
 import { FormBackends } from './backends/form-backends';
 import { FormEnvironment } from './config/form.environment';
 import { DocumentsHttpController } from './documents/documents.http.controller';
@@ -36,6 +37,11 @@ import { StepsHttpController } from './form/steps.http.controller';
       provide: CsrfTokens,
       inject: [FormEnvironment],
       useFactory: (env: FormEnvironment) => CsrfTokens.fromKeyRing(env.CSRF_KEYS),
+    },
+    {
+      provide: RateLimiter,
+      inject: [FormEnvironment],
+      useFactory: (env: FormEnvironment): Promise<RateLimiter> => rateLimiter(env.REDIS_URL, env.NAMESPACE),
     },
     { provide: APP_FILTER, useClass: FormErrorFilter },
   ],

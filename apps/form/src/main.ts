@@ -4,6 +4,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger, Params, PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
 import { instrumentHttp, REQUEST_ID_OPTIONS, returnRequestId } from '@app/observability';
 import { DOCUMENT_LIMITS } from '@app/documents';
+import { environmentValidator } from '@app/config';
+import { RateLimiter } from '@app/rate-limit';
 import { exitOnStartupFailure, stopGracefully } from '@app/runtime';
 import { AppModule } from './app.module';
 import { FormBackends } from './backends/form-backends';
@@ -16,9 +18,17 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_TIMEOUT_MS = 15_000;
 
 async function bootstrap(): Promise<void> {
+  // Read here too: Fastify takes the proxies it trusts when it is made, before the app's modules.
+  const { TRUSTED_PROXIES } = environmentValidator(FormEnvironment)(process.env);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule,
-    new FastifyAdapter({ ...REQUEST_ID_OPTIONS, bodyLimit: BODY_LIMIT_BYTES, requestTimeout: REQUEST_TIMEOUT_MS }),
+    new FastifyAdapter({
+      ...REQUEST_ID_OPTIONS,
+      bodyLimit: BODY_LIMIT_BYTES,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      // request.ip, which the rate limits count by: the forwarded client address behind a trusted proxy.
+      trustProxy: TRUSTED_PROXIES?.split(',') ?? false,
+    }),
     // Nest's body parsers off: readFormPosts is the form's one.
     { bufferLogs: true, bodyParser: false },
   );
@@ -31,7 +41,7 @@ async function bootstrap(): Promise<void> {
   instrumentHttp(app);
   keepToHttps(app, env.FORM_HSTS_MAX_AGE_SECONDS);
   // After the request id is set, so that a refusal carries it too.
-  limitRequests(app, env.FORM_REQUEST_RATE_LIMIT_PER_MINUTE);
+  limitRequests(app, app.get(RateLimiter), env.FORM_REQUEST_RATE_LIMIT_PER_MINUTE);
 
   const operations = await NestFactory.create<NestFastifyApplication>(
     FormHealthModule.serving(app.get(FormBackends), app.get<Params>(PARAMS_PROVIDER_TOKEN)),

@@ -9,7 +9,7 @@ import { ApiKeys } from './auth/api-keys';
 import { Backends } from './backends/backends';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { gatewayReadinessChecks } from './health/health.module';
-import { RateLimiter } from './rate-limit/token-bucket';
+import { RateLimiter } from '@app/rate-limit';
 import { closeConnectionsWhenStopping, configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
 import { serveOpenApi } from './openapi/openapi';
 

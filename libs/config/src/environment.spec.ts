@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CommonEnvironment, environmentValidator, ServiceEnvironment } from './environment';
+import { CommonEnvironment, environmentValidator, isAddressList, ServiceEnvironment } from './environment';
 import { refusalOf } from './environment.testing';
 
 const validateCommon = environmentValidator(CommonEnvironment);
@@ -122,5 +122,28 @@ describe('environmentValidator', () => {
     expect(message).toContain('MONGODB_URI');
     expect(message).not.toContain('NAMESPACE');
     expect(message).not.toContain('RMQ_PREFETCH');
+  });
+
+  describe('an address list (TRUSTED_PROXIES)', () => {
+    class Proxies {
+      @isAddressList('TRUSTED_PROXIES')
+      TRUSTED_PROXIES?: string;
+    }
+    const validate = environmentValidator(Proxies);
+
+    it('takes addresses and CIDR networks of either family, or nothing', () => {
+      expect(validate({ TRUSTED_PROXIES: '10.0.0.1,10.0.0.0/8,fd00::/8,::1' }).TRUSTED_PROXIES).toBe(
+        '10.0.0.1,10.0.0.0/8,fd00::/8,::1',
+      );
+      expect(validate({}).TRUSTED_PROXIES).toBeUndefined();
+    });
+
+    it.each(['proxy.internal', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/8/8', '10.0.0.1, 10.0.0.2', '10.0.0.1,'])(
+      'refuses %s, naming the variable',
+      (value) =>
+        expect(refusal(validate, { TRUSTED_PROXIES: value })).toContain(
+          'TRUSTED_PROXIES must be IP addresses or CIDR networks such as 10.0.0.0/8, comma separated',
+        ),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, Matches, Max, Min, validateSync } from 'class-validator';
+import { isIP } from 'node:net';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy, validateSync } from 'class-validator';
 import { isKeyRing } from './key-ring';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -164,4 +165,33 @@ export function isIntegerInRange(name: string, min: number, max: number, unit = 
 /** Validated integer milliseconds, for the RPC deadlines. */
 export function isTimeout(name: string): PropertyDecorator {
   return isIntegerInRange(name, 50, 120000, ' number of milliseconds');
+}
+
+/** REDIS_URL, optional: where the instances of an app share their rate limits. */
+export function isRedisUrl(): PropertyDecorator {
+  return (target: object, key: string | symbol) => {
+    IsOptional()(target, key);
+    Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })(target, key);
+  };
+}
+
+/** Addresses and CIDR networks (`10.0.0.0/8`, `fd00::/8`), comma separated; optional. */
+export function isAddressList(name: string): PropertyDecorator {
+  return (target: object, key: string | symbol) => {
+    IsOptional()(target, key);
+    ValidateBy({
+      name: 'isAddressList',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && value.split(',').every(isAddressOrNetwork),
+        defaultMessage: () => `${name} must be IP addresses or CIDR networks such as 10.0.0.0/8, comma separated`,
+      },
+    })(target, key);
+  };
+}
+
+function isAddressOrNetwork(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }

@@ -3,10 +3,12 @@ import {
   CommonEnvironment,
   DerivedDefaults,
   HTTP_URL,
+  isAddressList,
   isIntegerInRange,
   isKeyRing,
   isMongoUri,
   isPort,
+  isRedisUrl,
   isTimeout,
 } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
@@ -60,16 +62,28 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
   @isIntegerInRange('FORM_HSTS_MAX_AGE_SECONDS', 0, 2 * HSTS_DEFAULT_SECONDS)
   FORM_HSTS_MAX_AGE_SECONDS: number = 0;
 
-  /** Form submissions (POSTs) one client IP address may make per minute. */
+  /** Form submissions (POSTs) one client address may make per minute (an IPv6 one by its /64). */
   @isIntegerInRange('FORM_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
   FORM_RATE_LIMIT_PER_MINUTE: number = 30;
 
   /**
-   * Requests of any kind (pages, GETs included) one client IP address may make per minute, per
-   * instance: counted before any service is asked, so nobody can make the form look links up fast.
+   * Requests of any kind (pages, GETs included) one client address may make per minute: counted
+   * before any service is asked, so nobody can make the form look links up fast.
    */
   @isIntegerInRange('FORM_REQUEST_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
   FORM_REQUEST_RATE_LIMIT_PER_MINUTE: number = 120;
+
+  /** When set, every form instance shares the two limits above through this Redis; otherwise each counts alone. */
+  @isRedisUrl()
+  REDIS_URL?: string;
+
+  /**
+   * The load balancers and proxies in front of the form, as addresses or CIDR networks, comma
+   * separated: a request from one of them counts against the address its X-Forwarded-For gives
+   * (the last one no trusted proxy added); anyone else's X-Forwarded-For is ignored.
+   */
+  @isAddressList('TRUSTED_PROXIES')
+  TRUSTED_PROXIES?: string;
 
   /** How long an applicant's form link works after it was issued, in days. */
   @isIntegerInRange('FORM_LINK_LIFETIME_DAYS', 1, 3650)

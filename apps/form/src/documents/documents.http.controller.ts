@@ -53,7 +53,7 @@ export class DocumentsHttpController {
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'documents', iframe, 'POST');
       const { fields, file } = await readUpload(request);
-      const body = this.flow.submitted(request, `/applicants/${token}/documents`, fields);
+      const body = await this.flow.submitted(request, `/applicants/${token}/documents`, fields);
       const { preset } = opened;
       const problems: FieldProblem[] = [];
       if (!preset.documents.some((asked) => asked.kind === body.kind)) {

@@ -17,6 +17,7 @@ import {
   SEALED_IDENTITY_FIELDS,
   ServiceError,
 } from '@app/contracts';
+import { RateLimiter } from '@app/rate-limit';
 import { FormBackends } from '../backends/form-backends';
 import { FormEnvironment } from '../config/form.environment';
 import { requiredDocumentProblems } from '../documents/missing-documents';
@@ -26,7 +27,7 @@ import { CsrfTokens } from './csrf-tokens';
 import { FormLinks } from './form-links';
 import { PageFrame, Pages } from './pages';
 import { FormPresetSource } from './preset-source';
-import { SubmissionRateLimit } from './rate-limit';
+import { overLimit } from './rate-limit';
 
 /** Whether the page was asked for inside a frame (`?iframe=true`): every page keeps it in its links. */
 export const Iframe = createParamDecorator(
@@ -75,7 +76,7 @@ export const ALREADY_COMPLETE = new Refusal(
 @Injectable()
 export class FormFlow {
   readonly pages: Pages;
-  private readonly rateLimit: SubmissionRateLimit;
+  private readonly submissionsPerMinute: number;
 
   constructor(
     private readonly backends: FormBackends,
@@ -83,9 +84,10 @@ export class FormFlow {
     readonly csrf: CsrfTokens,
     private readonly presets: FormPresetSource,
     private readonly links: FormLinks,
+    private readonly limiter: RateLimiter,
   ) {
     this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
-    this.rateLimit = new SubmissionRateLimit(env.FORM_RATE_LIMIT_PER_MINUTE);
+    this.submissionsPerMinute = env.FORM_RATE_LIMIT_PER_MINUTE;
   }
 
   /** Runs a page's work; a refusal or a service's answer that stops the form becomes its page. */
@@ -125,9 +127,13 @@ export class FormFlow {
    * its file) once it passed the rate limit, the honeypot and the CSRF check, with `nonce` the
    * CSRF token's nonce; otherwise the refusal.
    */
-  submitted(request: FastifyRequest, action: string, body: FormBody = formBody(request)): FormBody & { nonce: string } {
-    if (!this.rateLimit.allow(request.ip)) {
-      const retryAfter = this.rateLimit.retryAfterSeconds(request.ip);
+  async submitted(
+    request: FastifyRequest,
+    action: string,
+    body: FormBody = formBody(request),
+  ): Promise<FormBody & { nonce: string }> {
+    const retryAfter = await overLimit(this.limiter, 'submission', request, this.submissionsPerMinute);
+    if (retryAfter !== null) {
       throw new Refusal(
         429,
         'Too many submissions',

@@ -85,7 +85,7 @@ export class FormHttpController {
       const body = formBody(request);
       const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
       const action = `/properties/${property.id}/apply`;
-      const { nonce } = this.flow.submitted(request, action);
+      const { nonce } = await this.flow.submitted(request, action);
       const contact = this.flow.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
@@ -147,7 +147,7 @@ export class FormHttpController {
       const action = `/applicants/${token}`;
       const { applicant, property, link } = await this.flow.openApplicant(token);
       if (applicant.form_status === 'completed') throw ALREADY_COMPLETE;
-      const body = this.flow.submitted(request, action);
+      const body = await this.flow.submitted(request, action);
       const contact = this.flow.validate(FormContactInput, contactFields(body));
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant);
@@ -180,7 +180,7 @@ export class FormHttpController {
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'details', iframe, 'POST');
       const { property, link } = opened;
-      const body = this.flow.submitted(request, `/applicants/${token}/details`);
+      const body = await this.flow.submitted(request, `/applicants/${token}/details`);
       const details = this.flow.validate(FormDetailsInput, detailsFields(body, property));
       const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
       if (problems.length > 0 || !(details instanceof FormDetailsInput)) {

@@ -1,49 +1,22 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { addressBucket, perMinute, RateLimiter, retryAfterSeconds } from '@app/rate-limit';
 import { Pages } from './pages';
 import { STATIC_ASSET_PATHS } from './static-assets.http.controller';
 
-/** One client address's submissions in the current window. */
-interface Window {
-  started: number;
-  count: number;
-}
-
-const WINDOW_MS = 60_000;
-/** Addresses remembered at most; beyond that the oldest windows are forgotten first. */
-const MAX_TRACKED = 100_000;
-
 /**
- * Submissions per client IP address and minute, counted by this instance (a fixed window). It
- * keeps one address from filling the database with applications or guessing form links fast.
+ * Takes one request of `kind` from the client address's bucket (`request.ip`: the socket's
+ * address, or the one a trusted proxy forwarded); the seconds to wait when over `count` a minute.
+ * Shared by every form instance when the limiter is (REDIS_URL).
  */
-export class SubmissionRateLimit {
-  private readonly windows = new Map<string, Window>();
-
-  constructor(
-    private readonly perMinute: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Counts one submission from `address`; false when it is over the limit. */
-  allow(address: string): boolean {
-    const now = this.now();
-    let window = this.windows.get(address);
-    if (!window || now - window.started >= WINDOW_MS) {
-      this.windows.delete(address);
-      window = { started: now, count: 0 };
-      this.windows.set(address, window);
-      if (this.windows.size > MAX_TRACKED) this.windows.delete(this.windows.keys().next().value!);
-    }
-    window.count++;
-    return window.count <= this.perMinute;
-  }
-
-  /** Seconds until `address` may submit again. */
-  retryAfterSeconds(address: string): number {
-    const window = this.windows.get(address);
-    return window ? Math.max(1, Math.ceil((window.started + WINDOW_MS - this.now()) / 1000)) : 1;
-  }
+export async function overLimit(
+  limiter: RateLimiter,
+  kind: 'request' | 'submission',
+  request: FastifyRequest,
+  count: number,
+): Promise<number | null> {
+  const decision = await limiter.take(`form-${kind}:${addressBucket(request.ip)}`, perMinute(count));
+  return decision.allowed ? null : retryAfterSeconds(decision);
 }
 
 /** What the form serves from memory, asking no service: never counted. */
@@ -54,15 +27,16 @@ const STATIC_ROUTES = new Set(STATIC_ASSET_PATHS);
  * before any route runs, so no service is asked (and no database read) for a request over it;
  * over the limit, a 429 page with Retry-After.
  */
-export function limitRequests(app: NestFastifyApplication, perMinute: number): void {
-  const limit = new SubmissionRateLimit(perMinute);
+export function limitRequests(app: NestFastifyApplication, limiter: RateLimiter, count: number): void {
   const pages = new Pages("'none'");
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (STATIC_ROUTES.has(request.routeOptions.url ?? '') || limit.allow(request.ip)) return;
-      reply.header('retry-after', String(limit.retryAfterSeconds(request.ip)));
+      if (STATIC_ROUTES.has(request.routeOptions.url ?? '')) return;
+      const retryAfter = await overLimit(limiter, 'request', request, count);
+      if (retryAfter === null) return;
+      reply.header('retry-after', String(retryAfter));
       return pages.send(reply, 429, 'message', {
         title: 'Too many requests',
         message: 'Too many pages were asked for from your network. Wait a minute and try again.',

@@ -78,7 +78,7 @@ export class StepsHttpController {
   ): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'finish', iframe, 'POST');
-      const body = this.flow.submitted(request, `/applicants/${token}/finish`);
+      const body = await this.flow.submitted(request, `/applicants/${token}/finish`);
       const problems: FieldProblem[] = [];
       if (body.consent !== 'yes') problems.push({ field: 'consent', message: 'must be given to apply' });
       const completion = this.flow.validate(FormCompletionInput, optional({ signature: body.signature }));
@@ -133,7 +133,7 @@ export class StepsHttpController {
     return this.flow.answer(reply, iframe, async () => {
       if (!isSectionStep(step)) throw NOT_FOUND;
       const opened = await this.flow.openStep(token, step, iframe, 'POST');
-      const body = this.flow.submitted(request, `/applicants/${token}/${step}`);
+      const body = await this.flow.submitted(request, `/applicants/${token}/${step}`);
       const module = SECTIONS[step];
       if (body.add || body.remove) {
         const [list, index] = (body.remove ?? '').split('.');

@@ -1,9 +1,8 @@
 import { UnauthorizedException } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { addressBucket } from '../rate-limit/address-bucket';
 import { RateLimitedException } from '../rate-limit/rate-limit.guard';
-import { RateLimit, RateLimiter } from '../rate-limit/token-bucket';
+import { addressBucket, RateLimit, RateLimiter, retryAfterSeconds } from '@app/rate-limit';
 import { AuthenticatedRequest, credentialFrom, UNAUTHENTICATED_MESSAGE } from './api-key.guard';
 import { ApiKeys } from './api-keys';
 
@@ -47,7 +46,7 @@ export class ApiGate {
 
   private async spend(reply: FastifyReply, bucket: string, limit: RateLimit): Promise<void> {
     const decision = await this.limiter.take(bucket, limit);
-    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    const retryAfter = retryAfterSeconds(decision);
     for (const [name, value] of Object.entries(rateLimitHeaders(limit, decision.allowed ? decision.remaining : 0, retryAfter))) {
       reply.header(name, value);
     }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { API_KEY_SCOPE_NAMES, ApiKeyScope } from '@app/contracts';
-import { RateLimit } from '../rate-limit/token-bucket';
+import { RateLimit } from '@app/rate-limit';
 
 /** What a presented API key stands for. */
 export interface ApiCredential {

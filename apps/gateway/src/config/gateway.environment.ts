@@ -1,5 +1,5 @@
 import { IsOptional, Matches } from 'class-validator';
-import { CommonEnvironment, DerivedDefaults, isIntegerInRange, isMongoUri, isPort, isTimeout } from '@app/config';
+import { CommonEnvironment, DerivedDefaults, isIntegerInRange, isMongoUri, isPort, isRedisUrl, isTimeout } from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
@@ -61,8 +61,7 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   MAX_CONNECTIONS: number = 1000;
 
   /** When set, gateways share each key's limit through this Redis; otherwise it is per gateway. */
-  @IsOptional()
-  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  @isRedisUrl()
   REDIS_URL?: string;
 
   /** Origins allowed to call the API from a browser, comma separated; none when unset. */

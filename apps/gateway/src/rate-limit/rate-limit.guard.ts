@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { AuthenticatedRequest } from '../auth/api-key.guard';
 import { GatewayEnvironment } from '../config/gateway.environment';
-import { RateLimit, RateLimiter } from './token-bucket';
+import { RateLimit, RateLimiter, retryAfterSeconds } from '@app/rate-limit';
 
 /** 429: the client has spent its burst; `Retry-After` says when one more request will pass. */
 export class RateLimitedException extends HttpException {
@@ -16,7 +16,7 @@ export class RateLimitedException extends HttpException {
 /** Takes a token of the bucket, or refuses the request with a 429 saying when to retry. */
 async function spend(limiter: RateLimiter, bucket: string, limit: RateLimit, what?: string): Promise<void> {
   const decision = await limiter.take(bucket, limit);
-  if (!decision.allowed) throw new RateLimitedException(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)), what);
+  if (!decision.allowed) throw new RateLimitedException(retryAfterSeconds(decision), what);
 }
 
 function credentialOf(context: ExecutionContext): AuthenticatedRequest {

@@ -1,11 +1,7 @@
 import { Module } from '@nestjs/common';
+import { rateLimiter, RateLimiter } from '@app/rate-limit';
 import { GatewayEnvironment } from '../config/gateway.environment';
 import { RateLimitGuard, WebhookSendLimitGuard } from './rate-limit.guard';
-import { RedisTokenBuckets } from './redis-token-buckets';
-import { LocalTokenBuckets, RateLimiter } from './token-bucket';
-
-/** How long the gateway waits for Redis at boot before it starts limiting on its own. */
-const REDIS_READY_TIMEOUT_MS = 3000;
 
 /** Each API key's token bucket: per gateway, or shared by every gateway through REDIS_URL. */
 @Module({
@@ -13,12 +9,7 @@ const REDIS_READY_TIMEOUT_MS = 3000;
     {
       provide: RateLimiter,
       inject: [GatewayEnvironment],
-      useFactory: async (env: GatewayEnvironment): Promise<RateLimiter> => {
-        if (!env.REDIS_URL) return new LocalTokenBuckets();
-        const shared = new RedisTokenBuckets(env.REDIS_URL, env.NAMESPACE);
-        await shared.ready(REDIS_READY_TIMEOUT_MS);
-        return shared;
-      },
+      useFactory: (env: GatewayEnvironment): Promise<RateLimiter> => rateLimiter(env.REDIS_URL, env.NAMESPACE),
     },
     RateLimitGuard,
     WebhookSendLimitGuard,

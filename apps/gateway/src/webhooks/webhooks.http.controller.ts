@@ -17,6 +17,7 @@ import {
   WebhookResponse,
   WEBHOOKS,
 } from '@app/contracts';
+import { SERVICE_UNAVAILABLE_MESSAGE } from '@app/messaging';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { ReadsNoBody } from '../http/http-setup';
@@ -62,6 +63,21 @@ const REDELIVER_409 = {
   },
 };
 
+/** Create's 503: a service that did not answer, or a URL whose host did not resolve to an address it may reach. */
+const CREATE_503 = {
+  description:
+    'A service, the broker or a database did not answer in time; or the URL’s host name does not resolve, its lookup ' +
+    'failed or took over 5 s, or it resolves to a loopback, private or link-local address (one answer for all of ' +
+    'these, naming no address). Retry after Retry-After seconds: the 503 is not kept for the Idempotency-Key.',
+  examples: {
+    unavailable: errorBody('No answer in time', SERVICE_UNAVAILABLE_MESSAGE),
+    unresolved: errorBody(
+      'Host not resolved to a public address',
+      'webhook.url host does not resolve, or resolves to a loopback, private or link-local address (allowed only when the service runs with WEBHOOK_ALLOW_PRIVATE_URLS=true); retry later if its DNS records are new',
+    ),
+  },
+};
+
 /** A redelivery's 404: no such webhook, or no such delivery of it. */
 const DELIVERY_404 = {
   description: 'The id names no webhook of this client (as for GET), or delivery_id names none of its deliveries.',
@@ -90,11 +106,12 @@ export class WebhooksHttpController {
     summary: 'Subscribe a URL to events',
     description:
       'Deliveries are signed as Standard Webhooks do; the signing secret is in this answer and never shown again. ' +
-      'A URL that is not https, or resolves to a loopback, private or link-local address, is a 422.',
+      'A URL that is not https, or whose host is a loopback, private or link-local address, is a 422; ' +
+      'one whose host name does not resolve to public addresses is a 503 to retry.',
   })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiSuccess(201, CreatedWebhookResponse, 'The subscription, with its secret.')
-  @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503], { 409: WEBHOOK_LIMIT_409 })
+  @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503], { 409: WEBHOOK_LIMIT_409, 503: CREATE_503 })
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateWebhookRequest)) request: CreateWebhookRequest,

@@ -156,6 +156,8 @@ export class WebhooksService {
       await resolveTarget(url, this.env.allowPrivateUrls);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
+      // A 503 is not kept as the Idempotency-Key's outcome: a retry looks the host up again.
+      if (error.retryable) throw ServiceError.unavailable(`webhook.url ${error.message}`);
       const details = [{ field: 'webhook.url', message: error.message }];
       throw new ServiceError(ErrorCode.VALIDATION_FAILED, `webhook.url ${error.message}`, details);
     }

@@ -12,6 +12,16 @@ export interface RateDecision {
   remaining: number;
 }
 
+/** What a Retry-After header says for a refusal: whole seconds, at least one. */
+export function retryAfterSeconds(decision: RateDecision): number {
+  return Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+}
+
+/** `count` requests a minute: as many at once, then one every 60/count seconds. */
+export function perMinute(count: number): RateLimit {
+  return { perSecond: count / 60, burst: count };
+}
+
 /** Takes one request's token from a client's bucket, or says how long to wait for one. */
 export abstract class RateLimiter {
   abstract take(bucket: string, limit: RateLimit): Promise<RateDecision>;
@@ -34,7 +44,7 @@ const MAX_BUCKETS = 50_000;
 
 /**
  * Token buckets in this process's memory: each starts full (`burst` tokens) and refills at
- * `perSecond`. The limit holds per gateway instance; RedisTokenBuckets shares it between them.
+ * `perSecond`. The limit holds per instance; RedisTokenBuckets shares it between them.
  * The same arithmetic runs in RedisTokenBuckets' script.
  */
 export class LocalTokenBuckets extends RateLimiter {

@@ -3,8 +3,8 @@ import Redis from 'ioredis';
 import { LocalTokenBuckets, RateDecision, RateLimit, RateLimiter } from './token-bucket';
 
 /**
- * The token bucket of LocalTokenBuckets as one atomic script, so that every gateway sharing the
- * Redis shares each client's limit. Redis's clock is the only clock, so gateways whose clocks
+ * The token bucket of LocalTokenBuckets as one atomic script, so that every instance sharing the
+ * Redis shares each client's limit. Redis's clock is the only clock, so instances whose clocks
  * disagree still agree on a bucket. Returns {allowed (0/1), microseconds to wait, whole tokens left}.
  */
 const TAKE_TOKEN = `
@@ -29,7 +29,7 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / per_second) + 1000)
 return {allowed, wait, math.floor(tokens)}
 `;
 
-/** How long a request may wait for Redis before this gateway decides alone. */
+/** How long a request may wait for Redis before this instance decides alone. */
 const COMMAND_TIMEOUT_MS = 1000;
 
 type WithTakeToken = Redis & {
@@ -37,8 +37,8 @@ type WithTakeToken = Redis & {
 };
 
 /**
- * Token buckets kept in Redis under `<prefix>rate:<bucket>`, shared by every gateway that uses
- * the same Redis and prefix. While Redis cannot be reached, each gateway limits on its own
+ * Token buckets kept in Redis under `<prefix>rate:<bucket>`, shared by every instance that uses
+ * the same Redis and prefix. While Redis cannot be reached, each instance limits on its own
  * (LocalTokenBuckets) rather than refusing or waiting: a request never hangs on Redis.
  */
 export class RedisTokenBuckets extends RateLimiter implements OnApplicationShutdown {
@@ -81,7 +81,7 @@ export class RedisTokenBuckets extends RateLimiter implements OnApplicationShutd
     }
   }
 
-  /** Resolves once Redis answers, or after `timeoutMs`: the gateway serves either way. */
+  /** Resolves once Redis answers, or after `timeoutMs`: the app serves either way. */
   async ready(timeoutMs: number): Promise<void> {
     if (this.redis.status === 'ready') return;
     await new Promise<void>((resolve) => {
@@ -102,6 +102,6 @@ export class RedisTokenBuckets extends RateLimiter implements OnApplicationShutd
   private degrade(reason: string): void {
     if (this.degraded) return;
     this.degraded = true;
-    this.logger.warn(`Redis unavailable (${reason}): each gateway limits on its own until it is back`);
+    this.logger.warn(`Redis unavailable (${reason}): each instance limits on its own until it is back`);
   }
 }

@@ -1,0 +1,77 @@
+import http from 'node:http';
+import Redis from 'ioredis';
+import { connectRedis, keysUnder, REDIS_URL, removeKeysUnder } from './support/redis';
+import { freePort, Stack } from '../tools/stack';
+
+const PER_MINUTE = 3;
+/** The load balancer in front of the forms: the tests' own address. */
+const PROXY = '127.0.0.1';
+/** Another host on the loopback network, which no form trusts. */
+const STRANGER = '127.0.0.2';
+
+/**
+ * GETs a page no route serves (the rate limit counts it before any route runs, and no service
+ * is asked for it), from `from`, with an X-Forwarded-For when given; resolves with the status.
+ */
+function visit(baseUrl: string, from: string, forwardedFor?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor };
+    const request = http.get(`${baseUrl}/no-such-page`, { localAddress: from, headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    });
+    request.on('error', reject);
+  });
+}
+
+async function visits(baseUrls: string[], count: number, from: string, forwardedFor?: (i: number) => string) {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i++) statuses.push(await visit(baseUrls[i % baseUrls.length], from, forwardedFor?.(i)));
+  return statuses;
+}
+
+describe('the form rate limit behind a load balancer, two instances sharing Redis', () => {
+  let stack: Stack;
+  let redis: Redis;
+  let secondForm: string;
+
+  beforeAll(async () => {
+    redis = await connectRedis();
+    stack = await Stack.start({
+      form: true,
+      env: { REDIS_URL, TRUSTED_PROXIES: `${PROXY},10.0.0.0/8`, FORM_REQUEST_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) },
+    });
+    const port = await freePort();
+    await stack.startApp('form', { FORM_PORT: String(port) });
+    secondForm = `http://127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (stack) await removeKeysUnder(redis, stack.namespace);
+    redis?.disconnect();
+  });
+
+  it('lets one applicant make its requests a minute across both instances, not that many per instance', async () => {
+    const applicant = () => '198.51.100.10';
+    // Alone, each instance would let three through: six in all.
+    expect(await visits([stack.formUrl, secondForm], 6, PROXY, applicant)).toEqual([404, 404, 404, 429, 429, 429]);
+    const keys = await keysUnder(redis, stack.namespace);
+    expect(keys).toContain(`${stack.namespace}rate:form-request:address:198.51.100.10`);
+  });
+
+  it('counts each applicant a trusted proxy forwards alone, by the address it forwards', async () => {
+    expect(await visits([stack.formUrl], 4, PROXY, () => '198.51.100.21')).toEqual([404, 404, 404, 429]);
+    expect(await visits([secondForm], 1, PROXY, () => '198.51.100.22')).toEqual([404]);
+    // Proxies it trusts are skipped: the client is the last address none of them added.
+    expect(await visits([stack.formUrl], 1, PROXY, () => '198.51.100.21, 10.1.2.3')).toEqual([429]);
+    expect(await visits([stack.formUrl], 1, PROXY, () => '198.51.100.21, 198.51.100.23')).toEqual([404]);
+  });
+
+  it('ignores the X-Forwarded-For of a sender it does not trust: a new one on each request earns no new bucket', async () => {
+    const statuses = await visits([stack.formUrl, secondForm], 5, STRANGER, (i) => `203.0.113.${i + 1}`);
+    expect(statuses).toEqual([404, 404, 404, 429, 429]);
+    expect(await keysUnder(redis, `${stack.namespace}rate:form-request:address:203.0.113.`)).toEqual([]);
+    expect(await keysUnder(redis, `${stack.namespace}rate:form-request:address:${STRANGER}`)).toHaveLength(1);
+  });
+});
