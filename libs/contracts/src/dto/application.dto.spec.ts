@@ -535,12 +535,15 @@ describe('CreateApplicationRequest', () => {
   describe('redirect_url', () => {
     const path = 'application.applicant.redirect_url';
 
-    it.each([['https://example.com/thanks?from=apply#top'], ['http://localhost:8080/done'], ['https://例え.jp/']])(
-      'accepts %j',
-      (url) => {
-        expect(parseApplicant({ redirect_url: url }).redirect_url).toBe(url);
-      },
-    );
+    it.each([
+      ['https://example.com/thanks?from=apply#top', 'https://example.com/thanks?from=apply#top'],
+      ['http://localhost:8080/done', 'http://localhost:8080/done'],
+      // Stored as the URL parser writes it: what a Location header can carry.
+      ['https://例え.jp/', 'https://xn--r8jz45g.jp/'],
+      ['HTTPS://Example.COM/Thanks', 'https://example.com/Thanks'],
+    ])('accepts %j, stored as %j', (url, stored) => {
+      expect(parseApplicant({ redirect_url: url }).redirect_url).toBe(stored);
+    });
 
     it.each([
       ['ftp://example.com/thanks'],
