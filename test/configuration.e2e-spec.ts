@@ -42,6 +42,7 @@ describe('configuration is validated at boot', () => {
     ['properties', { FINGERPRINT_KEYS: '' }, 'FINGERPRINT_KEYS is not set'],
     ['webhooks', { FIELD_ENCRYPTION_KEYS: '' }, 'FIELD_ENCRYPTION_KEYS is not set'],
     ['webhooks', { WEBHOOK_MAX_SUBSCRIPTIONS: '0' }, 'WEBHOOK_MAX_SUBSCRIPTIONS'],
+    ['webhooks', { WEBHOOK_RETRY_OVERDUE_SECONDS: '1' }, 'WEBHOOK_RETRY_OVERDUE_SECONDS'],
     ['gateway', { WEBHOOK_SENDS_PER_MINUTE: 'many' }, 'WEBHOOK_SENDS_PER_MINUTE'],
     ['applications', { FINGERPRINT_KEYS: 'f1:c2hvcnQ=' }, 'FINGERPRINT_KEYS entry 1 (key id f1) must be 32 bytes'],
     ['form', { CSRF_KEYS: '' }, 'CSRF_KEYS is not set'],

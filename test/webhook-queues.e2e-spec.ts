@@ -28,7 +28,12 @@ describe('webhook queues', () => {
   beforeAll(async () => {
     stack = await Stack.start({
       instances: { webhooks: 1 },
-      env: { EVENT_RELAY_INTERVAL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      env: {
+        EVENT_RELAY_INTERVAL_MS: '100',
+        WEBHOOK_RETRY_SCHEDULE: '1',
+        WEBHOOK_RETRY_OVERDUE_SECONDS: '2',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      },
     });
     client = api(stack.url);
     receiver = await WebhookReceiver.start();
@@ -91,6 +96,42 @@ describe('webhook queues', () => {
     // Its first death is its wait in the retry queue.
     expect((deadLetter as GetMessage).properties.headers?.['x-first-death-reason']).toBe('expired');
     expect(await depth('webhooks.deliveries')).toBe(0);
+  });
+
+  it('queues again a retry whose message the broker lost, once it is overdue, and delivers it', async () => {
+    const webhook = await subscribe();
+    // What a delivery waiting for its first retry looks like when the broker lost that retry's
+    // message (RabbitMQ 3.10 may hold a quorum queue's dead letters for minutes after a restart).
+    const id = 'evt_lostretry00000000000000000001';
+    const db = await stack.database('webhooks');
+    try {
+      await db.collection('deliveries').insertOne({
+        _id: `${webhook.id}:${id}` as never,
+        subscription_id: webhook.id,
+        client_id: 1,
+        body: {
+          id,
+          event: 'property.created',
+          test_mode: false,
+          created_at: '2026-11-26T00:00:00+00:00',
+          data: { property_id: 424242 },
+        },
+        status: 'retrying',
+        next_attempt_at: new Date(Date.now() - 60000),
+        next_retry: 1,
+        retry_token: 'lost',
+        created_at: new Date(),
+        updated_at: new Date(),
+      });
+      await delivered(424242, 30000);
+      await eventually('the delivery succeeded', async () => {
+        const stored = await db.collection('deliveries').findOne({ _id: `${webhook.id}:${id}` as never });
+        return stored?.status === 'succeeded';
+      });
+    } finally {
+      await db.close();
+    }
+    expect(logged(stack.process('webhooks'), 'queued 1 webhook retries again').length).toBeGreaterThanOrEqual(1);
   });
 
   it('declares its queues with a delivery limit and a dead-letter route', async () => {

@@ -36,6 +36,14 @@ export class WebhooksEnvironment extends ServiceEnvironment {
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
 
+  /**
+   * Seconds past its time after which a retry still waiting is queued again: its message was lost
+   * or is held by the broker (RabbitMQ 3.10 holds a quorum queue's dead letters for minutes when
+   * the queue recovers before the exchanges after a restart).
+   */
+  @isIntegerInRange('WEBHOOK_RETRY_OVERDUE_SECONDS', 2, 86400)
+  WEBHOOK_RETRY_OVERDUE_SECONDS: number = 120;
+
   /** Live subscriptions one client may have at once. */
   @isIntegerInRange('WEBHOOK_MAX_SUBSCRIPTIONS', 1, 1000)
   WEBHOOK_MAX_SUBSCRIPTIONS: number = 20;

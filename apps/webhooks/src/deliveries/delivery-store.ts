@@ -28,6 +28,12 @@ export interface DeliveryRecord {
   next_attempt_at: Date | null;
   created_at: Date;
   /**
+   * While `retrying`: the number of the retry waiting, and the token its task carries. A task
+   * with another token was superseded (queued again because it was overdue) and is dropped.
+   */
+  next_retry?: number;
+  retry_token?: string | null;
+  /**
    * When it last changed or was asked to be made again: its retention counts from here. Absent
    * from deliveries stored before it was kept, whose retention counts from created_at.
    */
@@ -91,6 +97,17 @@ export class DeliveryStore implements OnModuleInit {
   /** Stores the delivery; false when it exists already (the event came twice). */
   create(record: DeliveryRecord): Promise<boolean> {
     return claimed(this.deliveries.insertOne({ updated_at: record.created_at, ...record }));
+  }
+
+  /**
+   * Deliveries whose retry is overdue since before `cutoff`, at most `limit`. On FerretDB this
+   * reads every delivery: it runs in the background, never on a request's path.
+   */
+  overdueRetries(cutoff: Date, limit: number): Promise<DeliveryRecord[]> {
+    return this.deliveries
+      .find({ status: 'retrying', next_attempt_at: { $lt: cutoff } })
+      .limit(limit)
+      .toArray();
   }
 
   find(key: string): Promise<DeliveryRecord | null> {

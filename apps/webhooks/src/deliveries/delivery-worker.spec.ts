@@ -54,4 +54,39 @@ describe('DeliveryWorker, a failed attempt', () => {
     );
     expect(published).toEqual([]);
   });
+
+  it('is not made for a retry superseded by one queued again (it was overdue): the late message is dropped', async () => {
+    const delivery: DeliveryRecord = {
+      _id: '1:evt_2',
+      subscription_id: 1,
+      client_id: 1,
+      body: { id: 'evt_2', event: 'property.created', test_mode: false, created_at: '2026-11-25T00:00:00+00:00', data: {} },
+      status: 'retrying',
+      next_attempt_at: new Date(),
+      next_retry: 1,
+      retry_token: 'queued-again',
+      created_at: new Date(),
+    };
+    const attempts: number[] = [];
+    const deliveries = {
+      find: async () => delivery,
+      recordAttempt: async (_delivery: DeliveryRecord, _outcome: unknown, _at: Date, number: number) => attempts.push(number),
+      update: async () => undefined,
+    } as unknown as DeliveryStore;
+    const subscriptions = {
+      findLive: async () => ({ id: 1, url, secret: 'whsec_' + 'a'.repeat(32) }),
+    } as unknown as SubscriptionStore;
+    const env = Object.assign(new WebhooksEnvironment(), { WEBHOOK_RETRY_SCHEDULE: '5', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    const worker = new DeliveryWorker(subscriptions, deliveries, env);
+    Object.assign(worker, { broker: { publish: async () => undefined } });
+    const attempt = (task: object) =>
+      (worker as unknown as { attempt: (m: ConsumeMessage) => Promise<void> }).attempt({
+        content: Buffer.from(JSON.stringify(task)),
+      } as ConsumeMessage);
+
+    await attempt({ key: delivery._id, retry: 1, token: 'lost' });
+    expect(attempts).toEqual([]);
+    await attempt({ key: delivery._id, retry: 1, token: 'queued-again' });
+    expect(attempts).toEqual([2]);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { isDomainEvent, queueName } from '@app/contracts';
@@ -25,17 +26,27 @@ export interface DeliveryTask {
   key: string;
   retry: number;
   manual?: boolean;
+  /** A retry's token, stored with its delivery (`retry_token`) while it waits. */
+  token?: string;
 }
 
 function isDeliveryTask(body: unknown): body is DeliveryTask {
   if (typeof body !== 'object' || body === null) return false;
-  const { key, retry, manual } = body as Record<string, unknown>;
+  const { key, retry, manual, token } = body as Record<string, unknown>;
   return (
     typeof key === 'string' &&
     Number.isSafeInteger(retry) &&
     (retry as number) >= 0 &&
-    [undefined, true, false].includes(manual as boolean)
+    [undefined, true, false].includes(manual as boolean) &&
+    (token === undefined || typeof token === 'string')
   );
+}
+
+/** Overdue retries queued again per round of the sweep. */
+const OVERDUE_BATCH = 100;
+
+function retryToken(): string {
+  return randomBytes(9).toString('base64url');
 }
 
 /**
@@ -68,6 +79,7 @@ export const BACKOFF_SECONDS = 10;
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeliveryWorker');
   private broker?: BrokerChannel;
+  private sweep?: NodeJS.Timeout;
   private readonly schedule: number[];
   private readonly names: { exchange: string; events: string; deliveries: string; unrouted: string };
 
@@ -97,10 +109,34 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     this.broker = new BrokerChannel(this.env.AMQP_URL, 'webhook-deliveries', (channel, broker) => this.setup(channel, broker));
+    // Started here, outside any message's context, so its reads get their own deadlines.
+    const everyMs = (this.env.WEBHOOK_RETRY_OVERDUE_SECONDS * 1000) / 2;
+    this.sweep = setInterval(() => void this.requeueOverdue().catch((error) => this.logger.warn(`${error}`)), everyMs);
+    this.sweep.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
+    clearInterval(this.sweep);
     await this.broker?.close();
+  }
+
+  /**
+   * Queues again each retry overdue by WEBHOOK_RETRY_OVERDUE_SECONDS, under a new token, so the
+   * message that was lost or held, should it come after all, is dropped rather than start a
+   * second chain. Nothing that waits for a retry is left waiting for good.
+   */
+  async requeueOverdue(): Promise<number> {
+    const overdueMs = this.env.WEBHOOK_RETRY_OVERDUE_SECONDS * 1000;
+    const overdue = await this.deliveries.overdueRetries(new Date(Date.now() - overdueMs), OVERDUE_BATCH);
+    for (const delivery of overdue) {
+      const task: DeliveryTask = { key: delivery._id, retry: delivery.next_retry ?? 1, token: retryToken() };
+      await this.deliveries.update(delivery._id, { next_attempt_at: new Date(), retry_token: task.token });
+      await this.queue(task);
+    }
+    if (overdue.length > 0) {
+      this.logger.warn(`queued ${overdue.length} webhook retries again, overdue by over ${overdueMs / 1000} s`);
+    }
+    return overdue.length;
   }
 
   private async setup(channel: ConfirmChannel, broker: BrokerChannel): Promise<void> {
@@ -184,6 +220,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const task = readMessage(message, isDeliveryTask, 'a delivery task');
     const delivery = await this.deliveries.find(task.key);
     if (!delivery || (delivery.status === 'succeeded' && !task.manual)) return;
+    // A retry queued again since (it was overdue) carries the new token: this one is superseded.
+    if (task.token && delivery.retry_token && task.token !== delivery.retry_token) return;
     const subscription = await this.subscriptions.findLive(delivery.client_id, delivery.subscription_id);
     if (!subscription) {
       await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
@@ -198,10 +236,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.deliveries.update(delivery._id, { status: 'succeeded', next_attempt_at: null });
     } else if (!task.manual && task.retry < this.schedule.length) {
       const seconds = this.schedule[task.retry];
-      const next: DeliveryTask = { key: delivery._id, retry: task.retry + 1 };
+      const next: DeliveryTask = { key: delivery._id, retry: task.retry + 1, token: retryToken() };
       // Updated first: an update that fails leaves this message to be taken again, where a retry
       // already published would start a second chain beside the one the redelivery starts.
-      await this.deliveries.update(delivery._id, { status: 'retrying', next_attempt_at: new Date(Date.now() + seconds * 1000) });
+      await this.deliveries.update(delivery._id, {
+        status: 'retrying',
+        next_attempt_at: new Date(Date.now() + seconds * 1000),
+        next_retry: next.retry,
+        retry_token: next.token,
+      });
       await this.broker!.publish('', this.retryQueue(seconds), next);
     } else if (delivery.status !== 'succeeded') {
       await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
