@@ -261,8 +261,10 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
         });
         return;
       }
-      await this.broker!.publish('', this.retryQueue(next.retryInSeconds), { key: task.key, retry: task.retry + 1 });
+      // Updated first: a retry published before could be taken (its delay is short, or the update
+      // slow) while the message still showed the attempts before this one, and count it twice.
       await this.messages.update(task.key, { status: 'retrying', attempts, last_error: lastError, lease_until: null });
+      await this.broker!.publish('', this.retryQueue(next.retryInSeconds), { key: task.key, retry: task.retry + 1 });
       countNotificationMessage(message.kind, 'retried');
       return;
     }
