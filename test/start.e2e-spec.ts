@@ -99,6 +99,21 @@ class Launch {
     for (const stream of [this.child.stdout!, this.child.stderr!]) stream.on('data', (chunk: Buffer) => (this.output += chunk));
   }
 
+  /**
+   * What a failure report should show first, since a CI log keeps only part of a long message:
+   * the launcher's own lines and every line that is no JSON log entry below error level (a
+   * stack trace, a boot failure's message), before the whole output.
+   */
+  get report(): string {
+    const telling = this.output
+      .split('\n')
+      .filter(
+        (line) =>
+          /^\[start\]/.test(line) || (line.trim() !== '' && !/^\[[a-z]+\] +\{"level":"(trace|debug|info|warn)"/.test(line)),
+      );
+    return `${telling.join('\n')}\n--- the whole output ---\n${this.output}`;
+  }
+
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -114,11 +129,11 @@ class Launch {
       };
       const onExit = () => {
         finish();
-        reject(new Error(`npm start exited before printing ${pattern}:\n${this.output}`));
+        reject(new Error(`npm start exited before printing ${pattern}:\n${this.report}`));
       };
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`npm start printed no ${pattern} within ${timeoutMs} ms:\n${this.output}`));
+        reject(new Error(`npm start printed no ${pattern} within ${timeoutMs} ms:\n${this.report}`));
       }, timeoutMs);
       const finish = () => {
         clearTimeout(timer);
@@ -142,7 +157,7 @@ class Launch {
     const timer = setTimeout(() => this.kill(), timeoutMs);
     const [code, signal] = await this.exit;
     clearTimeout(timer);
-    if (signal === 'SIGKILL') throw new Error(`npm start did not stop within ${timeoutMs} ms:\n${this.output}`);
+    if (signal === 'SIGKILL') throw new Error(`npm start did not stop within ${timeoutMs} ms:\n${this.report}`);
     return { code, signal };
   }
 
