@@ -49,6 +49,34 @@ describe('summarize', () => {
   });
 });
 
+describe('summarize, on a page of repeated entries', () => {
+  /** As section.eta renders a list: its heading, its own problem, then each entry's fieldset. */
+  const listPage = `
+<section class="entries" aria-labelledby="field-residences-heading">
+<h2 id="field-residences-heading">Where you have lived</h2>
+<p class="error-message" id="field-residences" tabindex="-1">must cover the last 3 years</p>
+<fieldset class="entry"><legend>Address 1</legend>
+<label for="field-residences-0-from">Moved in</label><input id="field-residences-0-from" name="residences.0.from">
+</fieldset>
+<fieldset class="entry"><legend>Address 2</legend>
+<label for="field-residences-1-from">Moved in</label><input id="field-residences-1-from" name="residences.1.from">
+</fieldset>
+</section>
+`;
+
+  it('names a problem of the whole list by its heading, and one of an entry by the entry and its label', () => {
+    expect(
+      summarize(listPage, [
+        { field: 'residences.1.from', message: 'is required' },
+        { field: 'residences', message: 'must cover the last 3 years' },
+      ]),
+    ).toEqual([
+      { id: 'field-residences', label: 'Where you have lived', message: 'must cover the last 3 years' },
+      { id: 'field-residences-1-from', label: 'Address 2: Moved in', message: 'is required' },
+    ]);
+  });
+});
+
 describe('phoneLink', () => {
   it('writes a North American number as people write it, with or without its leading 1', () => {
     expect(phoneLink('2175550134')).toEqual({ text: '(217) 555-0134', href: 'tel:+12175550134' });

@@ -49,15 +49,27 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 export function summarize(body: string, problems: FieldProblem[] = []): SummaryLine[] {
   const lines = Object.entries(problemsByField(problems)).map(([field, message]) => {
     const id = escapeRegExp(fieldId(field));
-    const label =
+    const at = body.search(new RegExp(`id="${id}"`));
+    const own =
       new RegExp(`<label for="${id}">([^<]*)`).exec(body)?.[1] ??
       new RegExp(`<fieldset[^>]* id="${id}"[^>]*>\\s*<legend>([^<]*)`).exec(body)?.[1] ??
-      new RegExp(`<input id="${id}"[^>]*>\\s*([^<]*)</label>`).exec(body)?.[1] ??
+      new RegExp(`<input id="${id}"[^>]*>\\s*([^<]*)</label>`).exec(body)?.[1];
+    // A whole list (`residences`) is named by its heading; a field of one of its entries
+    // (`residences.1.from`) by the entry's legend as well, since every entry has a "Moved in".
+    const heading = new RegExp(`<h2 id="${id}-heading">([^<]*)`).exec(body)?.[1];
+    const entry = /\.\d+\./.test(field) && at >= 0 ? lastLegendBefore(body, at) : undefined;
+    const label =
+      (own !== undefined && entry !== undefined ? `${entry.trim()}: ${own.trim()}` : own) ??
+      heading ??
       escapeHtml(field.replace(/^.*\./, '').replace(/_/g, ' '));
-    const at = body.search(new RegExp(`id="${id}"`));
     return { line: { id: fieldId(field), label: label.trim(), message }, at: at < 0 ? Infinity : at };
   });
   return lines.sort((a, b) => a.at - b.at).map(({ line }) => line);
+}
+
+/** The text of the last `<legend>` that opens before `at` in `body`. */
+function lastLegendBefore(body: string, at: number): string | undefined {
+  return [...body.slice(0, at).matchAll(/<legend>([^<]*)/g)].pop()?.[1];
 }
 
 /** A phone number stored as its digits, as a page shows it and as its `tel:` link. */
