@@ -140,7 +140,7 @@ const US_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 export class DateQuestion extends QuestionKind {
   readonly kind = 'date';
   protected override readonly type = 'date';
-  protected override readonly hint = 'For example 2027-03-01.';
+  protected override readonly hint = 'For example March 1, 2027.';
 
   protected override check(raw: string): Checked {
     const us = US_DATE.exec(raw);

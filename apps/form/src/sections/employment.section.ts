@@ -16,7 +16,7 @@ export class EmploymentSection extends SectionModule<EmploymentSectionInput> {
       fields: [
         { name: 'employer', label: 'Employer', required: true, autocomplete: 'organization' },
         { name: 'position', label: 'Position', autocomplete: 'organization-title' },
-        { name: 'start_date', label: 'Start date', required: true, type: 'date', hint: 'For example 2020-02-01.' },
+        { name: 'start_date', label: 'Start date', required: true, type: 'date', hint: 'For example February 1, 2020.' },
         { name: 'monthly_income', label: 'Monthly income before tax, in dollars', required: true, inputmode: 'decimal' },
       ],
     },

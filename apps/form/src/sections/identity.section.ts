@@ -14,7 +14,7 @@ export class IdentitySection extends SectionModule<IdentitySectionInput> {
       required: true,
       type: 'date',
       autocomplete: 'bday',
-      hint: 'For example 1990-04-12. Type it again whenever you change this step.',
+      hint: 'For example April 12, 1990. Type it again whenever you change this step.',
       sealed: true,
     },
     {

@@ -14,7 +14,7 @@ describe('the residence history section', () => {
   it('asks for addresses until the preset’s years are covered', () => {
     const current = { address: '1 Main St', from: '2024-01-01' };
     expect(coverageProblems([current], 3, today)).toEqual([
-      { field: 'residences', message: 'must cover the last 3 years (since 2023-06-15): add the address you lived at before' },
+      { field: 'residences', message: 'must cover the last 3 years (since June 15, 2023): add the address you lived at before' },
     ]);
     expect(coverageProblems([current, { address: '2 Oak Rd', from: '2019-01-01', to: '2024-01-01' }], 3, today)).toEqual([]);
     expect(coverageProblems([{ address: '2 Oak Rd', from: '2019-01-01', to: '2018-01-01' }], 3, today)).toEqual([

@@ -1,6 +1,8 @@
 import { FieldProblem, ResidenceEntry, ResidenceHistoryInput } from '@app/contracts';
 import { ListSpec, SectionContext, SectionModule, validated } from './section';
 
+const WRITTEN_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
 /** Where the applicant lived: entries added until the years the preset asks for are covered. */
 export class ResidenceHistorySection extends SectionModule<ResidenceHistoryInput> {
   readonly kind = 'residence_history';
@@ -15,7 +17,7 @@ export class ResidenceHistorySection extends SectionModule<ResidenceHistoryInput
       max: 10,
       fields: [
         { name: 'address', label: 'Address', required: true, type: 'textarea', autocomplete: 'street-address' },
-        { name: 'from', label: 'Moved in', required: true, type: 'date', hint: 'For example 2021-06-01.' },
+        { name: 'from', label: 'Moved in', required: true, type: 'date', hint: 'For example June 1, 2021.' },
         { name: 'to', label: 'Moved out', type: 'date', hint: 'Leave empty for your current address.' },
         { name: 'monthly_rent', label: 'Monthly rent in dollars', inputmode: 'decimal' },
         { name: 'landlord_name', label: 'Landlord’s name' },
@@ -43,13 +45,14 @@ export function coverageProblems(residences: ResidenceEntry[], years: number, to
   });
   if (problems.length > 0) return problems;
   if (residences.length === 0) return [{ field: 'residences', message: 'must list at least your current address' }];
-  const since = new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate()))
-    .toISOString()
-    .slice(0, 10);
+  const sinceDate = new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate()));
+  const since = sinceDate.toISOString().slice(0, 10);
   const earliest = residences.map((entry) => entry.from).sort()[0];
   if (earliest > since) {
     const span = years === 1 ? 'the last year' : `the last ${years} years`;
-    return [{ field: 'residences', message: `must cover ${span} (since ${since}): add the address you lived at before` }];
+    // In words, as the date hints are: a browser shows a date field in the applicant's own format.
+    const written = WRITTEN_DATE.format(sinceDate);
+    return [{ field: 'residences', message: `must cover ${span} (since ${written}): add the address you lived at before` }];
   }
   return [];
 }
