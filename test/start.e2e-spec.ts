@@ -17,13 +17,12 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'amqplib';
 import { api } from './support/http';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { APPS } from '../scripts/apps';
 
-import { freePort } from '../tools/stack';
+import { freePort, removeBrokerObjects } from '../tools/stack';
 
 /** Steps of `npm run build`: one per app, then the bench. */
 const BUILD_STEPS = APPS.length + 1;
@@ -230,14 +229,7 @@ describe('npm start', () => {
       for (const { pid } of processesIn(copy)) process.kill(pid, 'SIGKILL');
       rmSync(copy, { recursive: true, force: true });
     }
-    const connection = await connect(process.env.AMQP_URL!);
-    const channel = await connection.createChannel();
-    for (const queue of ['properties', 'applications']) {
-      await channel.deleteQueue(`${namespace}${queue}`);
-      await channel.deleteQueue(`${namespace}${queue}.dead-letter`);
-      await channel.deleteExchange(`${namespace}${queue}.dead-letter-exchange`);
-    }
-    await connection.close();
+    await removeBrokerObjects(namespace, env);
   });
 
   it('says in one line how to start RabbitMQ when none answers, and starts nothing', async () => {

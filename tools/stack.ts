@@ -275,48 +275,8 @@ export class Stack {
     }
   }
 
-  /** The webhooks service's retry queues: one per distinct delay of its schedule. */
-  private retryQueues(): string[] {
-    const schedule = this.env.WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,36000,36000';
-    return [...new Set(schedule.split(','))].map((seconds) => `webhooks.retry.${seconds}s`);
-  }
-
-  /** The notifications service's delay queues: one per distinct retry delay, and the reminders' wait. */
-  private notificationDelayQueues(): string[] {
-    const schedule = this.env.MAIL_RETRY_SCHEDULE ?? '10,60,300,900,1800,3600,7200,14400,21600,21600,14400';
-    const reminderMs = Math.max(1, Math.round(Number(this.env.REMINDER_AFTER_HOURS ?? '24') * 3600 * 1000));
-    return [
-      ...[...new Set(schedule.split(','))].map((seconds) => `notifications.retry.${seconds}s`),
-      `notifications.reminders.wait.${reminderMs}ms`,
-    ];
-  }
-
   private async removeQueues(): Promise<void> {
-    const connection = await connect(process.env.AMQP_URL!);
-    try {
-      const channel = await connection.createChannel();
-      for (const queue of [
-        'properties',
-        'applications',
-        'webhooks',
-        'webhooks.events',
-        'webhooks.deliveries',
-        ...NOTIFICATION_WORK_QUEUES,
-      ]) {
-        await channel.deleteQueue(`${this.namespace}${queue}`);
-        await channel.deleteQueue(`${this.namespace}${queue}.dead-letter`);
-        await channel.deleteExchange(`${this.namespace}${queue}.dead-letter-exchange`);
-      }
-      const backoffQueues = ['webhooks.events.backoff.10s', 'webhooks.deliveries.backoff.10s'];
-      for (const queue of [...backoffQueues, ...this.retryQueues(), ...this.notificationDelayQueues(), 'events.unrouted']) {
-        await channel.deleteQueue(`${this.namespace}${queue}`);
-      }
-      await channel.deleteExchange(`${this.namespace}events`);
-      await channel.deleteExchange(`${this.namespace}events.unrouted`);
-      await channel.close();
-    } finally {
-      await connection.close();
-    }
+    await removeBrokerObjects(this.namespace, this.env);
   }
 
   private async dropDatabases(): Promise<void> {
@@ -345,6 +305,54 @@ function parseRecord(line: string): LogRecord | null {
     return typeof value === 'object' && value !== null ? (value as LogRecord) : null;
   } catch {
     return null;
+  }
+}
+
+/** The webhooks service's retry queues: one per distinct delay of its schedule. */
+function webhookRetryQueues(env: NodeJS.ProcessEnv): string[] {
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,36000,36000';
+  return [...new Set(schedule.split(','))].map((seconds) => `webhooks.retry.${seconds}s`);
+}
+
+/** The notifications service's delay queues: one per distinct retry delay, and the reminders' wait. */
+function notificationDelayQueues(env: NodeJS.ProcessEnv): string[] {
+  const schedule = env.MAIL_RETRY_SCHEDULE ?? '10,60,300,900,1800,3600,7200,14400,21600,21600,14400';
+  const reminderMs = Math.max(1, Math.round(Number(env.REMINDER_AFTER_HOURS ?? '24') * 3600 * 1000));
+  return [
+    ...[...new Set(schedule.split(','))].map((seconds) => `notifications.retry.${seconds}s`),
+    `notifications.reminders.wait.${reminderMs}ms`,
+  ];
+}
+
+/**
+ * Deletes every queue and exchange that apps running under `namespace` with `env` declare on the
+ * shared broker: a suite leaves nothing of its own there.
+ */
+export async function removeBrokerObjects(namespace: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const connection = await connect(process.env.AMQP_URL!);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of [
+      'properties',
+      'applications',
+      'webhooks',
+      'webhooks.events',
+      'webhooks.deliveries',
+      ...NOTIFICATION_WORK_QUEUES,
+    ]) {
+      await channel.deleteQueue(`${namespace}${queue}`);
+      await channel.deleteQueue(`${namespace}${queue}.dead-letter`);
+      await channel.deleteExchange(`${namespace}${queue}.dead-letter-exchange`);
+    }
+    const backoffQueues = ['webhooks.events.backoff.10s', 'webhooks.deliveries.backoff.10s'];
+    for (const queue of [...backoffQueues, ...webhookRetryQueues(env), ...notificationDelayQueues(env), 'events.unrouted']) {
+      await channel.deleteQueue(`${namespace}${queue}`);
+    }
+    await channel.deleteExchange(`${namespace}events`);
+    await channel.deleteExchange(`${namespace}events.unrouted`);
+    await channel.close();
+  } finally {
+    await connection.close();
   }
 }
 
