@@ -107,6 +107,33 @@ describe('the application form’s pages', () => {
     expect(await answer.text()).toMatch(/^<svg /);
   });
 
+  it('links its stylesheet and scripts under paths that change with them, compressed and kept for a year', async () => {
+    const property = await createProperty({ name: 'Cached Court' });
+    await page.goto(property.application_url);
+    const href = await page.getAttribute('link[rel="stylesheet"]', 'href');
+    expect(href).toMatch(/^\/assets\/[0-9a-f]{12}\/form\.css$/);
+    // The browser loaded it and applies its rules.
+    expect(await page.evaluate<number>('document.styleSheets[0].cssRules.length')).toBeGreaterThan(10);
+
+    const plain = await (await fetch(`${stack.formUrl}/form.css`, { headers: { 'accept-encoding': 'identity' } })).text();
+    const url = `${stack.formUrl}${href}`;
+    for (const encoding of ['br', 'gzip']) {
+      // fetch opens what it is sent: the text is compared as a browser reads it.
+      const answer = await fetch(url, { headers: { 'accept-encoding': `${encoding}, deflate` } });
+      expect([answer.status, answer.headers.get('content-encoding'), answer.headers.get('vary')]).toEqual([
+        200,
+        encoding,
+        'accept-encoding',
+      ]);
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await answer.text()).toBe(plain);
+    }
+    // Another version than its own (a page of the next deploy, say): what it has, not to be kept.
+    const other = await fetch(url.replace(/\/assets\/[0-9a-f]{12}\//, '/assets/000000000000/'));
+    expect([other.status, other.headers.get('cache-control')]).toEqual([200, 'no-cache']);
+    expect((await fetch(`${stack.formUrl}/assets/${href!.split('/')[2]}/main.js`)).status).toBe(404);
+  });
+
   /** Text that would run or load something if any page wrote it as markup. */
   const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
 

@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { Eta } from 'eta';
 import { FastifyReply } from 'fastify';
 import { FieldProblem } from '@app/contracts';
-
-/** Where the build puts the templates and the stylesheet: beside this file's directory. */
-export const VIEWS_DIR = join(__dirname, '..', 'views');
+import { assetPath } from './static-assets';
+import { VIEWS_DIR } from './views';
 
 /** Everything a page template is given besides its own data. */
 export interface PageFrame {
@@ -97,7 +95,14 @@ export class Pages {
   constructor(private readonly frameAncestors: string) {}
 
   send(reply: FastifyReply, status: number, template: string, data: PageFrame & Record<string, unknown>): FastifyReply {
-    const html = this.eta.render(template, { ...data, errors: problemsByField(data.problems), fieldId, summarize, phoneLink });
+    const html = this.eta.render(template, {
+      ...data,
+      errors: problemsByField(data.problems),
+      fieldId,
+      summarize,
+      phoneLink,
+      assetPath,
+    });
     return this.secure(reply, data.iframe).code(status).type('text/html; charset=utf-8').send(html);
   }
 

@@ -1,6 +1,8 @@
 import { Eta } from 'eta';
 import { formPreset, FormApplicant, PropertyRepresentation } from '@app/contracts';
-import { fieldId, problemsByField, summarize, VIEWS_DIR } from '../form/pages';
+import { fieldId, problemsByField, summarize } from '../form/pages';
+import { assetPath } from '../form/static-assets';
+import { VIEWS_DIR } from '../form/views';
 import { SECTIONS } from './steps';
 
 const HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>';
@@ -33,6 +35,7 @@ describe('the section page', () => {
       errors: problemsByField(problems),
       fieldId,
       summarize,
+      assetPath,
       property,
       section: module.page(body, context),
       values: body,
@@ -64,6 +67,7 @@ describe('the section page', () => {
       errors: {},
       fieldId,
       summarize,
+      assetPath,
       property,
       applicant: { first_name: HOSTILE, last_name: 'L', email: 'a@example.com' },
       sections,
