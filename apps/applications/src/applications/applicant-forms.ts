@@ -197,8 +197,9 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     if (!form || form.form_status === 'completed') return form;
     const completion = await this.completions.findOne({ _id: digest });
     if (!completion) return form;
-    const { form_status, form_completed_at, signature } = completion;
-    return { ...form, form_status, form_completed_at, signature };
+    // Every field the claim holds, so that none it gains later is left out of the fallback.
+    const { _id: _digest, event_ids: _events, ...completed } = completion;
+    return { ...form, ...completed };
   }
 
   /**
