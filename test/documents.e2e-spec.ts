@@ -83,10 +83,12 @@ describe('applicants’ documents', () => {
   });
 
   /** A new application whose primary applicant has started its form: its form token and api_url path. */
-  async function startedApplicant(): Promise<{ token: string; applicantPath: string; applicationId: number }> {
+  async function startedApplicant(
+    property = propertyId,
+  ): Promise<{ token: string; applicantPath: string; applicationId: number }> {
     const created = await client.post('/api/v2/applications', {
       application: {
-        property_id: propertyId,
+        property_id: property,
         applicant: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', id_number: '219-09-9999' },
       },
     });
@@ -548,6 +550,115 @@ describe('applicants’ documents', () => {
     const flat = (await parsePdf(Buffer.from(await answer.arrayBuffer()))).text.replace(/\s+/g, ' ');
     expect(flat).toContain('Name of your pet: Rex');
     expect(flat).not.toContain('Changed label');
+  });
+
+  it('prints every section of every applicant and guarantor, answers in the wording of their options', async () => {
+    const property = await client.post('/api/v2/properties', {
+      property: { name: 'Preset One House', kind: 'single_family', form_preset_id: 1 },
+    });
+    expect(property.status).toBe(201);
+    const { token, applicationId } = await startedApplicant(property.body.property.id);
+    const yearsAgo = (years: number) => `${new Date().getUTCFullYear() - years}-01-15`;
+    // Preset 1 (shipped) asks every section.
+    for (const [step, fields] of [
+      ['details', { desired_move_in: '2027-03-01' }],
+      ['identity', { middle_name: 'Brewster', dob: '1990-04-12', id_number: '123-45-6789', drivers_license_state: 'NY' }],
+      [
+        'residence_history',
+        {
+          'residences.0.address': '12 Elm Street, Springfield, IL 62701',
+          'residences.0.from': yearsAgo(2),
+          'residences.0.monthly_rent': '$1,450',
+          'residences.1.address': '3 Oak Road, Springfield, IL 62702',
+          'residences.1.from': yearsAgo(6),
+          'residences.1.to': yearsAgo(2),
+          'residences.1.landlord_name': 'Old Landlord',
+          'residences.1.landlord_phone': '(555) 010-2222',
+          'residences.1.reason_for_leaving': 'Needed more room',
+        },
+      ],
+      [
+        'employment',
+        {
+          'employment.0.employer': 'Analytical Engines Ltd',
+          'employment.0.position': 'Engineer',
+          'employment.0.start_date': '2020-02-01',
+          'employment.0.monthly_income': '5200',
+          'other_income.0.source': 'Child support',
+          'other_income.0.monthly_amount': '400',
+        },
+      ],
+      [
+        'household',
+        {
+          'adults.0.first_name': 'Charles',
+          'adults.0.last_name': 'Babbage',
+          'adults.0.email': 'charles@example.com',
+          'minors.0.name': 'Annabella',
+          'minors.0.age': '7',
+          'pets.0.kind': 'Dog',
+          'pets.0.description': 'Beagle, 10 kg',
+          'vehicles.0.make_model': 'Toyota Corolla',
+          'vehicles.0.plate': 'ABC 1234',
+          'guarantors.0.first_name': 'Anne',
+          'guarantors.0.last_name': 'Milbanke',
+          'guarantors.0.email': 'anne@example.com',
+        },
+      ],
+      ['emergency_contact', { name: 'Mary Somerville', relationship: 'Aunt', phone: '555 010 9876' }],
+      [
+        'questions',
+        {
+          'answers.evicted': 'yes',
+          'answers.eviction_details': 'A dispute in 2015, settled',
+          'answers.judgements': 'no',
+          'answers.bankruptcy': 'no',
+          'answers.refused_rent': 'no',
+          'answers.smoking': 'no',
+          'answers.heard_from': 'A friend',
+          'answers.occupants': '3',
+        },
+      ],
+    ] as const) {
+      expect([step, (await sendStep(stack.formUrl, token, step, fields)).status]).toEqual([step, 303]);
+    }
+    expect((await complete(token, 'PdfTest/1.0')).status).toBe(303);
+
+    const answer = await fetch(`${stack.url}/api/v2/applications/${applicationId}/summary.pdf`, {
+      headers: { authorization: `Bearer ${READER_KEY}` },
+    });
+    expect(answer.status).toBe(200);
+    const flat = (await parsePdf(Buffer.from(await answer.arrayBuffer()))).text.replace(/\s+/g, ' ');
+    for (const expected of [
+      'Primary applicant: Grace Hopper',
+      'Co-applicant: Charles Babbage',
+      'Guarantor: Anne Milbanke',
+      'XXX-XX-6789',
+      'Middle name: Brewster',
+      'Driver’s license state: NY',
+      'Residence: 12 Elm Street, Springfield, IL 62701',
+      'Monthly rent: $1,450',
+      'Landlord: Old Landlord, 5550102222',
+      'Reason for leaving: Needed more room',
+      'Employment: Analytical Engines Ltd, Engineer, since 2020-02-01',
+      'Monthly income: $5,200',
+      'Other income: Child support, $400 a month',
+      'Other adult: Charles Babbage, charles@example.com',
+      'Child: Annabella, age 7',
+      'Pet: Dog, Beagle, 10 kg',
+      'Vehicle: Toyota Corolla, ABC 1234',
+      'Guarantor: Anne Milbanke, anne@example.com',
+      'Emergency contact: Mary Somerville (Aunt), 5550109876',
+      'Have you ever been evicted?: Yes',
+      'Explain the eviction: A dispute in 2015, settled',
+      'Does anyone who will live here smoke?: No',
+      'How did you hear about this home?: A friend',
+      'How many people will live here in all?: 3',
+    ]) {
+      expect(flat).toContain(expected);
+    }
+    expect(flat).not.toMatch(/\?: (yes|no)\b/);
+    expect(flat).not.toMatch(/123-?45-?6789/);
   });
 
   it('uploads through the real page in a browser: with JavaScript showing progress, and without it', async () => {

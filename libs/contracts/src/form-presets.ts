@@ -248,3 +248,16 @@ export function formPreset(id: number | null | undefined): FormPreset {
 
 /** Longest answer to a text question. */
 export const MAX_FORM_ANSWER = 1000;
+
+/** Several options of one choice question are stored in one answer, separated so. */
+export const CHOICE_SEPARATOR = '; ';
+
+/**
+ * An answer as the form's review shows it: a yes_no question's option wording (Yes, No), a
+ * multiple choice's options as a list; any other answer as it was stored.
+ */
+export function answerWording(question: FormQuestion, answer: string): string {
+  if (question.kind === 'yes_no') return answer === 'yes' ? 'Yes' : answer === 'no' ? 'No' : answer;
+  if (question.kind === 'choice' && question.multiple) return answer.split(CHOICE_SEPARATOR).join(', ');
+  return answer;
+}

@@ -1,4 +1,5 @@
-import { ApplicantForm, withFormProgress } from './applicant-forms';
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { ApplicantForm, ApplicantForms, withFormProgress } from './applicant-forms';
 import { ApplicantRecord } from './application.schema';
 
 const created = new Date('2026-11-20T10:00:00Z');
@@ -44,5 +45,28 @@ describe('withFormProgress', () => {
     const step = new Date('2026-11-22T14:03:09Z');
     const { created_at: _created, updated_at: _updated, ...old } = applicant;
     expect(withFormProgress(old, form(step)).updated_at).toBe(step);
+  });
+});
+
+describe('ApplicantForms.find', () => {
+  it('shows the whole completion, consent included, when its writer died before copying it into the form record', async () => {
+    const database = new MemoryDatabase();
+    const forms = new ApplicantForms(database.connection());
+    const signedAt = new Date('2026-11-22T15:00:00Z');
+    const consent = {
+      form_preset_id: 1,
+      form_preset_version: 1,
+      disclosures: [{ id: 'screening', title: 'Tenant screening', text: 'You authorize a credit check.' }],
+      ip_address: '203.0.113.7',
+      user_agent: 'Browser/1.0',
+      signed_name: 'Ada King',
+      signed_at: signedAt,
+    };
+    await database.collection('applicant_forms').insertOne({ ...form(new Date('2026-11-22T14:03:09Z')) });
+    const changes = { form_status: 'completed' as const, form_completed_at: signedAt, signature: 'Ada King', consent };
+    await forms.claimCompletion('digest', changes, []);
+
+    expect(await forms.find('digest')).toMatchObject(changes);
+    expect((await forms.find('digest'))!).not.toHaveProperty('event_ids');
   });
 });

@@ -39,12 +39,30 @@ interface FormSubmission {
   outcome?: SubmissionOutcome;
 }
 
-/** What completing the form stores: everything of step 3 that the form record then shows. */
-export type FormCompletionChanges = Pick<ApplicantForm, 'form_status' | 'form_completed_at' | 'signature' | 'consent'>;
+/**
+ * What completing the form stores: everything of step 3, and the answers as they were signed
+ * (contact, sections, identity), which the form record then shows.
+ */
+export type FormCompletionChanges = Pick<
+  ApplicantForm,
+  | 'form_status'
+  | 'form_completed_at'
+  | 'signature'
+  | 'consent'
+  | 'contact'
+  | 'form_answers'
+  | 'sections'
+  | 'dob'
+  | 'id_number'
+  | 'drivers_license_number'
+>;
 
 /**
  * The one completion of an applicant's form, under `_id` = its form token's digest: the insert
- * that only one of two submissions at once can make, and the witness of its event.
+ * that only one of two submissions at once can make, and the witness of its event. It keeps the
+ * answers signed: FerretDB has no transactions, nor a conditional update that does not read and
+ * then write, so a step saved while the form completes may still land in the form record after
+ * the claim; read over the claim, it never shows.
  */
 interface FormCompletionClaim extends FormCompletionChanges {
   _id: string;
@@ -189,16 +207,18 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * The applicant's form record, completed if its completion was claimed: the claim is the
-   * record of truth, and a writer may have died between the claim and its copy into the record.
+   * The applicant's form record, completed as it was signed if its completion was claimed: the
+   * claim is the record of truth, a writer may have died between the claim and its copy into the
+   * record, and a step saved as the form completed may have written the record after both.
    */
   async find(digest: string): Promise<ApplicantForm | null> {
     const form = await this.forms.findOne({ _id: digest });
-    if (!form || form.form_status === 'completed') return form;
+    if (!form) return form;
     const completion = await this.completions.findOne({ _id: digest });
     if (!completion) return form;
-    const { form_status, form_completed_at, signature } = completion;
-    return { ...form, form_status, form_completed_at, signature };
+    // Every field the claim holds, so that none it gains later is left out of the fallback.
+    const { _id: _digest, event_ids: _events, ...completed } = completion;
+    return { ...form, ...completed };
   }
 
   /**
@@ -208,6 +228,11 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
    */
   claimCompletion(digest: string, changes: FormCompletionChanges, eventIds: string[]): Promise<boolean> {
     return claimed(this.completions.insertOne({ _id: digest, ...changes, event_ids: eventIds }));
+  }
+
+  /** Whether the form of `digest` is completed: a write checks it again once it is done. */
+  async isCompleted(digest: string): Promise<boolean> {
+    return (await this.completions.findOne({ _id: digest })) !== null;
   }
 
   /** Where the completion of the form of `digest` shows its event (see EventOutbox). */

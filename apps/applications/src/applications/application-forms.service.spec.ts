@@ -37,11 +37,12 @@ const completion = (signature: string, userAgent = 'Browser/1.0'): FormCompletio
 async function started(database: MemoryDatabase) {
   const connection = database.connection();
   const sealer = new ApplicantSealer(new FieldCipher(`k1:${randomBytes(32).toString('base64')}`));
+  const forms = new ApplicantForms(connection);
   const service = new ApplicationFormsService(
     {} as ApplicationsService,
     { findByKey: async () => structuredClone(application) } as unknown as ApplicationsRepository,
     { current: async (stored: ApplicationRecord) => stored } as unknown as ApplicationVersions,
-    new ApplicantForms(connection),
+    forms,
     {} as FormTokens,
     sealer,
     new EventOutbox(connection),
@@ -57,7 +58,7 @@ async function started(database: MemoryDatabase) {
     dob: sealer.sealField('dob', '1990-01-02', owner),
     id_number: sealer.sealField('id_number', '078051120', owner),
   });
-  return { service, sealer };
+  return { service, sealer, forms };
 }
 
 describe('ApplicationFormsService.complete', () => {
@@ -124,6 +125,26 @@ describe('ApplicationFormsService.complete', () => {
 
     await expect(service.complete(LINK, completion('Ada Lovelace', 'Second/2.0'))).rejects.toBeInstanceOf(ServiceError);
     expect(database.collection('applicant_forms').documents.get(DIGEST)!.consent).toEqual(recorded);
+  });
+});
+
+describe('ApplicationFormsService.saveSection', () => {
+  it('refuses an identity step that lands after the form was completed, and shows the SSN signed', async () => {
+    const database = new MemoryDatabase();
+    const { service, sealer, forms } = await started(database);
+    const saveStep = forms.saveStep.bind(forms);
+    // The step read the form started; the applicant completes it (another tab) before the step writes.
+    jest.spyOn(forms, 'saveStep').mockImplementationOnce(async (...args) => {
+      await service.complete(LINK, completion('Ada Lovelace'));
+      return saveStep(...args);
+    });
+
+    const identity = { kind: 'identity' as const, value: {}, sealed: { dob: '1990-01-02', id_number: '219099999' } };
+    await expect(service.saveSection(LINK, identity)).rejects.toThrow('this application form is already completed');
+
+    const form = (await forms.find(DIGEST))!;
+    expect(form.form_status).toBe('completed');
+    expect(sealer.openField('id_number', form.id_number, owner)).toBe('078051120');
   });
 });
 

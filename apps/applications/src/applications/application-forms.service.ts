@@ -205,7 +205,15 @@ export class ApplicationFormsService {
       }
     }
     await this.forms.saveStep(subject.digest, ids(subject), section.kind, changes);
+    // Completed since it was read: the step may have landed after the signature, where reads
+    // over the completion's claim never show it; the applicant is told it was not kept.
+    if (await this.forms.isCompleted(subject.digest)) throw alreadyCompleted();
     return this.find(link) as Promise<FormApplicant>;
+  }
+
+  /** Whether the form of the link's applicant is completed, as its claim says. */
+  isCompleted(link: FormLink): Promise<boolean> {
+    return this.forms.isCompleted(link.digest);
   }
 
   /**
@@ -253,20 +261,28 @@ export class ApplicationFormsService {
    */
   private async markFormCompleted(subject: FormSubject, completion: FormCompletion): Promise<ApplicantForm> {
     const now = new Date();
+    const form = subject.form!;
     const changes: FormCompletionChanges = {
       form_status: 'completed',
       form_completed_at: now,
       signature: completion.signature,
       consent: { ...completion.consent, signed_name: completion.signature, signed_at: now },
+      // The answers signed, as read before the claim: a step saved later never shows (see find).
+      contact: form.contact ?? null,
+      form_answers: form.form_answers ?? null,
+      sections: form.sections ?? {},
+      dob: form.dob,
+      id_number: form.id_number,
+      drivers_license_number: form.drivers_license_number ?? null,
     };
     const eventIds = await this.recordEvent(subject, 'application_form.completed', this.forms.completionWitness(subject.digest));
     if (!(await this.forms.claimCompletion(subject.digest, changes, eventIds))) {
       await this.outbox.discard(eventIds);
-      throw refused(ALREADY_COMPLETED);
+      throw alreadyCompleted();
     }
     this.outbox.written(eventIds);
     await this.forms.save(subject.digest, ids(subject), changes);
-    return { ...subject.form!, ...changes, updated_at: now };
+    return { ...form, ...changes, updated_at: now };
   }
 
   /** Records the form's event in the outbox, to be published once the form record shows it. */
@@ -293,7 +309,7 @@ export class ApplicationFormsService {
   private async open(link: FormLink): Promise<FormSubject> {
     const subject = await this.subject(link);
     if (!subject) throw ServiceError.notFound('applicant', 'for this form link');
-    if (subject.form?.form_status === 'completed') throw refused(ALREADY_COMPLETED);
+    if (subject.form?.form_status === 'completed') throw alreadyCompleted();
     return subject;
   }
 
@@ -324,6 +340,11 @@ function ids(subject: FormSubject): Pick<ApplicantForm, 'application_id' | 'appl
 function alreadySubmitted(): ServiceError {
   const message = 'this page was already submitted; open the form again to continue';
   return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: FORM_SUBMISSION_FIELD, message }]);
+}
+
+/** What a change of an applicant whose form is completed (signed) is refused with. */
+export function alreadyCompleted(): ServiceError {
+  return refused(ALREADY_COMPLETED);
 }
 
 function refused(message: string): ServiceError {

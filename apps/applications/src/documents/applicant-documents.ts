@@ -71,6 +71,11 @@ export class ApplicantDocuments implements OnModuleInit {
       throw error;
     }
   }
+
+  /** Gives back a slot this process took: no other upload can have it until then. */
+  async remove(subject: DocumentSubject, slot: number): Promise<void> {
+    await this.records.deleteOne({ _id: slotKey(subject, slot) });
+  }
 }
 
 function slotKey({ applicationId, applicantId }: DocumentSubject, slot: number): string {

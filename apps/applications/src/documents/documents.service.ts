@@ -11,7 +11,7 @@ import {
 } from '@app/contracts';
 import { EventOutbox } from '@app/events';
 import { IdAllocator } from '@app/persistence';
-import { ApplicationFormsService, FormLink } from '../applications/application-forms.service';
+import { alreadyCompleted, ApplicationFormsService, FormLink } from '../applications/application-forms.service';
 import { ApplicationsService } from '../applications/applications.service';
 import { AuditEvents } from '../audit/audit-events';
 import { ApplicantDocuments, documentRepresentation, DocumentSubject } from './applicant-documents';
@@ -44,11 +44,13 @@ export class DocumentsService {
 
   /**
    * Keeps the record of a file the form stored, once per upload page (`submission`, its CSRF
-   * nonce); refused once the applicant has MAX_DOCUMENTS_PER_APPLICANT.
+   * nonce); refused once the applicant has MAX_DOCUMENTS_PER_APPLICANT, or has completed (signed)
+   * its form.
    */
   async add(link: FormLink, fields: StoredDocumentFields, submission: string): Promise<DocumentRepresentation> {
     const applicant = await this.forms.find(link);
     if (!applicant) throw ServiceError.notFound('applicant', 'for this form link');
+    if (applicant.form_status === 'completed') throw alreadyCompleted();
     await this.forms.takeSubmission(submission);
     const subject: DocumentSubject = { applicationId: applicant.application_id, applicantId: applicant.applicant_id };
     // Each lost race for a slot means another document was kept: at most one try per slot.
@@ -79,6 +81,13 @@ export class DocumentsService {
         event_ids: eventIds,
       };
       if (await this.records.insert(record)) {
+        // Completed while the file was on its way: the record goes again, with its event, so
+        // that no document is kept that was added after the applicant signed.
+        if (await this.forms.isCompleted(link)) {
+          await this.records.remove(subject, slot);
+          await this.outbox.discard(eventIds);
+          throw alreadyCompleted();
+        }
         this.outbox.written(eventIds);
         return documentRepresentation({ _id: '', ...record });
       }

@@ -1,9 +1,11 @@
 import PDFDocument from 'pdfkit';
 import {
+  answerWording,
   ApplicantRepresentation,
   ApplicationRepresentation,
   DocumentRepresentation,
   FormPreset,
+  HouseholdPerson,
   PropertyRepresentation,
 } from '@app/contracts';
 
@@ -30,6 +32,11 @@ const TYPE_NAMES: Record<string, string> = { primary: 'Primary applicant', co_ap
 /** The last four digits of an SSN, as the summary prints it. */
 export function maskedSsn(lastFour: string | null): string {
   return lastFour ? `XXX-XX-${lastFour}` : 'not given';
+}
+
+/** An amount in dollars as the summary prints it; null when none was given. */
+function dollars(amount: number | null | undefined): string | null {
+  return amount === null || amount === undefined ? null : `$${amount.toLocaleString('en-US')}`;
 }
 
 /**
@@ -86,26 +93,39 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
     }
     for (const residence of applicant.residences ?? []) {
       line('Residence', `${residence.address}, ${residence.from} to ${residence.to ?? 'now'}`);
+      line('Monthly rent', dollars(residence.monthly_rent));
+      line('Landlord', [residence.landlord_name, residence.landlord_phone].filter(Boolean).join(', '));
+      line('Reason for leaving', residence.reason_for_leaving);
     }
-    for (const job of applicant.employment ?? [])
+    for (const job of applicant.employment ?? []) {
       line('Employment', `${job.employer}, ${job.position ?? '-'}, since ${job.start_date}`);
-    for (const income of applicant.other_income ?? []) line('Other income', `${income.source}, ${income.monthly_amount} a month`);
+      line('Monthly income', dollars(job.monthly_income));
+    }
+    for (const income of applicant.other_income ?? [])
+      line('Other income', `${income.source}, ${dollars(income.monthly_amount)} a month`);
     const household = applicant.household;
     if (household) {
-      line(
-        'Household',
-        `${household.adults.length} other adults, ${household.minors.length} minors, ${household.pets.length} pets`,
-      );
+      const person = ({ first_name, last_name, email }: HouseholdPerson) => `${first_name} ${last_name}, ${email}`;
+      for (const adult of household.adults) line('Other adult', person(adult));
+      for (const minor of household.minors) line('Child', `${minor.name}, age ${minor.age}`);
+      for (const pet of household.pets) line('Pet', [pet.kind, pet.description].filter(Boolean).join(', '));
+      for (const vehicle of household.vehicles) line('Vehicle', [vehicle.make_model, vehicle.plate].filter(Boolean).join(', '));
+      for (const guarantor of household.guarantors) line('Guarantor', person(guarantor));
+      if (Object.values(household).every((list: unknown[]) => list.length === 0))
+        line('Household', 'no one else, no pets, no vehicles');
     }
     const contact = applicant.emergency_contact;
-    if (contact) line('Emergency contact', `${contact.name} (${contact.relationship}), ${contact.phone}`);
+    if (contact) {
+      const relationship = contact.relationship ? ` (${contact.relationship})` : '';
+      line('Emergency contact', [`${contact.name}${relationship}`, contact.phone, contact.email].filter(Boolean).join(', '));
+    }
     if (!identity && !applicant.residences && !applicant.employment && !household && !contact) pdf.text('None saved.');
 
     heading('Answers', 11);
     const answers = applicant.form_answers ?? {};
     const questions = preset.questions.filter((question) => answers[question.id] !== undefined);
     if (questions.length === 0) pdf.text('None given.');
-    for (const question of questions) line(question.label, answers[question.id]);
+    for (const question of questions) line(question.label, answerWording(question, answers[question.id]));
 
     heading('Documents', 11);
     if (documents.length === 0) pdf.text('None uploaded.');

@@ -1,0 +1,63 @@
+import { FormApplicant, StoredDocumentFields } from '@app/contracts';
+import { EventOutbox } from '@app/events';
+import { IdAllocator } from '@app/persistence';
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { ApplicationFormsService, FormLink } from '../applications/application-forms.service';
+import { ApplicationsService } from '../applications/applications.service';
+import { AuditEvents } from '../audit/audit-events';
+import { ApplicantDocuments } from './applicant-documents';
+import { DocumentsService } from './documents.service';
+
+const LINK: FormLink = { digest: 'digest-of-the-form-token', applicationId: 7 };
+const fields = {
+  file_id: 'file-1',
+  kind: 'proof_of_income',
+  file_name: 'payslip.pdf',
+  content_type: 'application/pdf',
+  size: 1024,
+  sha256: 'a'.repeat(64),
+} as StoredDocumentFields;
+
+/**
+ * The documents service over its collections in memory, for an applicant whose form reads
+ * `status` and whose completion claim is found (`completedSince`) once the upload looks again.
+ */
+function documents(database: MemoryDatabase, status: FormApplicant['form_status'], completedSince = false) {
+  const connection = database.connection();
+  const applicant = { client_id: 1, application_id: 7, applicant_id: 12, property_id: 3, form_status: status };
+  const forms = {
+    find: async () => applicant,
+    takeSubmission: async () => undefined,
+    isCompleted: async () => status === 'completed' || completedSince,
+  } as unknown as ApplicationFormsService;
+  let id = 0;
+  const ids = { allocate: async () => ++id } as unknown as IdAllocator;
+  const records = new ApplicantDocuments(connection);
+  return new DocumentsService(records, forms, {} as ApplicationsService, ids, {} as AuditEvents, new EventOutbox(connection));
+}
+
+describe('DocumentsService.add', () => {
+  it('keeps a document of an applicant whose form is open, with its event', async () => {
+    const database = new MemoryDatabase();
+    await expect(documents(database, 'started').add(LINK, fields, 'nonce')).resolves.toMatchObject({ id: 1 });
+    expect(database.collection('applicant_documents').documents.size).toBe(1);
+    expect(database.collection('event_outbox').documents.size).toBe(1);
+  });
+
+  it('refuses a document for an applicant who completed (signed) its form', async () => {
+    const database = new MemoryDatabase();
+    await expect(documents(database, 'completed').add(LINK, fields, 'nonce')).rejects.toThrow(
+      'this application form is already completed',
+    );
+    expect(database.collection('applicant_documents').documents.size).toBe(0);
+  });
+
+  it('takes back a document whose applicant completed the form while it was on its way, and its event', async () => {
+    const database = new MemoryDatabase();
+    await expect(documents(database, 'started', true).add(LINK, fields, 'nonce')).rejects.toThrow(
+      'this application form is already completed',
+    );
+    expect(database.collection('applicant_documents').documents.size).toBe(0);
+    expect(database.collection('event_outbox').documents.size).toBe(0);
+  });
+});
