@@ -7,6 +7,7 @@ import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
 import { csrfOf, fillStepsOfPreset3, sendStep, startForm, Upload, uploadDocument } from './support/form-documents';
 import { Api, api, expectErrorBody } from './support/http';
+import { ANSWERS, EMERGENCY, EMPLOYMENT, HOUSEHOLD, RESIDENCES } from './support/preset-one-answers';
 import { eventually } from './support/wait';
 import { jpegOf, pngOf } from '../libs/documents/src/documents.testing';
 
@@ -558,67 +559,15 @@ describe('applicants’ documents', () => {
     });
     expect(property.status).toBe(201);
     const { token, applicationId } = await startedApplicant(property.body.property.id);
-    const yearsAgo = (years: number) => `${new Date().getUTCFullYear() - years}-01-15`;
     // Preset 1 (shipped) asks every section.
     for (const [step, fields] of [
       ['details', { desired_move_in: '2027-03-01' }],
       ['identity', { middle_name: 'Brewster', dob: '1990-04-12', id_number: '123-45-6789', drivers_license_state: 'NY' }],
-      [
-        'residence_history',
-        {
-          'residences.0.address': '12 Elm Street, Springfield, IL 62701',
-          'residences.0.from': yearsAgo(2),
-          'residences.0.monthly_rent': '$1,450',
-          'residences.1.address': '3 Oak Road, Springfield, IL 62702',
-          'residences.1.from': yearsAgo(6),
-          'residences.1.to': yearsAgo(2),
-          'residences.1.landlord_name': 'Old Landlord',
-          'residences.1.landlord_phone': '(555) 010-2222',
-          'residences.1.reason_for_leaving': 'Needed more room',
-        },
-      ],
-      [
-        'employment',
-        {
-          'employment.0.employer': 'Analytical Engines Ltd',
-          'employment.0.position': 'Engineer',
-          'employment.0.start_date': '2020-02-01',
-          'employment.0.monthly_income': '5200',
-          'other_income.0.source': 'Child support',
-          'other_income.0.monthly_amount': '400',
-        },
-      ],
-      [
-        'household',
-        {
-          'adults.0.first_name': 'Charles',
-          'adults.0.last_name': 'Babbage',
-          'adults.0.email': 'charles@example.com',
-          'minors.0.name': 'Annabella',
-          'minors.0.age': '7',
-          'pets.0.kind': 'Dog',
-          'pets.0.description': 'Beagle, 10 kg',
-          'vehicles.0.make_model': 'Toyota Corolla',
-          'vehicles.0.plate': 'ABC 1234',
-          'guarantors.0.first_name': 'Anne',
-          'guarantors.0.last_name': 'Milbanke',
-          'guarantors.0.email': 'anne@example.com',
-        },
-      ],
-      ['emergency_contact', { name: 'Mary Somerville', relationship: 'Aunt', phone: '555 010 9876' }],
-      [
-        'questions',
-        {
-          'answers.evicted': 'yes',
-          'answers.eviction_details': 'A dispute in 2015, settled',
-          'answers.judgements': 'no',
-          'answers.bankruptcy': 'no',
-          'answers.refused_rent': 'no',
-          'answers.smoking': 'no',
-          'answers.heard_from': 'A friend',
-          'answers.occupants': '3',
-        },
-      ],
+      ['residence_history', RESIDENCES],
+      ['employment', EMPLOYMENT],
+      ['household', HOUSEHOLD],
+      ['emergency_contact', EMERGENCY],
+      ['questions', ANSWERS],
     ] as const) {
       expect([step, (await sendStep(stack.formUrl, token, step, fields)).status]).toEqual([step, 303]);
     }

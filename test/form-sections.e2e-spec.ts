@@ -1,5 +1,6 @@
 import { KEYS, Stack } from '../tools/stack';
 import { Api, api } from './support/http';
+import { ANSWERS, EMERGENCY, EMPLOYMENT, HOUSEHOLD, IDENTITY, RESIDENCES, yearsAgo } from './support/preset-one-answers';
 
 /** A key of client one that API_KEY_SCOPES grants the sensitive_data scope. */
 const READER_KEY = 'sections-reader-key-0001';
@@ -48,61 +49,6 @@ describe('the online application form’s sections', () => {
   }
 
   const origin = (url: string) => new URL(url).origin;
-  const yearsAgo = (years: number) => `${new Date().getUTCFullYear() - years}-01-15`;
-
-  const IDENTITY = {
-    middle_name: 'Byron',
-    dob: '1990-04-12',
-    id_number: '123-45-6789',
-    drivers_license_state: 'NY',
-    drivers_license_number: 'D1234567',
-  };
-  const RESIDENCES = {
-    'residences.0.address': '12 Elm Street, Springfield, IL 62701',
-    'residences.0.from': yearsAgo(2),
-    'residences.0.monthly_rent': '$1,450',
-    'residences.1.address': '3 Oak Road, Springfield, IL 62702',
-    'residences.1.from': yearsAgo(6),
-    'residences.1.to': yearsAgo(2),
-    'residences.1.landlord_name': 'Old Landlord',
-    'residences.1.landlord_phone': '(555) 010-2222',
-    'residences.1.reason_for_leaving': 'Needed more room',
-  };
-  const EMPLOYMENT = {
-    'employment.0.employer': 'Analytical Engines Ltd',
-    'employment.0.position': 'Engineer',
-    'employment.0.start_date': '2020-02-01',
-    'employment.0.monthly_income': '5200',
-    'other_income.0.source': 'Child support',
-    'other_income.0.monthly_amount': '400',
-  };
-  const HOUSEHOLD = {
-    'adults.0.first_name': 'Charles',
-    'adults.0.last_name': 'Babbage',
-    'adults.0.email': 'charles@example.com',
-    'minors.0.name': 'Annabella',
-    'minors.0.age': '7',
-    'pets.0.kind': 'Dog',
-    'pets.0.description': 'Beagle, 10 kg',
-    'vehicles.0.make_model': 'Toyota Corolla',
-    'vehicles.0.plate': 'ABC 1234',
-    'guarantors.0.first_name': 'Anne',
-    'guarantors.0.last_name': 'Milbanke',
-    'guarantors.0.email': 'anne@example.com',
-  };
-  const EMERGENCY = { name: 'Mary Somerville', relationship: 'Aunt', phone: '555 010 9876' };
-  const ANSWERS = {
-    'answers.evicted': 'yes',
-    'answers.eviction_details': 'A dispute in 2015, settled',
-    'answers.judgements': 'no',
-    'answers.bankruptcy': 'no',
-    'answers.refused_rent': 'no',
-    'answers.smoking': 'no',
-    'answers.heard_from': 'A friend',
-    'answers.occupants': '3',
-    'answers.savings': '$12,000',
-  };
-
   /** Starts an application at a new property of client one; the primary's form_url. */
   async function start(name: string, fields: Record<string, string> = {}): Promise<{ formUrl: string; propertyId: number }> {
     const property = (
