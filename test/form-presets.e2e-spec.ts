@@ -312,6 +312,12 @@ describe('form presets', () => {
     try {
       const startedUrl = await startForm(started, 'ada@example.com');
       expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      // It saves the unit and its identity: version 1 asks its questions next.
+      await started.goto(`${startedUrl}/details`);
+      await submit(started, /\/identity$/);
+      await started.getByLabel('Date of birth').fill('1990-04-12');
+      await started.getByLabel('Social security number').fill('123-45-6789');
+      await submit(started, /\/questions$/);
       // An applicant created through the API takes the version current at its first visit.
       const created = await client.post('/api/v2/applications', {
         application: {
@@ -330,6 +336,12 @@ describe('form presets', () => {
 
       // The started application keeps version 1's questions and steps, and so does the one visited ...
       expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      // Its form_url resumes it there too, not at version 2's employment step (which it is not asked).
+      const resumed = await started.goto(startedUrl);
+      expect({ path: new URL(started.url()).pathname, status: resumed!.status() }).toEqual({
+        path: new URL(`${startedUrl}/questions`).pathname,
+        status: 200,
+      });
       await visited.getByLabel('Phone number').fill('555 020 3000');
       await submit(visited, /\/details$/);
       expect(await asked(visited, visitedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
