@@ -1,5 +1,5 @@
 import { isEmail } from 'class-validator';
-import { FormQuestion, FormQuestionKind, MAX_FORM_ANSWER, phoneDigits } from '@app/contracts';
+import { CHOICE_SEPARATOR, FormQuestion, FormQuestionKind, MAX_FORM_ANSWER, phoneDigits } from '@app/contracts';
 
 /** A submitted form: the last value of each field. */
 export type FormBody = Record<string, string>;
@@ -21,9 +21,6 @@ export interface QuestionView {
 
 /** An answer as stored (always text, as form_answers returns it), or what is wrong with it. */
 export type Checked = { answer: string } | { problem: string };
-
-/** Several options of one choice question are stored in one answer, separated so. */
-export const CHOICE_SEPARATOR = '; ';
 
 /**
  * One kind of question: how it is drawn and how what was typed is checked and normalized. The
