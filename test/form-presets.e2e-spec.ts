@@ -1,7 +1,8 @@
 import { Browser, Page } from 'playwright-core';
 import { KEYS, Stack } from '../tools/stack';
-import { launchBrowser, submit } from './support/browser';
+import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
+import { fillSections } from './support/form-steps';
 import { Api, api, expectErrorBody } from './support/http';
 import { eventually } from './support/wait';
 
@@ -352,6 +353,63 @@ describe('form presets', () => {
       await started.close();
       await later.close();
       await visited.close();
+    }
+  });
+
+  it('shows a preset’s own labels, options, help and disclosures as text, never as markup', async () => {
+    const hostile = (field: string) => `<img src=x onerror=alert('${field}')>`;
+    const preset = await create({
+      name: 'Hostile',
+      questions: [
+        {
+          id: 'parking',
+          label: hostile('label'),
+          kind: 'choice',
+          multiple: true,
+          options: [hostile('option'), 'None'],
+          help: hostile('help'),
+        },
+      ],
+      disclosures: [{ id: 'rules', title: hostile('title'), text: hostile('text') }],
+    });
+    const property = (
+      await client.post('/api/v2/properties', {
+        property: { name: 'Hostile House', kind: 'single_family', form_preset_id: preset.id },
+      })
+    ).body.property;
+
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      await page.goto(property.application_url);
+      await page.getByLabel('First name').fill('Ada');
+      await page.getByLabel('Last name').fill('Lovelace');
+      await page.getByLabel('E-mail address').fill('hostile@example.com');
+      await submit(page, /\/details$/);
+      await submit(page, /\/identity$/);
+      const shown: string[] = [];
+      await fillSections(page, 'Ada Lovelace', {
+        questions: async () => {
+          shown.push(await mainText(page));
+          await page.getByRole('group', { name: `${hostile('label')} (optional)` }).getByLabel(hostile('option')).check();
+        },
+      });
+      shown.push(await mainText(page));
+      await submit(page, /\/done$/);
+
+      expect(shown[0]).toContain(hostile('label'));
+      expect(shown[0]).toContain(hostile('option'));
+      expect(shown[0]).toContain(hostile('help'));
+      expect(shown[1]).toContain(hostile('title'));
+      expect(shown[1]).toContain(hostile('text'));
+      expect(dialogs).toEqual([]);
+      expect(await page.locator('img[src="x"]').count()).toBe(0);
+    } finally {
+      await page.close();
     }
   });
 });
