@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
-import { fillSections } from './support/form-steps';
+import { fillSections, startToIdentity } from './support/form-steps';
 import { Api, api } from './support/http';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -312,12 +312,7 @@ describe('the application form’s pages', () => {
     await page.setViewportSize({ width: 375, height: 812 });
     // Preset 2 asks which parking the applicant needs, any number of the options.
     const property = await createProperty({ name: 'Checkbox Lofts', kind: 'single_family', form_preset_id: 2 });
-    await page.goto(property.application_url);
-    await page.getByLabel('First name').fill('Tick');
-    await page.getByLabel('Last name').fill('Boxer');
-    await page.getByLabel('E-mail address').fill('tick@example.com');
-    await submit(page, /\/details$/);
-    await submit(page, /\/identity$/);
+    await startToIdentity(page, property.application_url, { first_name: 'Tick', last_name: 'Boxer', email: 'tick@example.com' });
     const parking = page.getByRole('group', { name: 'Parking you need (optional)' });
     await fillSections(page, 'Tick Boxer', {
       questions: async () => {

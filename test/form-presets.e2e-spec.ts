@@ -2,7 +2,7 @@ import { Browser, Page } from 'playwright-core';
 import { KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
-import { fillSections } from './support/form-steps';
+import { fillSections, startToIdentity } from './support/form-steps';
 import { Api, api, expectErrorBody } from './support/http';
 import { eventually } from './support/wait';
 
@@ -385,17 +385,19 @@ describe('form presets', () => {
       void dialog.dismiss();
     });
     try {
-      await page.goto(property.application_url);
-      await page.getByLabel('First name').fill('Ada');
-      await page.getByLabel('Last name').fill('Lovelace');
-      await page.getByLabel('E-mail address').fill('hostile@example.com');
-      await submit(page, /\/details$/);
-      await submit(page, /\/identity$/);
+      await startToIdentity(page, property.application_url, {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'hostile@example.com',
+      });
       const shown: string[] = [];
       await fillSections(page, 'Ada Lovelace', {
         questions: async () => {
           shown.push(await mainText(page));
-          await page.getByRole('group', { name: `${hostile('label')} (optional)` }).getByLabel(hostile('option')).check();
+          await page
+            .getByRole('group', { name: `${hostile('label')} (optional)` })
+            .getByLabel(hostile('option'))
+            .check();
         },
       });
       shown.push(await mainText(page));
