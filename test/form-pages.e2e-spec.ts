@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
+import { fillSections, startToIdentity } from './support/form-steps';
 import { Api, api } from './support/http';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -294,21 +295,29 @@ describe('the application form’s pages', () => {
     const record = (await client.get(new URL(summary.api_url).pathname)).body.applicant;
     await page.goto(record.form_url);
     expect(await mainText(page)).toContain('Step 1 of 7');
+    await checkPage('12-guarantor-contact');
     await submit(page, /\/identity$/);
     await page.getByLabel('Date of birth').fill('1960-05-05');
     await page.getByLabel('Social security number').fill('078-05-1120');
+    await checkPage('13-guarantor-identity');
     await submit(page, /\/residence_history$/);
     await address(1).getByLabel('Address', { exact: true }).fill('9 Far Lane, Shelbyville');
     await address(1).getByLabel('Moved in').fill('2000-01-01');
+    await checkPage('14-guarantor-residence-history');
     await submit(page, /\/employment$/);
+    await checkPage('15-guarantor-employment');
     await submit(page, /\/documents$/);
+    await checkPage('16-guarantor-documents');
     await Promise.all([page.waitForURL(/\/review$/), page.getByRole('link', { name: 'Continue', exact: true }).click()]);
     expect(await page.getByRole('heading', { name: 'Your household' }).count()).toBe(0);
+    await checkPage('17-guarantor-review');
     await page.getByRole('link', { name: 'Continue to sign' }).click();
     await page.waitForURL(/\/finish$/);
     await page.getByLabel('I have read the disclosures above and agree to them').check();
     await page.getByLabel('Signature: type your full name').fill('Anne Milbanke');
+    await checkPage('18-guarantor-finish');
     await submit(page, /\/done$/);
+    await checkPage('19-guarantor-done');
     expect((await client.get(new URL(summary.api_url).pathname)).body.applicant).toMatchObject({
       type: 'guarantor',
       form_status: 'completed',
@@ -324,6 +333,35 @@ describe('the application form’s pages', () => {
     expect((await seriousViolations()).map((violation) => violation.split(':')[0])).toEqual(
       expect.arrayContaining(['html-has-lang', 'label']),
     );
+  });
+
+  it('shows a multiple choice question as checkboxes that fit a 375 px wide screen and pass axe, ticked as chosen', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    // Preset 2 asks which parking the applicant needs, any number of the options.
+    const property = await createProperty({ name: 'Checkbox Lofts', kind: 'single_family', form_preset_id: 2 });
+    await startToIdentity(page, property.application_url, { first_name: 'Tick', last_name: 'Boxer', email: 'tick@example.com' });
+    const parking = page.getByRole('group', { name: 'Parking you need (optional)' });
+    await fillSections(page, 'Tick Boxer', {
+      questions: async () => {
+        await parking.getByLabel('Car space').check();
+        await parking.getByLabel('Bicycle storage').check();
+        await page.getByRole('group', { name: 'Do you have pets?' }).getByLabel('Yes').check();
+        // The follow-up left unanswered: the page comes back with its problem and the boxes still ticked.
+        await submit(page, /\/questions$/);
+        expect(await page.locator('.error-summary').innerText()).toContain('Which pets (kind, breed, weight)?: must be answered');
+        expect(await parking.locator('input[type="checkbox"]').count()).toBe(3);
+        await checkPage('20-questions-checkboxes');
+        expect(await parking.getByLabel('Car space').isChecked()).toBe(true);
+        expect(await parking.getByLabel('Motorcycle space').isChecked()).toBe(false);
+        expect(await parking.getByLabel('Bicycle storage').isChecked()).toBe(true);
+        await page.getByLabel('Which pets (kind, breed, weight)?').fill('A cat');
+      },
+    });
+    await submit(page, /\/done$/);
+
+    const list = await client.get(`/api/v2/applications?property_id=${property.id}`);
+    const applicant = (await client.get(new URL(list.body.applications[0].applicants[0].api_url).pathname)).body.applicant;
+    expect(applicant.form_answers).toEqual({ pets: 'yes', pet_details: 'A cat', parking: 'Car space; Bicycle storage' });
   });
 
   it('can be completed with the keyboard alone', async () => {

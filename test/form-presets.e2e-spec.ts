@@ -1,7 +1,8 @@
 import { Browser, Page } from 'playwright-core';
 import { KEYS, Stack } from '../tools/stack';
-import { launchBrowser, submit } from './support/browser';
+import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
+import { fillSections, startToIdentity } from './support/form-steps';
 import { Api, api, expectErrorBody } from './support/http';
 import { eventually } from './support/wait';
 
@@ -312,6 +313,12 @@ describe('form presets', () => {
     try {
       const startedUrl = await startForm(started, 'ada@example.com');
       expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      // It saves the unit and its identity: version 1 asks its questions next.
+      await started.goto(`${startedUrl}/details`);
+      await submit(started, /\/identity$/);
+      await started.getByLabel('Date of birth').fill('1990-04-12');
+      await started.getByLabel('Social security number').fill('123-45-6789');
+      await submit(started, /\/questions$/);
       // An applicant created through the API takes the version current at its first visit.
       const created = await client.post('/api/v2/applications', {
         application: {
@@ -330,6 +337,12 @@ describe('form presets', () => {
 
       // The started application keeps version 1's questions and steps, and so does the one visited ...
       expect(await asked(started, startedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
+      // Its form_url resumes it there too, not at version 2's employment step (which it is not asked).
+      const resumed = await started.goto(startedUrl);
+      expect({ path: new URL(started.url()).pathname, status: resumed!.status() }).toEqual({
+        path: new URL(`${startedUrl}/questions`).pathname,
+        status: 200,
+      });
       await visited.getByLabel('Phone number').fill('555 020 3000');
       await submit(visited, /\/details$/);
       expect(await asked(visited, visitedUrl)).toEqual({ questions: ['evicted', 'parking'], employment: 404 });
@@ -340,6 +353,65 @@ describe('form presets', () => {
       await started.close();
       await later.close();
       await visited.close();
+    }
+  });
+
+  it('shows a preset’s own labels, options, help and disclosures as text, never as markup', async () => {
+    const hostile = (field: string) => `<img src=x onerror=alert('${field}')>`;
+    const preset = await create({
+      name: 'Hostile',
+      questions: [
+        {
+          id: 'parking',
+          label: hostile('label'),
+          kind: 'choice',
+          multiple: true,
+          options: [hostile('option'), 'None'],
+          help: hostile('help'),
+        },
+      ],
+      disclosures: [{ id: 'rules', title: hostile('title'), text: hostile('text') }],
+    });
+    const property = (
+      await client.post('/api/v2/properties', {
+        property: { name: 'Hostile House', kind: 'single_family', form_preset_id: preset.id },
+      })
+    ).body.property;
+
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      await startToIdentity(page, property.application_url, {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'hostile@example.com',
+      });
+      const shown: string[] = [];
+      await fillSections(page, 'Ada Lovelace', {
+        questions: async () => {
+          shown.push(await mainText(page));
+          await page
+            .getByRole('group', { name: `${hostile('label')} (optional)` })
+            .getByLabel(hostile('option'))
+            .check();
+        },
+      });
+      shown.push(await mainText(page));
+      await submit(page, /\/done$/);
+
+      expect(shown[0]).toContain(hostile('label'));
+      expect(shown[0]).toContain(hostile('option'));
+      expect(shown[0]).toContain(hostile('help'));
+      expect(shown[1]).toContain(hostile('title'));
+      expect(shown[1]).toContain(hostile('text'));
+      expect(dialogs).toEqual([]);
+      expect(await page.locator('img[src="x"]').count()).toBe(0);
+    } finally {
+      await page.close();
     }
   });
 });

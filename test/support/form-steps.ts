@@ -2,6 +2,23 @@ import { Page } from 'playwright-core';
 import { submit } from './browser';
 
 /**
+ * Step 1 at a single_family property's `applicationUrl` filled in as `applicant`, and its unit
+ * step passed as it is: the page is left on the first section, identity.
+ */
+export async function startToIdentity(
+  page: Page,
+  applicationUrl: string,
+  applicant: { first_name: string; last_name: string; email: string },
+): Promise<void> {
+  await page.goto(applicationUrl);
+  await page.getByLabel('First name').fill(applicant.first_name);
+  await page.getByLabel('Last name').fill(applicant.last_name);
+  await page.getByLabel('E-mail address').fill(applicant.email);
+  await submit(page, /\/details$/);
+  await submit(page, /\/identity$/);
+}
+
+/**
  * From the step after the unit to the signature of preset 1 (every property's default): each
  * section the applicant is asked filled in as little as it takes, the review passed, consent
  * given and `signature` typed. `fill` fills a step its own way instead (by step name).

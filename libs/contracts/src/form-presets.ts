@@ -246,11 +246,14 @@ export function formPreset(id: number | null | undefined): FormPreset {
   return FORM_PRESETS.find((preset) => preset.id === id) ?? FORM_PRESETS[0];
 }
 
+/**
+ * Several options of one choice question are stored in one answer, separated so; an option may
+ * not hold it (FormQuestionInput), or its answer could not be told from two options.
+ */
+export const CHOICE_SEPARATOR = '; ';
+
 /** Longest answer to a text question. */
 export const MAX_FORM_ANSWER = 1000;
-
-/** Several options of one choice question are stored in one answer, separated so. */
-export const CHOICE_SEPARATOR = '; ';
 
 /**
  * An answer as the form's review shows it: a yes_no question's option wording (Yes, No), a

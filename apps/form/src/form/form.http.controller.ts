@@ -117,7 +117,7 @@ export class FormHttpController {
       if (applicant.form_status === 'completed')
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
       if (applicant.form_status === 'started') {
-        const preset = await this.presets.find(property);
+        const preset = await this.presets.find(property, applicant.form_preset);
         const step = resumeStep(formSteps(preset, applicant.type), await this.flow.savedSteps(applicant, link, preset), true);
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, step, iframe), iframe);
       }

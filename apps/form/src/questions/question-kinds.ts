@@ -22,8 +22,6 @@ export interface QuestionView {
 /** An answer as stored (always text, as form_answers returns it), or what is wrong with it. */
 export type Checked = { answer: string } | { problem: string };
 
-export { CHOICE_SEPARATOR };
-
 /**
  * One kind of question: how it is drawn and how what was typed is checked and normalized. The
  * POSTed fields are named `<name>` (`<name>.<option index>` for the options of a multiple choice).

@@ -1,5 +1,5 @@
-import { FieldProblem, FormQuestion } from '@app/contracts';
-import { CHOICE_SEPARATOR, FormBody, isAsked, QUESTION_KINDS, QuestionView } from '../questions/question-kinds';
+import { CHOICE_SEPARATOR, FieldProblem, FormQuestion } from '@app/contracts';
+import { FormBody, isAsked, QUESTION_KINDS, QuestionView } from '../questions/question-kinds';
 import { Parsed, SectionContext, SectionModule } from './section';
 
 /** The preset's own questions' answers, by question id. */

@@ -1,5 +1,6 @@
 import { ErrorCode, FieldProblem, ServiceError } from '../errors';
 import { parseRequest } from '../validation/parse';
+import { CHOICE_SEPARATOR } from '../form-presets';
 import { CreateFormPresetRequest, FORM_PRESET_LIMITS, FormPresetInput, UpdateFormPresetRequest } from './form-preset.dto';
 
 function parsePreset(fields: Record<string, unknown>): FormPresetInput {
@@ -90,6 +91,16 @@ describe('CreateFormPresetRequest', () => {
     expect(problems(choice(['x'.repeat(FORM_PRESET_LIMITS.option + 1)]))).toEqual([
       { field, message: `must hold strings of at most ${FORM_PRESET_LIMITS.option} characters` },
     ]);
+  });
+
+  it('refuses an option holding the text that separates the options of a multiple choice answer', () => {
+    const field = 'form_preset.questions.0.options';
+    const message = `must not hold "${CHOICE_SEPARATOR}" in an option: it separates the options of a multiple choice answer`;
+    expect(problems(preset([{ ...PETS, options: ['Cats; dogs', 'Fish'] }]))).toEqual([{ field, message }]);
+    // A single choice is refused too: its answer is matched against a condition as the options of one.
+    expect(problems(preset([{ ...PETS, multiple: false, options: ['None', 'Cats; dogs'] }]))).toEqual([{ field, message }]);
+    expect(parsePreset(preset([{ ...PETS, options: ['Cats;dogs', 'Fish;', 'Birds'] }])).questions![0].options).toHaveLength(3);
+    expect(problems(preset([{ ...PETS, options: 'Cats; dogs' }]))).toEqual([{ field, message: 'must be an array of strings' }]);
   });
 
   it('refuses a condition on an unknown question, on a later one and on itself', () => {

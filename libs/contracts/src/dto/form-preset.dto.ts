@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { FieldProblem } from '../errors';
 import {
+  CHOICE_SEPARATOR,
   FORM_DOCUMENT_KINDS,
   FORM_QUESTION_KINDS,
   FORM_SECTION_KINDS,
@@ -64,13 +65,23 @@ export class FormQuestionConditionInput {
   answer: string | boolean;
 }
 
-/** A question: what only a choice question has is refused on the others. */
+/**
+ * A question: what only a choice question has is refused on the others, and an option that holds
+ * the separator of a multiple choice answer (its answer could not be told from two options).
+ */
 @CrossChecked<FormQuestionInput>((question) => {
   const problems: FieldProblem[] = [];
   const choice = question.kind === 'choice';
   if (choice && question.options === undefined) problems.push({ field: 'options', message: 'is required for a choice question' });
   if (!choice && question.options !== undefined) problems.push({ field: 'options', message: 'is only for choice questions' });
   if (!choice && question.multiple !== undefined) problems.push({ field: 'multiple', message: 'is only for choice questions' });
+  // Checked across fields even when options is wrong on its own: it may be no list of strings.
+  const options: unknown = question.options;
+  if (Array.isArray(options) && options.some((option) => String(option).includes(CHOICE_SEPARATOR)))
+    problems.push({
+      field: 'options',
+      message: `must not hold "${CHOICE_SEPARATOR}" in an option: it separates the options of a multiple choice answer`,
+    });
   return problems;
 })
 export class FormQuestionInput {
