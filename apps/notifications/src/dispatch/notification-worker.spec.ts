@@ -1,6 +1,7 @@
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
 import { MessageRecord, newMessageRecord } from '../messages/message-record';
+import { draftOf } from '../messages/message-record.testing';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';
 import { ApplicantsClient } from './applicants.client';
@@ -48,22 +49,7 @@ describe('NotificationWorker, an attempt', () => {
   afterEach(() => jest.useRealTimers());
 
   it('has its send stopped before its lease runs out: a redelivered task taking the lease then sends no second copy alongside', async () => {
-    const record = newMessageRecord(
-      {
-        source: 'evt_1',
-        kind: 'invitation',
-        to: 'ada@example.test',
-        client_id: 1,
-        application_id: 2,
-        applicant_id: 3,
-        property_id: 4,
-        from_name: null,
-        reply_to: null,
-        content: { subject: 's', text: 't', html: 'h' },
-      },
-      'applications@mail.example.test',
-      new Date(),
-    );
+    const record = newMessageRecord(draftOf(), 'applications@mail.example.test', new Date());
     const { mailer, sends } = stalledMailer();
     const env = Object.assign(new NotificationsEnvironment(), { SMTP_TIMEOUT_MS, MAIL_RETRY_SCHEDULE: '10,60' });
     const worker = new NotificationWorker(storeOf(record), {} as SettingsStore, mailer, {} as ApplicantsClient, env);

@@ -2,6 +2,7 @@ import { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { newMessageRecord } from '../messages/message-record';
+import { draftOf } from '../messages/message-record.testing';
 import { Mailer } from './mailer';
 
 describe('Mailer, a send whose signal aborts', () => {
@@ -31,22 +32,7 @@ describe('Mailer, a send whose signal aborts', () => {
   });
 
   const message = (n: number) =>
-    newMessageRecord(
-      {
-        source: `evt_${n}`,
-        kind: 'invitation',
-        to: `ada-${n}@example.test`,
-        client_id: 1,
-        application_id: 2,
-        applicant_id: 3,
-        property_id: 4,
-        from_name: null,
-        reply_to: null,
-        content: { subject: 's', text: 't', html: 'h' },
-      },
-      'applications@mail.example.test',
-      new Date(),
-    );
+    newMessageRecord(draftOf({ source: `evt_${n}`, to: `ada-${n}@example.test` }), 'applications@mail.example.test', new Date());
 
   it('stops, whether it waits for one of the pool’s connections or is on one, and sends nothing after', async () => {
     const controllers = [1, 2, 3].map(() => new AbortController());
