@@ -303,6 +303,36 @@ describe('notifications', () => {
     expect(inbox.to(gone)).toEqual([]);
   });
 
+  it('retries a message while the mail server is down, delivering it once when it is up again', async () => {
+    const application = await createApplication((await createProperty('Elm Terrace')).id);
+    await inbox.down();
+    let invited: Record<string, any>;
+    try {
+      invited = await addApplicant(application.id, {
+        first_name: 'Down',
+        last_name: 'Time',
+        email: newAddress('down'),
+        send_email: true,
+      });
+      const [refused] = await eventually('an attempt made while nothing listens', async () => {
+        const listed = await messagesOf(invited);
+        return listed[0]?.status === 'retrying' && listed;
+      });
+      expect(refused).toMatchObject({ kind: 'invitation', attempts: 1, sent_at: null });
+    } finally {
+      await inbox.up();
+    }
+    const mail = await mailTo(invited.email, /invited/);
+    const [message] = await eventually('the message marked sent', async () => {
+      const listed = await messagesOf(invited);
+      return listed[0]?.status === 'sent' && listed;
+    });
+    // A retry is due a second after the last; on a slow machine one more may have found it down.
+    expect(message.attempts).toBeGreaterThanOrEqual(2);
+    expect(mail.parsed.messageId).toBe(message.id);
+    expect(inbox.to(invited.email)).toHaveLength(1);
+  });
+
   it('lists an applicant’s messages to its own client only', async () => {
     const application = await createApplication((await createProperty('Elm Yard')).id);
     const applicant = application.applicants[0];

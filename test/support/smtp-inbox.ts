@@ -13,7 +13,7 @@ export interface ReceivedMail {
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server), keeping every message it takes, parsed with
  * mailparser. It can be told to refuse an address for a number of tries (a temporary 451), as a
- * mail server that is busy does.
+ * mail server that is busy does, or be down for a while: nothing listening on its port.
  */
 export class SmtpInbox {
   readonly received: ReceivedMail[] = [];
@@ -22,7 +22,11 @@ export class SmtpInbox {
   /** Tries refused so far, by address. */
   readonly refused = new Map<string, number>();
 
-  private constructor(private readonly server: SMTPServer) {}
+  private readonly port: number;
+
+  private constructor(private readonly server: SMTPServer) {
+    this.port = (server.server.address() as AddressInfo).port;
+  }
 
   static async start(): Promise<SmtpInbox> {
     let inbox: SmtpInbox | undefined = undefined;
@@ -56,14 +60,25 @@ export class SmtpInbox {
         });
       },
     });
-    inbox = new SmtpInbox(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    inbox = new SmtpInbox(server);
     return inbox;
   }
 
   get url(): string {
-    const { port } = this.server.server.address() as AddressInfo;
-    return `smtp://127.0.0.1:${port}`;
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** Stops listening and closes the connections the senders keep open: a connection is refused until `up`. */
+  async down(): Promise<void> {
+    const closed = new Promise((resolve) => this.server.server.close(resolve));
+    for (const connection of this.server.connections) connection.close();
+    await closed;
+  }
+
+  /** Listens again on the same port. */
+  up(): Promise<void> {
+    return new Promise((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
   }
 
   /** Refuses the next `times` tries to deliver to `address`; Infinity for every one. */

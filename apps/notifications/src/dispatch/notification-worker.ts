@@ -21,7 +21,7 @@ import { countNotificationEvent, countNotificationMessage } from '@app/observabi
 import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
 import { renderMessage } from '../mail/templates';
-import { afterFailure, newMessageRecord, queueAfterClaim } from '../messages/message-record';
+import { afterFailure, MessageRecord, newMessageRecord, queueAfterClaim } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';
 import { ApplicantsClient } from './applicants.client';
@@ -57,8 +57,11 @@ interface Recipient {
 }
 
 /**
- * How long one instance holds a message it is handing to the mail server: past every SMTP
- * timeout, so that only an instance that stopped midway loses it to another.
+ * How long one instance holds a message it is handing to the mail server, in SMTP timeouts. Its
+ * send is stopped one SMTP timeout before the lease runs out, wherever it is: waiting for one of
+ * the pool's connections (MAIL_CONCURRENCY sends share them) or on one. So no send of a message
+ * is under way in a live instance once its lease has run out, for another to take it and send it
+ * again; the last SMTP timeout is left to record the outcome.
  */
 const LEASE_FACTOR = 4;
 
@@ -245,7 +248,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
     }
     const attempts = message.attempts + 1;
     try {
-      await this.mailer.send(message);
+      await this.sendBefore(message, until.getTime() - this.env.SMTP_TIMEOUT_MS);
     } catch (error) {
       const lastError = String(error).slice(0, 500);
       const next = afterFailure(task.retry, this.schedule);
@@ -278,5 +281,16 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       content: null,
     });
     countNotificationMessage(message.kind, 'sent');
+  }
+
+  /** Hands the message to the mail server, or gives up at `deadline` (epoch ms) with it not handed over. */
+  private async sendBefore(message: MessageRecord, deadline: number): Promise<void> {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(new Error('the lease was running out')), deadline - Date.now());
+    try {
+      await this.mailer.send(message, stop.signal);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -20,10 +20,14 @@ export class Mailer implements OnModuleDestroy {
     });
   }
 
-  /** Resolves once the mail server took the message; rejects with why it did not. */
-  async send(message: MessageRecord): Promise<void> {
+  /**
+   * Resolves once the mail server took the message; rejects with why it did not, or as soon as
+   * `signal` aborts: the send stops there, taken out of the pool's queue or its connection closed.
+   */
+  async send(message: MessageRecord, signal: AbortSignal): Promise<void> {
     const content = message.content!;
     await this.transport.sendMail({
+      signal,
       messageId: message.message_id,
       from: { name: message.from_name ?? '', address: this.env.MAIL_FROM },
       to: message.to,

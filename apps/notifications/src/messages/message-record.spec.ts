@@ -7,20 +7,10 @@ import {
   queueAfterClaim,
   toMessageRepresentation,
 } from './message-record';
+import { draftOf } from './message-record.testing';
 
 const NOW = new Date('2026-11-22T14:03:09.456Z');
-const draft = {
-  source: 'evt_1',
-  kind: 'invitation' as const,
-  to: 'Ada@Example.test',
-  client_id: 1,
-  application_id: 2,
-  applicant_id: 3,
-  property_id: 4,
-  from_name: null,
-  reply_to: null,
-  content: { subject: 's', text: 't', html: 'h' },
-};
+const draft = draftOf({ to: 'Ada@Example.test' });
 
 describe('message records', () => {
   it('are keyed by event, kind and address (case aside): the same event for the same person is one message', () => {

@@ -1,0 +1,73 @@
+import { NotificationsEnvironment } from '../config/notifications.environment';
+import { Mailer } from '../mail/mailer';
+import { MessageRecord, newMessageRecord } from '../messages/message-record';
+import { draftOf } from '../messages/message-record.testing';
+import { MessageStore } from '../messages/message-store';
+import { SettingsStore } from '../settings/settings-store';
+import { ApplicantsClient } from './applicants.client';
+import { NotificationWorker } from './notification-worker';
+
+const SMTP_TIMEOUT_MS = 15000;
+
+/** A store of one message, leased as MessageStore leases it. */
+function storeOf(record: MessageRecord): MessageStore {
+  return {
+    find: async () => ({ ...record }),
+    lease: async (_key: string, now: Date, until: Date) => {
+      const free = record.lease_until === null || record.lease_until < now;
+      if (!['pending', 'retrying'].includes(record.status) || !free) return false;
+      record.lease_until = until;
+      return true;
+    },
+    update: async (_key: string, changes: Partial<MessageRecord>) => void Object.assign(record, changes),
+  } as unknown as MessageStore;
+}
+
+/**
+ * A mail server whose pool has no connection free: a send waits until its signal aborts, as a
+ * send queued behind slower ones in nodemailer's pool does. It counts the sends under way.
+ */
+function stalledMailer() {
+  const sends = { underWay: 0, mostAtOnce: 0, started: 0 };
+  const mailer = {
+    send: (_message: MessageRecord, signal?: AbortSignal) =>
+      new Promise<void>((_resolve, reject) => {
+        sends.started += 1;
+        sends.underWay += 1;
+        sends.mostAtOnce = Math.max(sends.mostAtOnce, sends.underWay);
+        signal?.addEventListener('abort', () => {
+          sends.underWay -= 1;
+          reject(new Error('aborted'));
+        });
+      }),
+  } as unknown as Mailer;
+  return { mailer, sends };
+}
+
+describe('NotificationWorker, an attempt', () => {
+  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-25T10:00:00Z') }));
+  afterEach(() => jest.useRealTimers());
+
+  it('has its send stopped before its lease runs out: a redelivered task taking the lease then sends no second copy alongside', async () => {
+    const record = newMessageRecord(draftOf(), 'applications@mail.example.test', new Date());
+    const { mailer, sends } = stalledMailer();
+    const env = Object.assign(new NotificationsEnvironment(), { SMTP_TIMEOUT_MS, MAIL_RETRY_SCHEDULE: '10,60' });
+    const worker = new NotificationWorker(storeOf(record), {} as SettingsStore, mailer, {} as ApplicantsClient, env);
+    Object.assign(worker, { broker: { publish: async () => true } });
+    const attempt = (task: { key: string; retry: number }) =>
+      void (worker as unknown as { attempt: (task: object) => Promise<void> }).attempt(task);
+
+    attempt({ key: record._id, retry: 0 });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(sends.underWay).toBe(1);
+    const leaseEnd = record.lease_until!.getTime();
+
+    await jest.advanceTimersByTimeAsync(leaseEnd - Date.now() + 1);
+    attempt({ key: record._id, retry: 0 });
+    await jest.advanceTimersByTimeAsync(0);
+
+    expect(sends.started).toBe(2);
+    expect(sends.mostAtOnce).toBe(1);
+    expect(record.attempts).toBe(1);
+  });
+});
