@@ -151,6 +151,17 @@ describe('notifications', () => {
     expect(mail.parsed.attachments).toHaveLength(0);
   }
 
+  it('says each of its instances is ready, naming its database and broker, on its own operator port', async () => {
+    const instances = stack.running('notifications');
+    expect(instances).toHaveLength(2);
+    for (const { httpUrl } of instances) {
+      const ready = await fetch(`${httpUrl}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect((await ready.json()).info).toEqual({ database: { status: 'up' }, broker: { status: 'up' } });
+      expect(await (await fetch(`${httpUrl}/metrics`)).text()).toContain('service="notifications"');
+    }
+  });
+
   it('sets the client’s sender name and reply-to address, validated, for that client alone', async () => {
     const path = '/api/v2/notification_settings';
     expect((await client.get(path)).body).toEqual({ notification_settings: { sender_name: null, reply_to: null } });
