@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DOMAIN_EVENTS } from '../events';
 import { EnumListField, NestedField, UrlField } from '../validation/fields';
-import { MAX_LISTED_ATTEMPTS } from '../webhook-messages';
+import { MAX_LISTED_ATTEMPTS, MAX_WEBHOOK_SUBSCRIPTIONS } from '../webhook-messages';
 
 /** `webhook` inside POST /api/v2/webhooks. */
 export class WebhookInput {
@@ -62,7 +62,11 @@ export class WebhookResponse {
 }
 
 export class WebhookListResponse {
-  @ApiProperty({ type: [WebhookRepresentation] })
+  @ApiProperty({
+    type: [WebhookRepresentation],
+    maxItems: MAX_WEBHOOK_SUBSCRIPTIONS,
+    description: `The live webhooks, newest first; never more than WEBHOOK_MAX_SUBSCRIPTIONS allows, ${MAX_WEBHOOK_SUBSCRIPTIONS} at most.`,
+  })
   webhooks: WebhookRepresentation[];
 }
 
