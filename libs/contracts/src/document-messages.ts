@@ -6,9 +6,6 @@ import { ErrorCode, ServiceError } from './errors';
 import { FORM_DOCUMENT_KINDS } from './form-presets';
 import { isPositiveId, parseIdSegment } from './messages';
 
-/** Documents an applicant may have at most. */
-export const MAX_DOCUMENTS_PER_APPLICANT = 20;
-
 /** DOCUMENTS.ADD: the form stored a file (in the documents bucket) for the applicant its link names. */
 export interface AddDocumentMessage extends FormTokenMessage, FormSubmission {
   document: StoredDocumentFields;

@@ -7,6 +7,48 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 export const FORM_QUESTION_KINDS = ['text', 'yes_no', 'choice', 'date', 'money', 'number', 'phone', 'email', 'address'] as const;
 export type FormQuestionKind = (typeof FORM_QUESTION_KINDS)[number];
 
+/**
+ * The steps of the form a preset can include, in the order the form shows them. `questions` is
+ * the step that asks the preset's own questions.
+ */
+export const FORM_SECTION_KINDS = [
+  'identity',
+  'residence_history',
+  'employment',
+  'household',
+  'emergency_contact',
+  'documents',
+  'questions',
+] as const;
+export type FormSectionKind = (typeof FORM_SECTION_KINDS)[number];
+
+/** The documents a preset can ask an applicant to upload. */
+export const FORM_DOCUMENT_KINDS = ['photo_id', 'proof_of_income', 'other'] as const;
+export type FormDocumentKind = (typeof FORM_DOCUMENT_KINDS)[number];
+
+/**
+ * What a client's preset may hold, at most; the shipped ones hold less. They keep a preset within
+ * the 64 KiB a request body may have and the form's pages short enough to fill in; docs/api.md
+ * lists them.
+ */
+export const FORM_PRESET_LIMITS = {
+  name: 255,
+  questions: 100,
+  /** Question and disclosure ids: a lower-case letter, then lower-case letters, digits and _. */
+  id: 64,
+  label: 500,
+  help: 1000,
+  options: 50,
+  option: 255,
+  disclosures: 20,
+  disclosureTitle: 255,
+  disclosureText: 5000,
+  sections: FORM_SECTION_KINDS.length,
+  documents: FORM_DOCUMENT_KINDS.length,
+  minYears: 1,
+  maxYears: 10,
+} as const;
+
 /** Shows a question only when another question (asked before it) got the given answer. */
 export class FormQuestionCondition {
   @ApiProperty({ description: 'The id of an earlier question of the same preset.', example: 'evicted' })
@@ -36,7 +78,12 @@ export class FormQuestion {
   @ApiPropertyOptional({ description: 'Shown under the label.', example: 'Include the area code.' })
   help?: string;
 
-  @ApiPropertyOptional({ description: 'The choices of a choice question.', type: [String], example: ['Cat', 'Dog'] })
+  @ApiPropertyOptional({
+    description: 'The choices of a choice question.',
+    type: [String],
+    maxItems: FORM_PRESET_LIMITS.options,
+    example: ['Cat', 'Dog'],
+  })
   options?: string[];
 
   @ApiPropertyOptional({ description: 'A choice question that takes several of its options.', example: false })
@@ -57,21 +104,6 @@ export class FormDisclosure {
   text: string;
 }
 
-/**
- * The steps of the form a preset can include, in the order the form shows them. `questions` is
- * the step that asks the preset's own questions.
- */
-export const FORM_SECTION_KINDS = [
-  'identity',
-  'residence_history',
-  'employment',
-  'household',
-  'emergency_contact',
-  'documents',
-  'questions',
-] as const;
-export type FormSectionKind = (typeof FORM_SECTION_KINDS)[number];
-
 export class FormSection {
   @ApiProperty({ enum: FORM_SECTION_KINDS, example: 'residence_history' })
   kind: FormSectionKind;
@@ -83,10 +115,6 @@ export class FormSection {
   })
   years?: number;
 }
-
-/** The documents a preset can ask an applicant to upload. */
-export const FORM_DOCUMENT_KINDS = ['photo_id', 'proof_of_income', 'other'] as const;
-export type FormDocumentKind = (typeof FORM_DOCUMENT_KINDS)[number];
 
 export class FormDocumentRequest {
   @ApiProperty({ enum: FORM_DOCUMENT_KINDS, example: 'photo_id' })
@@ -113,16 +141,24 @@ export class FormPreset {
   @ApiProperty({ example: 'Standard residential' })
   name: string;
 
-  @ApiProperty({ type: [FormQuestion] })
+  @ApiProperty({ type: [FormQuestion], maxItems: FORM_PRESET_LIMITS.questions })
   questions: FormQuestion[];
 
-  @ApiProperty({ type: [FormDisclosure], description: 'Shown on the last step; the applicant consents to them.' })
+  @ApiProperty({
+    type: [FormDisclosure],
+    maxItems: FORM_PRESET_LIMITS.disclosures,
+    description: 'Shown on the last step; the applicant consents to them.',
+  })
   disclosures: FormDisclosure[];
 
-  @ApiProperty({ type: [FormSection], description: 'The steps of the form, in order.' })
+  @ApiProperty({ type: [FormSection], maxItems: FORM_PRESET_LIMITS.sections, description: 'The steps of the form, in order.' })
   sections: FormSection[];
 
-  @ApiProperty({ type: [FormDocumentRequest], description: 'What the documents step asks each applicant to upload.' })
+  @ApiProperty({
+    type: [FormDocumentRequest],
+    maxItems: FORM_PRESET_LIMITS.documents,
+    description: 'What the documents step asks each applicant to upload.',
+  })
   documents: FormDocumentRequest[];
 }
 

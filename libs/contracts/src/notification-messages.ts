@@ -2,6 +2,9 @@ import type { FormStatus } from './dto/applicant.dto';
 import type { ApplicantType } from './dto/application.dto';
 import { ClientScoped } from './messages';
 
+/** Messages an applicant's list shows at most, newest first. */
+export const MAX_LISTED_MESSAGES = 100;
+
 /**
  * Base name of the queue on which the service that makes an invitation hands its link to the
  * notifications service (NAMESPACE prefixed). A private queue: the link is a secret, so it never

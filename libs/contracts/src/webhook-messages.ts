@@ -28,6 +28,12 @@ export function readWebhookRef(message: WebhookRefMessage): { clientId: number; 
   return { clientId, id: message.id };
 }
 
+/**
+ * The most WEBHOOK_MAX_SUBSCRIPTIONS may be, and so the most webhooks a client's list shows, newest
+ * first: creates that race each other can leave a client a few more than its limit.
+ */
+export const MAX_WEBHOOK_SUBSCRIPTIONS = 1000;
+
 /** Attempts a delivery's representation lists at most: the latest, numbered as among all of them. */
 export const MAX_LISTED_ATTEMPTS = 25;
 

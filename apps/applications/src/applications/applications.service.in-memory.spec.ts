@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ApplicantInput, ApplicationInput, ErrorCode, ServiceError } from '@app/contracts';
+import { ApplicantInput, ApplicationInput, ErrorCode, MAX_APPLICANTS, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher, FormLinkTokens } from '@app/crypto';
 import { EventOutbox, PendingEvent } from '@app/events';
 import { BodyFingerprints, IdAllocator, Idempotency } from '@app/persistence';
@@ -9,7 +9,7 @@ import { ApplicationIndex } from './application-index';
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
-import { ApplicationsService, MAX_APPLICANTS } from './applications.service';
+import { ApplicationsService } from './applications.service';
 import { ApplicantForms } from './applicant-forms';
 import { FormTokens, formTokenDigest } from './form-tokens';
 import { MemoryCollection, MemoryDatabase } from '@app/persistence/memory-collections.testing';

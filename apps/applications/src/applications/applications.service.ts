@@ -16,6 +16,7 @@ import {
   ErrorCode,
   EventData,
   FormStatus,
+  MAX_APPLICANTS,
   NotificationSubject,
   Page,
   ServiceError,
@@ -33,12 +34,6 @@ import { PropertiesClient } from './properties.client';
 
 /** Tries of an add whose version another add took first; each loser reads again and moves on. */
 const MAX_ADD_ATTEMPTS = 50;
-/**
- * Applicants an application may have, the primary one included: applicants live inside their
- * application's document, which must stay well below the 16 MB a document may hold (each
- * applicant can carry 16 KiB of custom_data), and no household applies with more.
- */
-export const MAX_APPLICANTS = 20;
 /**
  * Positions one list page reads at most, so that entries without an application, or applications
  * a filter leaves out, cannot make a page unbounded; such a page may be short and still have a cursor.

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import Fastify, { errorCodes } from 'fastify';
-import { ErrorCode, FieldProblem, ServiceError } from '@app/contracts';
+import { ErrorCode, FieldProblem, MAX_ERROR_DETAILS, ServiceError } from '@app/contracts';
 import { RateLimitedException } from '../rate-limit/rate-limit.guard';
 import { RETRY_AFTER_SECONDS } from './error-status';
 import { HttpErrorFilter, toHttpProblem } from './http-error.filter';
@@ -71,6 +71,15 @@ describe('toHttpProblem', () => {
         status: 422,
         body: { error: { message: 'application.applicant.email must be a valid e-mail address', details } },
       });
+    });
+
+    it(`lists the first ${MAX_ERROR_DETAILS} details only`, () => {
+      const details = Array.from({ length: MAX_ERROR_DETAILS + 5 }, (_, i) => ({
+        field: `f${i}`,
+        message: 'is not a known field',
+      }));
+      const problem = toHttpProblem(new ServiceError(ErrorCode.VALIDATION_FAILED, 'f0 is not a known field', details));
+      expect(problem.body.error.details).toEqual(details.slice(0, MAX_ERROR_DETAILS));
     });
 
     it('answers the documented property_id error', () => {

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { FieldProblem, ServiceError } from '@app/contracts';
+import { FieldProblem, MAX_ERROR_DETAILS, ServiceError } from '@app/contracts';
 import { RateLimitedException } from '../rate-limit/rate-limit.guard';
 import { RETRY_AFTER_SECONDS, STATUS_BY_CODE } from './error-status';
 
@@ -63,7 +63,7 @@ export class HttpErrorFilter implements ExceptionFilter {
 }
 
 function problem(status: number, message: string, details: FieldProblem[] | null = null): HttpProblem {
-  return { status, body: { error: { message, details } } };
+  return { status, body: { error: { message, details: details?.slice(0, MAX_ERROR_DETAILS) ?? null } } };
 }
 
 function isErrorBody(response: unknown): response is ErrorBody {

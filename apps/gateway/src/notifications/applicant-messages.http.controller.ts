@@ -1,6 +1,6 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { applicantRefFromPath, APPLICATIONS, MessageListResponse, NOTIFICATIONS } from '@app/contracts';
+import { applicantRefFromPath, APPLICATIONS, MAX_LISTED_MESSAGES, MessageListResponse, NOTIFICATIONS } from '@app/contracts';
 import { APPLICANT_PARAMS } from '../applications/applicants.http.controller';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
@@ -23,7 +23,7 @@ export class ApplicantMessagesHttpController {
     operationId: 'listApplicantMessages',
     summary: 'List the e-mails sent to an applicant',
     description:
-      'Its latest 100 messages (invitation, confirmation, reminder), newest first: to whom, their status and attempts, ' +
+      `Its latest ${MAX_LISTED_MESSAGES} messages (invitation, confirmation, reminder), newest first: to whom, their status and attempts, ` +
       'never their content.',
   })
   @APPLICANT_PARAMS

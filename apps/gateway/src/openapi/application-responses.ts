@@ -1,6 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import { MAX_PAGE_SIZE } from '@app/contracts';
+import { MAX_APPLICANTS, MAX_PAGE_SIZE } from '@app/contracts';
 import { REQUEST_ID } from './api-responses';
 
 const errorBody = (summary: string, message: string, details: unknown = null) => ({
@@ -26,14 +26,14 @@ export const APPLICANT_404 = {
 export const APPLICANT_422 = {
   description:
     'Invalid input, under the rules of the primary applicant: the message names the first problem and details ' +
-    'lists every one, unknown fields included. Also an application that has its 20 applicants already, and an ' +
+    `lists every one, unknown fields included. Also an application that has its ${MAX_APPLICANTS} applicants already, and an ` +
     'Idempotency-Key that is malformed or was used before for a different request.',
   examples: {
     invalid: errorBody('Invalid fields', 'applicant.email must be a valid e-mail address', [
       { field: 'applicant.email', message: 'must be a valid e-mail address' },
     ]),
-    full: errorBody('Applicants full', 'applicant cannot be added: an application has at most 20 applicants', [
-      { field: 'applicant', message: 'cannot be added: an application has at most 20 applicants' },
+    full: errorBody('Applicants full', `applicant cannot be added: an application has at most ${MAX_APPLICANTS} applicants`, [
+      { field: 'applicant', message: `cannot be added: an application has at most ${MAX_APPLICANTS} applicants` },
     ]),
   },
 };

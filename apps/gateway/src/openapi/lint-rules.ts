@@ -41,7 +41,7 @@ export const RATE_LIMIT_HEADERS = {
  *   2^53 - 1, beyond which a JSON number loses digits;
  * - a paged list (with next_cursor) holds at most MAX_PAGE_SIZE items, and an array of values
  *   from an enum, unique, at most as many as the enum has.
- * An array it cannot bound is left for the linter to name: its field must say its own maxItems.
+ * An array it cannot bound is left for the linter to refuse: its field must say its own maxItems.
  */
 export function meetLintRules(document: OpenAPIObject): OpenAPIObject {
   const declared = new Set((document.tags ?? []).map((tag) => tag.name));

@@ -9,6 +9,7 @@ import {
   floorPlanRefFromPath,
   FloorPlanResponse,
   FloorPlansMessage,
+  MAX_FLOOR_PLANS,
   propertyRefFromPath,
   UpdateFloorPlanMessage,
   UpdateFloorPlanRequest,
@@ -41,7 +42,7 @@ const NOT_FOUND = {
 
 const invalid = (summary: string, field: string, message: string) => error(summary, `${field} ${message}`, [{ field, message }]);
 
-const RULES = 'A single_family property has exactly one floor plan, and every property keeps at least one.';
+const RULES = `A single_family property has exactly one floor plan, any other at most ${MAX_FLOOR_PLANS}, and every property keeps at least one.`;
 
 @ApiTags('properties')
 @ApiBearerAuth(API_KEY_SCHEME)
@@ -71,7 +72,7 @@ export class FloorPlansHttpController {
   @ApiErrorResponses([400, 401, 404, 409, 413, 415, 422, 429, 503], {
     404: NOT_FOUND,
     422: {
-      description: `Invalid input (details lists every problem, unknown fields included), or a second floor plan for a single_family property.`,
+      description: `Invalid input (details lists every problem, unknown fields included), a second floor plan for a single_family property, or one beyond ${MAX_FLOOR_PLANS}.`,
       examples: {
         invalid: invalid('Invalid fields', 'floor_plan.baths', 'must be at least 0'),
         singleFamily: invalid(
@@ -79,6 +80,7 @@ export class FloorPlansHttpController {
           'floor_plan',
           'cannot be added: a single_family property has exactly one floor plan',
         ),
+        full: invalid('Floor plans full', 'floor_plan', `cannot be added: a property has at most ${MAX_FLOOR_PLANS} floor plans`),
       },
     },
   })

@@ -1,11 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
+import { MAX_LISTED_MESSAGES } from '@app/contracts';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { MessageRecord } from './message-record';
-
-/** Messages an applicant's list shows at most, newest first. */
-export const MAX_LISTED_MESSAGES = 100;
 
 /** The messages, in the notifications service's own database. */
 @Injectable()

@@ -1,4 +1,4 @@
-import { ErrorCode, ServiceError } from '@app/contracts';
+import { ErrorCode, MAX_FLOOR_PLANS, ServiceError } from '@app/contracts';
 import { PropertyRecord } from '../properties/property.schema';
 import { floorPlanOf, newFloorPlan, withChangedFloorPlan, withFloorPlan, withoutFloorPlan } from './floor-plan-changes';
 
@@ -66,6 +66,18 @@ describe('floor plan changes', () => {
       code: ErrorCode.VALIDATION_FAILED,
       message: 'floor_plan cannot be added: a single_family property has exactly one floor plan',
       details: [{ field: 'floor_plan', message: 'cannot be added: a single_family property has exactly one floor plan' }],
+    });
+  });
+
+  it(`refuses a floor plan beyond ${MAX_FLOOR_PLANS}`, () => {
+    const plans = Array.from({ length: MAX_FLOOR_PLANS - 1 }, (_, i) => ({ ...FIRST, id: 100 + i }));
+    const full = withFloorPlan(property({ floor_plans: plans }), SECOND, AT);
+    expect(full.floor_plans).toHaveLength(MAX_FLOOR_PLANS);
+    const message = `cannot be added: a property has at most ${MAX_FLOOR_PLANS} floor plans`;
+    expect(refusal(() => withFloorPlan(property({ floor_plans: full.floor_plans }), { ...SECOND, id: 99 }, AT))).toEqual({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: `floor_plan ${message}`,
+      details: [{ field: 'floor_plan', message }],
     });
   });
 

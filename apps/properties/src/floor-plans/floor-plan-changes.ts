@@ -1,4 +1,4 @@
-import { FloorPlanChanges, FloorPlanInput, ServiceError } from '@app/contracts';
+import { FloorPlanChanges, FloorPlanInput, MAX_FLOOR_PLANS, ServiceError } from '@app/contracts';
 import { invalid } from '../properties/property-changes';
 import { FloorPlanRecord, PropertyRecord, PropertyState, stateOf } from '../properties/property.schema';
 
@@ -11,11 +11,17 @@ export function floorPlanOf(property: PropertyRecord, id: number): FloorPlanReco
   return plan;
 }
 
-/** The property with `plan` added; a single_family property has exactly one floor plan. */
+/**
+ * The property with `plan` added; a single_family property has exactly one floor plan, any other
+ * at most MAX_FLOOR_PLANS.
+ */
 export function withFloorPlan(property: PropertyRecord, plan: FloorPlanRecord, at: Date): PropertyState {
   const next = stateOf(property);
   if (next.kind === 'single_family' && next.floor_plans.length >= 1) {
     throw invalid('floor_plan', 'cannot be added: a single_family property has exactly one floor plan');
+  }
+  if (next.floor_plans.length >= MAX_FLOOR_PLANS) {
+    throw invalid('floor_plan', `cannot be added: a property has at most ${MAX_FLOOR_PLANS} floor plans`);
   }
   return { ...next, floor_plans: [...next.floor_plans, plan], updated_at: at };
 }

@@ -1,5 +1,6 @@
 import { IsIn, Matches } from 'class-validator';
 import { isIntegerInRange, ServiceEnvironment } from '@app/config';
+import { MAX_WEBHOOK_SUBSCRIPTIONS } from '@app/contracts';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 /**
@@ -45,7 +46,7 @@ export class WebhooksEnvironment extends ServiceEnvironment {
   WEBHOOK_RETRY_OVERDUE_SECONDS: number = 120;
 
   /** Live subscriptions one client may have at once. */
-  @isIntegerInRange('WEBHOOK_MAX_SUBSCRIPTIONS', 1, 1000)
+  @isIntegerInRange('WEBHOOK_MAX_SUBSCRIPTIONS', 1, MAX_WEBHOOK_SUBSCRIPTIONS)
   WEBHOOK_MAX_SUBSCRIPTIONS: number = 20;
 
   get deliveryRetentionMs(): number {

@@ -60,12 +60,12 @@ export class SubscriptionStore implements OnModuleInit {
     return document && document.client_id === clientId && !document.deleted_at ? this.opened(document) : null;
   }
 
-  /** The client's live subscriptions, newest first, without their secrets. */
-  listLive(clientId: number): Promise<SubscriptionSummary[]> {
-    return this.subscriptions
+  /** The client's live subscriptions, newest first, without their secrets; the first `limit`, when given. */
+  listLive(clientId: number, limit?: number): Promise<SubscriptionSummary[]> {
+    const newest = this.subscriptions
       .find({ client_id: clientId, deleted_at: null }, { projection: { secret: 0 } })
-      .sort({ id: -1 })
-      .toArray();
+      .sort({ id: -1 });
+    return (limit === undefined ? newest : newest.limit(limit)).toArray();
   }
 
   /** The client's live subscriptions, but for the one stored by the request `exceptRequestKey`. */

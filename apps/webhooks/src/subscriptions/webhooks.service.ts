@@ -6,6 +6,7 @@ import {
   DomainEventName,
   ErrorCode,
   formatTimestamp,
+  MAX_WEBHOOK_SUBSCRIPTIONS,
   newEventId,
   Page,
   ServiceError,
@@ -80,8 +81,9 @@ export class WebhooksService {
     return { ...toWebhookRepresentation(subscription), secret };
   }
 
+  /** The client's live webhooks, newest first; the list is bounded even when racing creates passed the limit. */
   async list(clientId: number): Promise<WebhookRepresentation[]> {
-    return (await this.subscriptions.listLive(clientId)).map(toWebhookRepresentation);
+    return (await this.subscriptions.listLive(clientId, MAX_WEBHOOK_SUBSCRIPTIONS)).map(toWebhookRepresentation);
   }
 
   async get(clientId: number, id: number): Promise<WebhookRepresentation> {

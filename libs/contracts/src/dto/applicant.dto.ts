@@ -7,6 +7,7 @@ import {
   EmergencyContactInput,
   EmploymentEntry,
   HouseholdSectionInput,
+  MAX_SECTION_ENTRIES,
   OtherIncomeEntry,
   ResidenceEntry,
 } from './form-sections.dto';
@@ -140,16 +141,23 @@ export class ApplicantRepresentation {
   @ApiProperty({
     type: [ResidenceEntry],
     nullable: true,
+    maxItems: MAX_SECTION_ENTRIES,
     description: 'The address history, current first; null before it is saved.',
   })
   residences: ResidenceEntry[] | null;
 
-  @ApiProperty({ type: [EmploymentEntry], nullable: true, description: 'Jobs; null before the employment step is saved.' })
+  @ApiProperty({
+    type: [EmploymentEntry],
+    nullable: true,
+    maxItems: MAX_SECTION_ENTRIES,
+    description: 'Jobs; null before the employment step is saved.',
+  })
   employment: EmploymentEntry[] | null;
 
   @ApiProperty({
     type: [OtherIncomeEntry],
     nullable: true,
+    maxItems: MAX_SECTION_ENTRIES,
     description: 'Income besides jobs; null before the employment step is saved.',
   })
   other_income: OtherIncomeEntry[] | null;

@@ -15,6 +15,12 @@ import {
 /** Upper bounds of the integer inputs, so that no absurd number is stored or passed on. */
 export const MAX_RENT = 1_000_000;
 export const MAX_USER_ID = 2_147_483_647;
+/**
+ * Applicants an application may have, the primary one included: applicants live inside their
+ * application's document, which must stay well below the 16 MB a document may hold (each
+ * applicant can carry 16 KiB of custom_data), and no household applies with more.
+ */
+export const MAX_APPLICANTS = 20;
 
 const DATE_FORMATS = 'A date written MM/DD/YYYY or YYYY-MM-DD; an impossible calendar date is refused.';
 const INTEGER_TEXT = 'A JSON integer, or a string of decimal digits.';
@@ -201,7 +207,11 @@ export class ApplicationRepresentation {
   @ApiProperty({ description: 'The property applied to, with its name when the application was made.' })
   property: ApplicationProperty;
 
-  @ApiProperty({ type: [ApplicantSummary], description: 'The applicants; the first is the primary one.' })
+  @ApiProperty({
+    type: [ApplicantSummary],
+    maxItems: MAX_APPLICANTS,
+    description: 'The applicants; the first is the primary one.',
+  })
   applicants: ApplicantSummary[];
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ErrorCode, ServiceError } from '../errors';
+import { FORM_PRESET_LIMITS } from '../form-presets';
 
 /** A disclosure as the applicant was shown it. */
 export class ConsentDisclosure {
@@ -40,7 +41,11 @@ export class ConsentRecord {
   @ApiProperty({ type: 'integer', description: 'The version of the preset whose disclosures were shown.', example: 1 })
   form_preset_version: number;
 
-  @ApiProperty({ type: [ConsentDisclosure], description: 'Each disclosure shown, with its exact text.' })
+  @ApiProperty({
+    type: [ConsentDisclosure],
+    maxItems: FORM_PRESET_LIMITS.disclosures,
+    description: 'Each disclosure shown, with its exact text.',
+  })
   disclosures: ConsentDisclosure[];
 }
 
@@ -69,7 +74,8 @@ export function readFormConsent(value: unknown): FormConsent {
     text(consent.ip_address, 64) &&
     text(consent.user_agent, MAX_USER_AGENT_LENGTH) &&
     Array.isArray(consent.disclosures) &&
-    consent.disclosures.length <= 50 &&
+    // The disclosures of one preset, which holds no more.
+    consent.disclosures.length <= FORM_PRESET_LIMITS.disclosures &&
     consent.disclosures.every((d) => text(d?.id, 100) && text(d?.title, 500) && text(d?.text, 20_000));
   if (!valid) throw new ServiceError(ErrorCode.INTERNAL, 'malformed consent');
   return {

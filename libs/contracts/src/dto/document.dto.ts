@@ -1,6 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FORM_DOCUMENT_KINDS, FormDocumentKind } from '../form-presets';
 
+/** Documents an applicant may have at most. */
+export const MAX_DOCUMENTS_PER_APPLICANT = 20;
+
 /** The types a document can be: named from its bytes when it was uploaded. */
 export const DOCUMENT_CONTENT_TYPE_NAMES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 
@@ -36,7 +39,7 @@ export class DocumentRepresentation {
 }
 
 export class DocumentListResponse {
-  @ApiProperty({ type: [DocumentRepresentation], description: 'Oldest first.' })
+  @ApiProperty({ type: [DocumentRepresentation], maxItems: MAX_DOCUMENTS_PER_APPLICANT, description: 'Oldest first.' })
   documents: DocumentRepresentation[];
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { NestedField, NumberField, StringField } from '../validation/fields';
-import { FloorPlanRepresentation } from './property.dto';
+import { FloorPlanRepresentation, MAX_FLOOR_PLANS } from './property.dto';
 
 /** Upper bounds, so that no absurd number is stored. */
 export const MAX_ROOMS = 100;
@@ -68,6 +68,10 @@ export class FloorPlanResponse {
 }
 
 export class FloorPlanListResponse {
-  @ApiProperty({ type: [FloorPlanRepresentation], description: 'Every floor plan of the property, oldest first.' })
+  @ApiProperty({
+    type: [FloorPlanRepresentation],
+    maxItems: MAX_FLOOR_PLANS,
+    description: 'Every floor plan of the property, oldest first.',
+  })
   floor_plans: FloorPlanRepresentation[];
 }

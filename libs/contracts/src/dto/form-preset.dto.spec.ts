@@ -1,7 +1,7 @@
 import { ErrorCode, FieldProblem, ServiceError } from '../errors';
 import { parseRequest } from '../validation/parse';
-import { CHOICE_SEPARATOR } from '../form-presets';
-import { CreateFormPresetRequest, FORM_PRESET_LIMITS, FormPresetInput, UpdateFormPresetRequest } from './form-preset.dto';
+import { CHOICE_SEPARATOR, FORM_PRESET_LIMITS } from '../form-presets';
+import { CreateFormPresetRequest, FormPresetInput, UpdateFormPresetRequest } from './form-preset.dto';
 
 function parsePreset(fields: Record<string, unknown>): FormPresetInput {
   return parseRequest(CreateFormPresetRequest, JSON.parse(JSON.stringify({ form_preset: fields }))).form_preset;

@@ -4,6 +4,7 @@ import { FieldProblem } from '../errors';
 import {
   CHOICE_SEPARATOR,
   FORM_DOCUMENT_KINDS,
+  FORM_PRESET_LIMITS,
   FORM_QUESTION_KINDS,
   FORM_SECTION_KINDS,
   FormDocumentKind,
@@ -23,28 +24,6 @@ import {
   StringListField,
   StringOrBooleanField,
 } from '../validation/fields';
-
-/**
- * What a client's preset may hold, at most. They keep a preset within the 64 KiB a request body
- * may have and the form's pages short enough to fill in; docs/api.md lists them.
- */
-export const FORM_PRESET_LIMITS = {
-  name: 255,
-  questions: 100,
-  /** Question and disclosure ids: a lower-case letter, then lower-case letters, digits and _. */
-  id: 64,
-  label: 500,
-  help: 1000,
-  options: 50,
-  option: 255,
-  disclosures: 20,
-  disclosureTitle: 255,
-  disclosureText: 5000,
-  sections: FORM_SECTION_KINDS.length,
-  documents: FORM_DOCUMENT_KINDS.length,
-  minYears: 1,
-  maxYears: 10,
-} as const;
 
 const IDENTIFIER = {
   regex: /^[a-z][a-z0-9_]*$/,

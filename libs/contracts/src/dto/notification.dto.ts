@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { MAX_LISTED_MESSAGES } from '../notification-messages';
 import { EmailField, NestedField, StringField } from '../validation/fields';
 
 /** `notification_settings` inside PUT /api/v2/notification_settings: how the client's e-mails present themselves. */
@@ -72,6 +73,6 @@ export class MessageRepresentation {
 }
 
 export class MessageListResponse {
-  @ApiProperty({ type: [MessageRepresentation], description: 'Newest first.' })
+  @ApiProperty({ type: [MessageRepresentation], maxItems: MAX_LISTED_MESSAGES, description: 'Newest first.' })
   messages: MessageRepresentation[];
 }

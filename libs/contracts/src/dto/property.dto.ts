@@ -106,6 +106,12 @@ export class CreatePropertyRequest {
   property: PropertyInput;
 }
 
+/**
+ * Floor plans a property may have: they live inside the property's document, which every change
+ * of one rewrites, and no building has more kinds of unit.
+ */
+export const MAX_FLOOR_PLANS = 100;
+
 export class FloorPlanRepresentation {
   @ApiProperty({ type: 'integer', example: 1 })
   id: number;
@@ -189,6 +195,7 @@ export class PropertyRepresentation {
 
   @ApiProperty({
     type: [FloorPlanRepresentation],
+    maxItems: MAX_FLOOR_PLANS,
     description: 'Every floor plan of the property; a new property has one, named after it.',
   })
   floor_plans: FloorPlanRepresentation[];

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DOMAIN_EVENTS } from '../events';
 import { EnumListField, NestedField, UrlField } from '../validation/fields';
+import { MAX_LISTED_ATTEMPTS, MAX_WEBHOOK_SUBSCRIPTIONS } from '../webhook-messages';
 
 /** `webhook` inside POST /api/v2/webhooks. */
 export class WebhookInput {
@@ -28,7 +29,12 @@ export class WebhookRepresentation {
   @ApiProperty({ example: 'https://example.com/hooks' })
   url: string;
 
-  @ApiProperty({ type: [String], enum: DOMAIN_EVENTS, example: ['application_form.completed'] })
+  @ApiProperty({
+    type: [String],
+    enum: DOMAIN_EVENTS,
+    maxItems: DOMAIN_EVENTS.length,
+    example: ['application_form.completed'],
+  })
   events: string[];
 
   @ApiProperty({ example: '2026-11-22T14:03:09+00:00' })
@@ -56,7 +62,11 @@ export class WebhookResponse {
 }
 
 export class WebhookListResponse {
-  @ApiProperty({ type: [WebhookRepresentation] })
+  @ApiProperty({
+    type: [WebhookRepresentation],
+    maxItems: MAX_WEBHOOK_SUBSCRIPTIONS,
+    description: `The live webhooks, newest first; never more than WEBHOOK_MAX_SUBSCRIPTIONS allows, ${MAX_WEBHOOK_SUBSCRIPTIONS} at most.`,
+  })
   webhooks: WebhookRepresentation[];
 }
 
@@ -105,7 +115,11 @@ export class DeliveryRepresentation {
   @ApiProperty({ example: '2026-11-22T14:03:09+00:00' })
   created_at: string;
 
-  @ApiProperty({ type: [DeliveryAttemptRepresentation] })
+  @ApiProperty({
+    type: [DeliveryAttemptRepresentation],
+    maxItems: MAX_LISTED_ATTEMPTS,
+    description: `The latest ${MAX_LISTED_ATTEMPTS} attempts at most, oldest first.`,
+  })
   attempts: DeliveryAttemptRepresentation[];
 }
 
