@@ -157,7 +157,7 @@ describe('notifications', () => {
     for (const { httpUrl } of instances) {
       const ready = await fetch(`${httpUrl}/health/ready`);
       expect(ready.status).toBe(200);
-      expect((await ready.json()).info).toEqual({ database: { status: 'up' }, broker: { status: 'up' } });
+      expect(((await ready.json()) as { info: unknown }).info).toEqual({ database: { status: 'up' }, broker: { status: 'up' } });
       expect(await (await fetch(`${httpUrl}/metrics`)).text()).toContain('service="notifications"');
     }
   });
