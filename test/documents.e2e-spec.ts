@@ -183,6 +183,10 @@ describe('applicants’ documents', () => {
     const everything = Buffer.concat(chunks.map((chunk) => Buffer.from(chunk.data.buffer)));
     expect(everything.length).toBeGreaterThan(payStub.length);
     expect(everything.includes(Buffer.from(marker))).toBe(false);
+    // Nor their names, which often say whose they are.
+    const records = JSON.stringify(await database.collection('applicant_documents').find({}).toArray());
+    expect(records).not.toContain('license.png');
+    expect(records).not.toContain('stub.bin');
 
     const added = await eventually('two applicant.document_added events', () => {
       const mine = tap

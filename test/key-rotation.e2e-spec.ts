@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
+import { startForm, uploadDocument } from './support/form-documents';
 import { api, Api } from './support/http';
 import { KEYS, Stack, testFieldKey } from '../tools/stack';
+import { pngOf } from '../libs/documents/src/documents.testing';
 
 /**
  * Rotating FIELD_ENCRYPTION_KEYS as the README says: put a new key first everywhere, keeping the
- * old one after it. New values are sealed under the new key; values sealed before stay readable.
+ * old one after it. New values and documents are sealed under the new key; values sealed and
+ * documents stored before stay readable, and form links issued before stay good.
  */
 describe('field encryption key rotation', () => {
   let stack: Stack;
@@ -41,16 +45,55 @@ describe('field encryption key rotation', () => {
     }
   };
 
+  const applicantPathOf = async (id: number): Promise<string> =>
+    new URL((await client.get(`/api/v2/applications/${id}`)).body.application.applicants[0].api_url).pathname;
+
+  /** A photo ID uploaded on the form by the applicant whose form link is `token`: its bytes. */
+  const uploadPhoto = async (token: string): Promise<Buffer> => {
+    const bytes = Buffer.concat([pngOf(60, 40), randomBytes(200_000)]);
+    expect((await uploadDocument(stack.formUrl, token, { name: 'id.png', type: 'image/png', bytes })).status).toBe(303);
+    return bytes;
+  };
+
+  /** Each document of the applicant as the API lists it, with the bytes its download gives. */
+  const downloaded = async (applicantPath: string) => {
+    const listed = await client.get(`${applicantPath}/documents`);
+    expect(listed.status).toBe(200);
+    return Promise.all(
+      listed.body.documents.map(async (document: { id: number }) => {
+        const content = await fetch(`${stack.url}${applicantPath}/documents/${document.id}/content`, {
+          headers: { authorization: `Bearer ${KEYS.clientOne}` },
+        });
+        expect(content.status).toBe(200);
+        return Buffer.from(await content.arrayBuffer());
+      }),
+    );
+  };
+
+  /** The key id that sealed each stored document's data key, oldest first. */
+  const documentKeyIds = async (): Promise<string[]> => {
+    const db = await stack.database('applications');
+    try {
+      const files = await db.collection('documents.files').find({}).sort({ uploadDate: 1 }).toArray();
+      return files.map((file) => file.metadata.key.key_id);
+    } finally {
+      await db.close();
+    }
+  };
+
   beforeAll(async () => {
-    stack = await Stack.start({ env: { API_KEY_SCOPES: `${KEYS.clientOne}:sensitive_data` } });
+    stack = await Stack.start({ form: true, env: { API_KEY_SCOPES: `${KEYS.clientOne}:sensitive_data` } });
     client = api(stack.url);
     propertyId = (await client.post('/api/v2/properties', { property: { name: 'Rotation Row' } })).body.property.id;
   });
 
   afterAll(() => stack?.stop());
 
-  it('keeps old values readable and seals new ones under the key put first', async () => {
+  it('keeps old values and documents readable and seals new ones under the key put first', async () => {
     const before = await apply('111-22-3333', '1970-01-02');
+    const withDocuments = await applicantPathOf(await apply('444-55-6666', '1973-04-05'));
+    const token = await startForm(stack.formUrl, (await client.get(withDocuments)).body.applicant.form_url);
+    const oldPhoto = await uploadPhoto(token);
 
     // The services first, so that they can open what a gateway seals under either key...
     await stack.stopApp('applications');
@@ -60,6 +103,11 @@ describe('field encryption key rotation', () => {
     await stack.stopApp('gateway');
     await stack.startApp('gateway', { FIELD_ENCRYPTION_KEYS: rotated() });
     const after = await apply('333-44-5555', '1972-03-04');
+    // The form last, once every gateway can open what it seals under the new key. The link issued
+    // before the rotation still opens the form.
+    await stack.stopApp('form');
+    await stack.startApp('form', { FIELD_ENCRYPTION_KEYS: rotated(), FORM_PORT: new URL(stack.formUrl).port });
+    const newPhoto = await uploadPhoto(token);
 
     const [oldId, newId] = [oldKey(), newKey].map((entry) => entry.split(':')[0]);
     const values = await Promise.all([before, during, after].map(stored));
@@ -89,6 +137,11 @@ describe('field encryption key rotation', () => {
       { dob: '1971-02-03', id_number: '222334444', drivers_license_number: null },
       { dob: '1972-03-04', id_number: '333445555', drivers_license_number: null },
     ]);
+
+    expect(await documentKeyIds()).toEqual([oldId, newId]);
+    const [oldDownload, newDownload] = await downloaded(withDocuments);
+    expect(oldDownload.equals(oldPhoto)).toBe(true);
+    expect(newDownload.equals(newPhoto)).toBe(true);
 
     // The old value is readable only while its key stays in the ring.
     expect(() =>

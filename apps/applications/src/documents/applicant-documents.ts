@@ -1,11 +1,19 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { DocumentRepresentation, formatTimestamp, MAX_DOCUMENTS_PER_APPLICANT, StoredDocumentFields } from '@app/contracts';
+import {
+  DocumentRepresentation,
+  formatTimestamp,
+  MAX_DOCUMENTS_PER_APPLICANT,
+  SealedValue,
+  StoredDocumentFields,
+} from '@app/contracts';
+import { FieldCipher } from '@app/crypto';
 import { EventWitness } from '@app/events';
 import { ignoreExistingCollection, isDuplicateKey } from '@app/persistence';
 
 const APPLICANT_DOCUMENTS = 'applicant_documents';
+const FILE_NAME = 'applicant_document.file_name';
 
 /** Whose documents: an applicant of an application. */
 export interface DocumentSubject {
@@ -30,12 +38,22 @@ export interface ApplicantDocumentRecord extends StoredDocumentFields {
   event_ids: string[];
 }
 
+/**
+ * A record as the collection holds it: its file name sealed with FIELD_ENCRYPTION_KEYS for its
+ * document, as a name like `John_Smith_passport.jpg` says whose it is; in clear in records kept
+ * before names were sealed.
+ */
+type StoredRecord = Omit<ApplicantDocumentRecord, 'file_name'> & { file_name: SealedValue | string };
+
 @Injectable()
 export class ApplicantDocuments implements OnModuleInit {
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    private readonly cipher: FieldCipher,
+  ) {}
 
   private get records() {
-    return this.connection.collection<ApplicantDocumentRecord>(APPLICANT_DOCUMENTS);
+    return this.connection.collection<StoredRecord>(APPLICANT_DOCUMENTS);
   }
 
   async onModuleInit(): Promise<void> {
@@ -46,7 +64,13 @@ export class ApplicantDocuments implements OnModuleInit {
   async list(subject: DocumentSubject): Promise<ApplicantDocumentRecord[]> {
     const keys = Array.from({ length: MAX_DOCUMENTS_PER_APPLICANT }, (_, index) => slotKey(subject, index + 1));
     const found = await this.records.find({ _id: { $in: keys } }).toArray();
-    return found.sort((a, b) => a.id - b.id);
+    return found
+      .map((stored) => ({
+        ...stored,
+        file_name:
+          typeof stored.file_name === 'string' ? stored.file_name : this.cipher.open(stored.file_name, FILE_NAME, owner(stored)),
+      }))
+      .sort((a, b) => a.id - b.id);
   }
 
   /** The first free slot, or null when the applicant has as many documents as it may. */
@@ -64,7 +88,8 @@ export class ApplicantDocuments implements OnModuleInit {
   async insert(record: Omit<ApplicantDocumentRecord, '_id'>): Promise<boolean> {
     const subject = { applicationId: record.application_id, applicantId: record.applicant_id };
     try {
-      await this.records.insertOne({ _id: slotKey(subject, record.slot), ...record });
+      const fileName = this.cipher.seal(record.file_name, FILE_NAME, owner(record));
+      await this.records.insertOne({ _id: slotKey(subject, record.slot), ...record, file_name: fileName });
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -76,6 +101,11 @@ export class ApplicantDocuments implements OnModuleInit {
   async remove(subject: DocumentSubject, slot: number): Promise<void> {
     await this.records.deleteOne({ _id: slotKey(subject, slot) });
   }
+}
+
+/** Bound into a sealed file name: it opens for its own document only. */
+function owner(record: Pick<ApplicantDocumentRecord, 'client_id' | 'applicant_id' | 'id'>): string {
+  return `client:${record.client_id} applicant:${record.applicant_id} document:${record.id}`;
 }
 
 function slotKey({ applicationId, applicantId }: DocumentSubject, slot: number): string {

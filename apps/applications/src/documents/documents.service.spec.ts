@@ -1,4 +1,5 @@
 import { FormApplicant, StoredDocumentFields } from '@app/contracts';
+import { FieldCipher } from '@app/crypto';
 import { EventOutbox } from '@app/events';
 import { IdAllocator } from '@app/persistence';
 import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
@@ -8,6 +9,7 @@ import { AuditEvents } from '../audit/audit-events';
 import { ApplicantDocuments } from './applicant-documents';
 import { DocumentsService } from './documents.service';
 
+const CIPHER = new FieldCipher(`k1:${Buffer.alloc(32, 7).toString('base64')}`);
 const LINK: FormLink = { digest: 'digest-of-the-form-token', applicationId: 7 };
 const fields = {
   file_id: 'file-1',
@@ -32,7 +34,7 @@ function documents(database: MemoryDatabase, status: FormApplicant['form_status'
   } as unknown as ApplicationFormsService;
   let id = 0;
   const ids = { allocate: async () => ++id } as unknown as IdAllocator;
-  const records = new ApplicantDocuments(connection);
+  const records = new ApplicantDocuments(connection, CIPHER);
   return new DocumentsService(records, forms, {} as ApplicationsService, ids, {} as AuditEvents, new EventOutbox(connection));
 }
 
@@ -42,6 +44,25 @@ describe('DocumentsService.add', () => {
     await expect(documents(database, 'started').add(LINK, fields, 'nonce')).resolves.toMatchObject({ id: 1 });
     expect(database.collection('applicant_documents').documents.size).toBe(1);
     expect(database.collection('event_outbox').documents.size).toBe(1);
+  });
+
+  it('stores the file name sealed, and lists it opened', async () => {
+    const database = new MemoryDatabase();
+    const service = documents(database, 'started');
+    await service.add(LINK, { ...fields, file_name: 'John_Smith_passport.jpg' }, 'nonce');
+    const [stored] = [...database.collection('applicant_documents').documents.values()];
+    expect(JSON.stringify(stored)).not.toContain('John_Smith');
+    expect(stored.file_name).toMatchObject({ key_id: 'k1' });
+    await expect(service.listForForm(LINK)).resolves.toMatchObject([{ file_name: 'John_Smith_passport.jpg' }]);
+  });
+
+  it('lists a file name kept in clear before names were sealed', async () => {
+    const database = new MemoryDatabase();
+    const service = documents(database, 'started');
+    await service.add(LINK, fields, 'nonce');
+    const [stored] = [...database.collection('applicant_documents').documents.values()];
+    stored.file_name = 'kept-in-clear.pdf';
+    await expect(service.listForForm(LINK)).resolves.toMatchObject([{ file_name: 'kept-in-clear.pdf' }]);
   });
 
   it('refuses a document for an applicant who completed (signed) its form', async () => {

@@ -8,6 +8,7 @@ import {
   HouseholdPerson,
   PropertyRepresentation,
 } from '@app/contracts';
+import { BOLD, drawable, REGULAR, registerSummaryFonts } from './summary-fonts';
 
 /** One applicant as the summary shows it. */
 export interface SummaryApplicant {
@@ -49,17 +50,18 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
   // Uncompressed: pdfkit 0.20's compressed output has cross-reference offsets that point past
   // their objects (readers must repair it); a summary of a few pages is small either way.
   const pdf = new PDFDocument({ size: 'LETTER', margin: 54, compress: false, info: { Title: `Application ${application.id}` } });
+  registerSummaryFonts(pdf);
   const heading = (text: string, size = 14) =>
-    pdf.moveDown(0.6).font('Helvetica-Bold').fontSize(size).text(text).font('Helvetica').fontSize(10);
+    pdf.moveDown(0.6).font(BOLD).fontSize(size).text(drawable(text)).font(REGULAR).fontSize(10);
   const line = (label: string, value: string | number | null | undefined) =>
     pdf
-      .font('Helvetica-Bold')
-      .text(`${label}: `, { continued: true })
-      .font('Helvetica')
-      .text(value === null || value === undefined || value === '' ? '-' : String(value));
+      .font(BOLD)
+      .text(`${drawable(label)}: `, { continued: true })
+      .font(REGULAR)
+      .text(value === null || value === undefined || value === '' ? '-' : drawable(String(value)));
 
-  pdf.font('Helvetica-Bold').fontSize(18).text(`Rental application ${application.id}`);
-  pdf.font('Helvetica').fontSize(9).text(`Generated ${summary.generatedAt}. Confidential: contains applicants' personal data.`);
+  pdf.font(BOLD).fontSize(18).text(`Rental application ${application.id}`);
+  pdf.font(REGULAR).fontSize(9).text(`Generated ${summary.generatedAt}. Confidential: contains applicants' personal data.`);
 
   heading('Property');
   line('Name', property?.name ?? application.property.name);
@@ -131,7 +133,7 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
     if (documents.length === 0) pdf.text('None uploaded.');
     for (const document of documents) {
       pdf.text(
-        `${document.kind}: ${document.file_name} (${document.content_type}, ${document.size} bytes, uploaded ${document.uploaded_at})`,
+        `${document.kind}: ${drawable(document.file_name)} (${document.content_type}, ${document.size} bytes, uploaded ${document.uploaded_at})`,
       );
       pdf.fontSize(7).text(`SHA-256 ${document.sha256}`).fontSize(10);
     }
@@ -147,7 +149,7 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
     line('From', `${consent.ip_address}, ${consent.user_agent || 'no user agent'}`);
     line('Form preset', `${consent.form_preset_id}, version ${consent.form_preset_version}`);
     for (const disclosure of consent.disclosures) {
-      pdf.moveDown(0.3).font('Helvetica-Bold').text(disclosure.title).font('Helvetica').text(disclosure.text);
+      pdf.moveDown(0.3).font(BOLD).text(drawable(disclosure.title)).font(REGULAR).text(drawable(disclosure.text));
     }
   }
   pdf.end();
