@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { PROPERTIES } from '@app/contracts';
+import { BrokerUser } from './support/broker-users';
 import { api } from './support/http';
 import { eventually } from './support/wait';
+import { WebhookReceiver } from './support/webhook-receiver';
 import { Stack } from '../tools/stack';
 
 /** The broker user the tests connect as, the apps included. */
@@ -17,6 +19,8 @@ describe('trusted senders', () => {
   let stack: Stack;
   let connection: ChannelModel;
   let channel: Channel;
+  /** Another broker user, allowed to publish anywhere: the form, say, or anything holding its password. */
+  let forger: BrokerUser;
   const replies = new Map<string, (body: any) => void>();
 
   const ask = (options: { userId?: string }): Promise<any> => {
@@ -32,7 +36,16 @@ describe('trusted senders', () => {
   };
 
   beforeAll(async () => {
-    stack = await Stack.start({ env: { TRUSTED_SENDERS: `${brokerUser()},someone-else` } });
+    forger = await BrokerUser.add('forger-');
+    stack = await Stack.start({
+      instances: { webhooks: 1 },
+      env: {
+        TRUSTED_SENDERS: `${brokerUser()},someone-else`,
+        EVENT_PUBLISHERS: brokerUser(),
+        EVENT_RELAY_INTERVAL_MS: '100',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      },
+    });
     connection = await connect(process.env.AMQP_URL!);
     channel = await connection.createChannel();
     await channel.consume(
@@ -46,6 +59,7 @@ describe('trusted senders', () => {
   afterAll(async () => {
     await connection?.close();
     await stack?.stop();
+    await forger?.remove();
   });
 
   it('serves what the gateway and the applications service send: they stamp their broker user', async () => {
@@ -79,5 +93,56 @@ describe('trusted senders', () => {
     expect(String(await closed)).toMatch(
       /PRECONDITION_FAILED - user_id property set to 'someone-else' but authenticated user was/,
     );
+  });
+
+  it('delivers no webhook for an event published by a user that publishes no events, wherever it is put', async () => {
+    const client = api(stack.url);
+    const receiver = await WebhookReceiver.start();
+    try {
+      const hook = await client.post('/api/v2/webhooks', { webhook: { url: receiver.url, events: ['property.created'] } });
+      expect(hook.status).toBe(201);
+      const forgerConnection = await connect(forger.url);
+      try {
+        const forging = await forgerConnection.createConfirmChannel();
+        const forged = (id: string) =>
+          Buffer.from(
+            JSON.stringify({
+              id,
+              event: 'property.created',
+              client_id: 1,
+              test_mode: false,
+              created_at: '2026-11-22T14:03:09+00:00',
+              data: { property_id: 1 },
+            }),
+          );
+        const stamped = { persistent: true, userId: forger.name };
+        // On the events exchange, straight onto the webhooks' events queue, and onto the queue
+        // of unrouted events, which the webhooks service moves onto its own.
+        forging.publish(`${stack.namespace}events`, 'property.created', forged('evt_forged_exchange'), stamped);
+        forging.sendToQueue(`${stack.namespace}webhooks.events`, forged('evt_forged_queue'), stamped);
+        forging.sendToQueue(`${stack.namespace}events.unrouted`, forged('evt_forged_unrouted'), stamped);
+        await forging.waitForConfirms();
+      } finally {
+        await forgerConnection.close();
+      }
+
+      // A real event, published after the forged ones, is delivered: they were taken before it.
+      const property = await client.post('/api/v2/properties', { property: { name: 'After the forgeries' } });
+      expect(property.status).toBe(201);
+      await eventually('the real event delivered', () => receiver.received.length > 0, { timeoutMs: 20000 });
+      const deadLetters = `${stack.namespace}webhooks.events.dead-letter`;
+      await eventually(
+        'the two forged events dead-lettered',
+        async () => (await channel.checkQueue(deadLetters)).messageCount === 2,
+      );
+      expect(receiver.received.map((request) => JSON.parse(request.body).id)).not.toContainEqual(
+        expect.stringMatching(/^evt_forged/),
+      );
+      expect(receiver.received).toHaveLength(1);
+      const refusals = () => stack.process('webhooks').logs.filter((line) => /from an untrusted sender/.test(String(line.msg)));
+      await eventually('the three refusals logged', () => refusals().length === 3);
+    } finally {
+      await receiver.down();
+    }
   });
 });

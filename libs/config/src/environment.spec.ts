@@ -30,6 +30,7 @@ describe('environmentValidator', () => {
       FINGERPRINT_KEYS,
       DB_COMMAND_METRICS: 'false',
       TRUSTED_SENDERS: '',
+      EVENT_PUBLISHERS: '',
     });
   });
 

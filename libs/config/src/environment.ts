@@ -140,6 +140,18 @@ export class ServiceEnvironment extends CommonEnvironment {
    */
   @Matches(/^([^,\s]+(,[^,\s]+)*)?$/, { message: 'TRUSTED_SENDERS must be broker user names, comma separated' })
   TRUSTED_SENDERS: string = '';
+
+  /**
+   * Broker users whose domain events (and the notices that go with them) a consumer of events
+   * takes, comma separated: the services that publish them. Any other event is refused unworked,
+   * so that no one else on the broker can make up an event for a client. Empty: every event is taken.
+   */
+  @Matches(/^([^,\s]+(,[^,\s]+)*)?$/, { message: 'EVENT_PUBLISHERS must be broker user names, comma separated' })
+  EVENT_PUBLISHERS: string = '';
+
+  get eventPublishers(): string[] {
+    return this.EVENT_PUBLISHERS.split(',').filter(Boolean);
+  }
 }
 
 /** A TCP port number, validated. */
