@@ -22,12 +22,17 @@ describe('trusted senders', () => {
   /** Another broker user, allowed to publish anywhere: the form, say, or anything holding its password. */
   let forger: BrokerUser;
   const replies = new Map<string, (body: any) => void>();
+  const connections: ChannelModel[] = [];
 
-  const ask = (options: { userId?: string }): Promise<any> => {
+  /** Asks the properties service `pattern` on `on` (the apps' user's channel unless another). */
+  const ask = (
+    options: { userId?: string },
+    { pattern = PROPERTIES.GET as string, data = { client_id: 1, id: 1 } as object, on = channel } = {},
+  ): Promise<any> => {
     const id = randomUUID();
     const reply = new Promise((resolve) => replies.set(id, resolve));
-    const packet = { pattern: PROPERTIES.GET, data: { client_id: 1, id: 1 }, id };
-    channel.sendToQueue(`${stack.namespace}properties`, Buffer.from(JSON.stringify(packet)), {
+    const packet = { pattern, data, id };
+    on.sendToQueue(`${stack.namespace}properties`, Buffer.from(JSON.stringify(packet)), {
       replyTo: 'amq.rabbitmq.reply-to',
       correlationId: id,
       ...options,
@@ -35,12 +40,27 @@ describe('trusted senders', () => {
     return reply;
   };
 
+  /** A channel of `user`'s own whose answers come back to `ask`. */
+  const channelOf = async (user: BrokerUser): Promise<Channel> => {
+    const opened = await connect(user.url);
+    connections.push(opened);
+    const own = await opened.createChannel();
+    await own.consume(
+      'amq.rabbitmq.reply-to',
+      (message: ConsumeMessage | null) =>
+        message && replies.get(message.properties.correlationId)?.(JSON.parse(message.content.toString())),
+      { noAck: true },
+    );
+    return own;
+  };
+
   beforeAll(async () => {
     forger = await BrokerUser.add('forger-');
     stack = await Stack.start({
       instances: { webhooks: 1 },
       env: {
-        TRUSTED_SENDERS: `${brokerUser()},someone-else`,
+        // The apps here all connect as one user; the forger stands in for the form.
+        TRUSTED_SENDERS: `gateway:${brokerUser()},applications:${brokerUser()},form:${forger.name}`,
         EVENT_PUBLISHERS: brokerUser(),
         EVENT_RELAY_INTERVAL_MS: '100',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -57,6 +77,7 @@ describe('trusted senders', () => {
   });
 
   afterAll(async () => {
+    for (const opened of connections) await opened.close();
     await connection?.close();
     await stack?.stop();
     await forger?.remove();
@@ -84,6 +105,29 @@ describe('trusted senders', () => {
       'the message in the dead-letter queue',
       async () => (await channel.checkQueue(deadLetters)).messageCount === 1,
     );
+  });
+
+  it('takes from the form only the form’s own patterns: a property delete it sends is dead-lettered unworked', async () => {
+    const form = await channelOf(forger);
+    const stamped = { userId: forger.name };
+    const deadLetters = `${stack.namespace}properties.dead-letter`;
+    const before = (await channel.checkQueue(deadLetters)).messageCount;
+
+    expect((await ask(stamped, { pattern: PROPERTIES.FORM_GET, data: { id: 1 }, on: form })).response).toMatchObject({
+      client_id: 1,
+      property: { id: 1 },
+    });
+    const deleting = await ask(stamped, { pattern: PROPERTIES.DELETE, data: { client_id: 1, id: 1 }, on: form });
+    expect(deleting.err).toMatchObject({ code: 'INTERNAL', message: `a message from an untrusted sender (${forger.name})` });
+    await eventually(
+      'the delete in the dead-letter queue',
+      async () => (await channel.checkQueue(deadLetters)).messageCount === before + 1,
+    );
+    expect((await api(stack.url).get('/api/v2/properties/1')).status).toBe(200);
+    // The same user is refused the gateway's read of a property, too, and the lookup meant for the applications service.
+    for (const pattern of [PROPERTIES.GET, PROPERTIES.LOOKUP]) {
+      expect((await ask(stamped, { pattern, on: form })).err).toMatchObject({ code: 'INTERNAL' });
+    }
   });
 
   it('cannot be fooled: the broker refuses a user_id that is not the publisher’s', async () => {

@@ -57,6 +57,14 @@ describe('environmentValidator', () => {
     });
   });
 
+  it('takes TRUSTED_SENDERS as sender roles, each with its broker user when that has another name', () => {
+    const entries = 'gateway,form:form-eu,notifications:mailer';
+    expect(validateService({ TRUSTED_SENDERS: entries }).TRUSTED_SENDERS).toBe(entries);
+    for (const wrong of ['guest', 'gateway,webhooks', 'form:', 'form:a:b', 'gateway, form']) {
+      expect(refusal(validateService, { TRUSTED_SENDERS: wrong })).toContain('TRUSTED_SENDERS must be roles');
+    }
+  });
+
   it('converts numbers from text', () => {
     const config = validateService({ RMQ_PREFETCH: '4' });
     expect(config.RMQ_PREFETCH).toBe(4);

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { metricsRegistry } from '@app/observability';
 import { ackWhenDone } from './broker-channel';
-import { brokerUserOf, SenderCheck, UntrustedSender } from './senders';
+import { APPLICATION_FORMS, APPLICATIONS, PROPERTIES } from '@app/contracts';
+import { brokerUserOf, PatternSenders, SenderCheck, UntrustedSender } from './senders';
 
 const from = (userId?: string) => ({ properties: { userId } }) as unknown as ConsumeMessage;
 
@@ -47,5 +48,36 @@ describe('ackWhenDone, a message from an untrusted sender', () => {
     await ackWhenDone(channel as unknown as ConfirmChannel, message, work, new Logger('test'));
     expect(channel.nack).toHaveBeenCalledWith(message, false, false);
     expect(channel.ack).not.toHaveBeenCalled();
+  });
+});
+
+describe('PatternSenders', () => {
+  const senders = new PatternSenders(['gateway', 'applications', 'form:form-eu', 'notifications:mailer']);
+
+  it('lets each user send the patterns of its role, under the role’s name or the user given', () => {
+    expect(senders.allows(PROPERTIES.DELETE, 'gateway')).toBe(true);
+    expect(senders.allows(PROPERTIES.LOOKUP, 'applications')).toBe(true);
+    expect(senders.allows(PROPERTIES.FORM_GET, 'form-eu')).toBe(true);
+    expect(senders.allows(APPLICATION_FORMS.START, 'form-eu')).toBe(true);
+    expect(senders.allows(APPLICATIONS.NOTIFICATION_SUBJECT, 'mailer')).toBe(true);
+  });
+
+  it('refuses a pattern the sender’s role does not send', () => {
+    expect(senders.allows(PROPERTIES.DELETE, 'form-eu')).toBe(false);
+    expect(senders.allows(APPLICATIONS.READ_SENSITIVE_DATA, 'form-eu')).toBe(false);
+    expect(senders.allows(APPLICATIONS.NOTIFICATION_SUBJECT, 'form-eu')).toBe(false);
+    expect(senders.allows(APPLICATION_FORMS.START, 'gateway')).toBe(false);
+    expect(senders.allows(PROPERTIES.DELETE, 'applications')).toBe(false);
+  });
+
+  it('refuses an unknown sender, none, a role’s name given another user, and an unknown pattern', () => {
+    expect(senders.allows(PROPERTIES.GET, 'someone')).toBe(false);
+    expect(senders.allows(PROPERTIES.GET, undefined)).toBe(false);
+    expect(senders.allows(PROPERTIES.FORM_GET, 'form')).toBe(false);
+    expect(senders.allows('properties.drop_everything', 'gateway')).toBe(false);
+  });
+
+  it('lets anyone send anything when no sender is named', () => {
+    expect(new PatternSenders([]).allows(PROPERTIES.DELETE, undefined)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ConsumeMessage } from 'amqplib';
+import { Pattern, PATTERN_SENDERS, SenderRole } from '@app/contracts';
 import { countDeadLettered } from '@app/observability';
 
 /** The broker user an AMQP URL connects as: `guest`, RabbitMQ's default, when it names none. */
@@ -8,8 +9,8 @@ export function brokerUserOf(url: string): string {
 }
 
 /** The `user_id` of a message, which RabbitMQ checks is its publisher's broker user; undefined when it has none. */
-export function senderOf(message: Pick<ConsumeMessage, 'properties'>): string | undefined {
-  const sender: unknown = message.properties?.userId;
+export function senderOf(message: { properties?: { userId?: unknown } }): string | undefined {
+  const sender = message.properties?.userId;
   return typeof sender === 'string' ? sender : undefined;
 }
 
@@ -43,5 +44,29 @@ export class SenderCheck {
     this.logger.warn(refusal.message);
     countDeadLettered(queue, 'untrusted_sender');
     throw refusal;
+  }
+}
+
+/**
+ * Which patterns each broker user may send, from TRUSTED_SENDERS entries (`role`, or `role:user`
+ * when the role's broker user has another name) read against PATTERN_SENDERS. With no entries,
+ * anyone may send anything (local runs, tests).
+ */
+export class PatternSenders {
+  private readonly rolesOf = new Map<string, Set<SenderRole>>();
+
+  constructor(entries: readonly string[]) {
+    for (const entry of entries) {
+      const [role, user = role] = entry.split(':') as [SenderRole, string?];
+      if (!this.rolesOf.has(user)) this.rolesOf.set(user, new Set());
+      this.rolesOf.get(user)!.add(role);
+    }
+  }
+
+  allows(pattern: string, sender: string | undefined): boolean {
+    if (this.rolesOf.size === 0) return true;
+    const roles = sender === undefined ? undefined : this.rolesOf.get(sender);
+    const allowed: readonly SenderRole[] | undefined = PATTERN_SENDERS[pattern as Pattern];
+    return roles !== undefined && allowed !== undefined && allowed.some((role) => roles.has(role));
   }
 }
