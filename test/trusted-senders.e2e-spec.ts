@@ -17,7 +17,6 @@ const brokerUser = () => decodeURIComponent(new URL(process.env.AMQP_URL!).usern
  */
 describe('trusted senders', () => {
   let stack: Stack;
-  let connection: ChannelModel;
   let channel: Channel;
   /** Another broker user, allowed to publish anywhere: the form, say, or anything holding its password. */
   let forger: BrokerUser;
@@ -40,9 +39,9 @@ describe('trusted senders', () => {
     return reply;
   };
 
-  /** A channel of `user`'s own whose answers come back to `ask`. */
-  const channelOf = async (user: BrokerUser): Promise<Channel> => {
-    const opened = await connect(user.url);
+  /** A channel on a connection to `url` whose answers come back to `ask`. */
+  const channelOf = async (url: string): Promise<Channel> => {
+    const opened = await connect(url);
     connections.push(opened);
     const own = await opened.createChannel();
     await own.consume(
@@ -66,19 +65,11 @@ describe('trusted senders', () => {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       },
     });
-    connection = await connect(process.env.AMQP_URL!);
-    channel = await connection.createChannel();
-    await channel.consume(
-      'amq.rabbitmq.reply-to',
-      (message: ConsumeMessage | null) =>
-        message && replies.get(message.properties.correlationId)?.(JSON.parse(message.content.toString())),
-      { noAck: true },
-    );
+    channel = await channelOf(process.env.AMQP_URL!);
   });
 
   afterAll(async () => {
     for (const opened of connections) await opened.close();
-    await connection?.close();
     await stack?.stop();
     await forger?.remove();
   });
@@ -108,7 +99,7 @@ describe('trusted senders', () => {
   });
 
   it('takes from the form only the form’s own patterns: a property delete it sends is dead-lettered unworked', async () => {
-    const form = await channelOf(forger);
+    const form = await channelOf(forger.url);
     const stamped = { userId: forger.name };
     const deadLetters = `${stack.namespace}properties.dead-letter`;
     const before = (await channel.checkQueue(deadLetters)).messageCount;
@@ -131,9 +122,11 @@ describe('trusted senders', () => {
   });
 
   it('cannot be fooled: the broker refuses a user_id that is not the publisher’s', async () => {
-    const forger = await connection.createChannel();
-    const closed = new Promise<Error>((resolve) => forger.on('error', resolve));
-    forger.sendToQueue(`${stack.namespace}properties`, Buffer.from('{}'), { userId: 'someone-else' });
+    const opened = await connect(process.env.AMQP_URL!);
+    connections.push(opened);
+    const lying = await opened.createChannel();
+    const closed = new Promise<Error>((resolve) => lying.on('error', resolve));
+    lying.sendToQueue(`${stack.namespace}properties`, Buffer.from('{}'), { userId: 'someone-else' });
     expect(String(await closed)).toMatch(
       /PRECONDITION_FAILED - user_id property set to 'someone-else' but authenticated user was/,
     );
