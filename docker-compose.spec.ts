@@ -177,6 +177,13 @@ describe('docker-compose.yml', () => {
       expect(services.notifications.environment.TRUSTED_SENDERS).toBe('gateway');
     });
 
+    it('has the consumers of events take them only from the services that publish them', () => {
+      expect(services.webhooks.environment.EVENT_PUBLISHERS).toBe('properties,applications');
+      expect(services.notifications.environment.EVENT_PUBLISHERS).toBe('properties,applications');
+      for (const publisher of ['properties', 'applications']) expect(can(publisher, 'write', 'events')).toBe(true);
+      for (const other of ['gateway', 'form', 'webhooks', 'notifications']) expect(can(other, 'write', 'events')).toBe(false);
+    });
+
     it('sends the e-mails to the local inbox, whose page alone is published', () => {
       expect(services.notifications.environment.SMTP_URL).toBe('smtp://maildev:1025');
       expect(services.maildev.ports).toEqual(['127.0.0.1:1080:1080']);

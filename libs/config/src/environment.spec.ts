@@ -30,6 +30,7 @@ describe('environmentValidator', () => {
       FINGERPRINT_KEYS,
       DB_COMMAND_METRICS: 'false',
       TRUSTED_SENDERS: '',
+      EVENT_PUBLISHERS: '',
     });
   });
 
@@ -54,6 +55,14 @@ describe('environmentValidator', () => {
       NAMESPACE: '',
       PUBLIC_BASE_URL: 'http://localhost:3000',
     });
+  });
+
+  it('takes TRUSTED_SENDERS as sender roles, each with its broker user when that has another name', () => {
+    const entries = 'gateway,form:form-eu,notifications:mailer';
+    expect(validateService({ TRUSTED_SENDERS: entries }).TRUSTED_SENDERS).toBe(entries);
+    for (const wrong of ['guest', 'gateway,webhooks', 'form:', 'form:a:b', 'gateway, form']) {
+      expect(refusal(validateService, { TRUSTED_SENDERS: wrong })).toContain('TRUSTED_SENDERS must be roles');
+    }
   });
 
   it('converts numbers from text', () => {

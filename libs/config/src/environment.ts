@@ -1,7 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { isIP } from 'node:net';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy, validateSync } from 'class-validator';
+import { SENDER_ROLES } from '@app/contracts';
 import { isKeyRing } from './key-ring';
+
+/** One entry of TRUSTED_SENDERS: a sender role, and its broker user when that is another name. */
+const TRUSTED_SENDER = `(${SENDER_ROLES.join('|')})(:[^,:\\s]+)?`;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -134,12 +138,28 @@ export class ServiceEnvironment extends CommonEnvironment {
   DB_COMMAND_METRICS: 'true' | 'false' = 'false';
 
   /**
-   * Broker users whose messages the service takes, comma separated: a message must carry one of
-   * them as its `user_id`, which RabbitMQ checks against the user that published it. Empty: every
-   * message is taken (any user allowed to publish to the queue is trusted).
+   * The apps whose messages the service takes, comma separated, each as its role (gateway, form,
+   * applications, notifications) and, when its broker user has another name, `:user`: a message
+   * must carry that user as its `user_id`, which RabbitMQ checks against the user that published
+   * it, and its pattern must be one the role sends (PATTERN_SENDERS). Empty: every message is
+   * taken (any user allowed to publish to the queue is trusted with every pattern).
    */
-  @Matches(/^([^,\s]+(,[^,\s]+)*)?$/, { message: 'TRUSTED_SENDERS must be broker user names, comma separated' })
+  @Matches(new RegExp(`^(${TRUSTED_SENDER}(,${TRUSTED_SENDER})*)?$`), {
+    message: `TRUSTED_SENDERS must be roles (${SENDER_ROLES.join(', ')}), each with :user when its broker user has another name, comma separated`,
+  })
   TRUSTED_SENDERS: string = '';
+
+  /**
+   * Broker users whose domain events (and the notices that go with them) a consumer of events
+   * takes, comma separated: the services that publish them. Any other event is refused unworked,
+   * so that no one else on the broker can make up an event for a client. Empty: every event is taken.
+   */
+  @Matches(/^([^,\s]+(,[^,\s]+)*)?$/, { message: 'EVENT_PUBLISHERS must be broker user names, comma separated' })
+  EVENT_PUBLISHERS: string = '';
+
+  get eventPublishers(): string[] {
+    return this.EVENT_PUBLISHERS.split(',').filter(Boolean);
+  }
 }
 
 /** A TCP port number, validated. */

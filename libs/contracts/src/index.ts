@@ -1,4 +1,5 @@
 export * from './patterns';
+export * from './senders';
 export * from './errors';
 export * from './messages';
 export * from './deadline';

@@ -59,7 +59,7 @@ export const APPLICATIONS = {
   READ_SENSITIVE_DATA: 'applications.applicants.read_sensitive_data',
   /**
    * Asked by the notifications service about an applicant an event names: whom to write to, its
-   * own form link and whether it is to be invited. Answered to that service alone (TRUSTED_SENDERS).
+   * own form link and whether it is to be invited. Answered to that service alone (PATTERN_SENDERS).
    */
   NOTIFICATION_SUBJECT: 'applications.applicants.notification_subject',
   /** Answered at once by any instance: the gateway's readiness check. */

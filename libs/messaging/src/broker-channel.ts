@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { SOCKET_OPTIONS } from './rmq-options';
+import { brokerUserOf, UntrustedSender } from './senders';
 
 /** A publish the broker has not confirmed within this long is failed, to be tried again later. */
 export const PUBLISH_TIMEOUT_MS = 5000;
@@ -10,15 +11,19 @@ export const PUBLISH_TIMEOUT_MS = 5000;
  * A broker connection with one confirm channel, reconnecting by itself (amqp-connection-manager):
  * `setup` runs on every (re)connect to declare what the channel uses (and to consume), and every
  * publish resolves only once the broker confirmed it, so a caller that marks a message sent
- * after the publish never marks one the broker did not take.
+ * after the publish never marks one the broker did not take. Every message is stamped with the
+ * broker user as its `user_id`, which the broker checks, so its consumers can tell who sent it.
  */
 export class BrokerChannel {
   private readonly connection: AmqpConnectionManager;
   readonly channel: ChannelWrapper;
+  /** The broker user this connects as. */
+  readonly user: string;
 
   private readonly logger: Logger;
 
   constructor(url: string, name: string, setup: (channel: ConfirmChannel, broker: BrokerChannel) => Promise<unknown>) {
+    this.user = brokerUserOf(url);
     this.connection = amqp.connect([url], SOCKET_OPTIONS);
     this.channel = this.connection.createChannel({
       name,
@@ -37,19 +42,26 @@ export class BrokerChannel {
     await this.channel.publish(exchange, routingKey, Buffer.from(JSON.stringify(body)), {
       persistent: true,
       contentType: 'application/json',
+      userId: this.user,
       ...options,
     });
   }
 
   /**
    * Publishes `message` again to `queue` (through the default exchange): its body, id, content
-   * type and headers, less the broker's delivery count. Not its user id, which the broker checks
-   * against the publisher's own.
+   * type and headers, less the broker's delivery count. Its user id becomes this one's, as the
+   * broker checks it against the publisher's own: check the sender before moving a message.
    */
   async republish(message: ConsumeMessage, queue: string): Promise<void> {
     const { contentType, messageId, headers = {} } = message.properties;
     const { 'x-delivery-count': _count, ...kept } = headers as Record<string, unknown>;
-    await this.channel.publish('', queue, message.content, { persistent: true, contentType, messageId, headers: kept });
+    await this.channel.publish('', queue, message.content, {
+      persistent: true,
+      contentType,
+      messageId,
+      headers: kept,
+      userId: this.user,
+    });
   }
 
   /**
@@ -109,8 +121,9 @@ export interface TransientFailures {
 }
 
 /**
- * Acknowledges `message` once `work` is done. Otherwise: an unreadable one is rejected at once
- * (its queue's dead-letter route keeps it, see deadLetterExchange); one that failed for a while
+ * Acknowledges `message` once `work` is done. Otherwise: an unreadable one, or one from an
+ * untrusted sender, is rejected at once (its queue's dead-letter route keeps it, see
+ * deadLetterExchange; a queue without one drops it); one that failed for a while
  * only is backed off, when `transient` says so; any other is handed back, to be taken again (a
  * queue's delivery limit dead-letters one that fails every time).
  */
@@ -130,6 +143,8 @@ export async function ackWhenDone(
       logger.warn(`dead-lettering a message: ${error.message}`);
       return settle(() => channel.nack(message, false, false));
     }
+    // Logged and counted by SenderCheck; dead-lettered where the queue has a route, else dropped.
+    if (error instanceof UntrustedSender) return settle(() => channel.nack(message, false, false));
     if (transient?.isTransient(error)) {
       logger.warn(`will try again later: ${String(error)}`);
       const backedOff = await transient.backOff(message).then(

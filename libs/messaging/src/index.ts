@@ -10,3 +10,4 @@ export * from './service-clients';
 export * from './broker-channel';
 export * from './notification-notices';
 export * from './events-exchange';
+export * from './senders';

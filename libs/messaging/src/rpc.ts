@@ -2,6 +2,7 @@ import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { ErrorCode, isErrorPayload, SENT_AT_HEADER, ServiceError, TIME_REMAINING_HEADER } from '@app/contracts';
 import { requestIdHeaders, rpcTimer } from '@app/observability';
+import { brokerUserOf } from './senders';
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
 
@@ -26,7 +27,7 @@ export async function sendRpc<TResult>(
     .setOptions({
       expiration: String(timeoutMs),
       persistent,
-      userId: brokerUserOf(client),
+      userId: brokerUserOfClient(client),
       headers: { ...requestIdHeaders(), [TIME_REMAINING_HEADER]: String(timeoutMs), [SENT_AT_HEADER]: String(Date.now()) },
     })
     .build();
@@ -43,10 +44,9 @@ export async function sendRpc<TResult>(
  * refuses a message whose user_id is not the publisher's, so a service can tell who sent it
  * (TRUSTED_SENDERS).
  */
-function brokerUserOf(client: ClientProxy): string {
+function brokerUserOfClient(client: ClientProxy): string {
   const url = (client as { options?: { urls?: unknown[] } }).options?.urls?.[0];
-  if (typeof url !== 'string') return 'guest';
-  return decodeURIComponent(new URL(url).username) || 'guest';
+  return typeof url === 'string' ? brokerUserOf(url) : 'guest';
 }
 
 export function toServiceError(error: unknown): ServiceError {

@@ -4,6 +4,7 @@ import { catchError, EMPTY, Observable, tap, throwError, timeout } from 'rxjs';
 import { ErrorCode, ServiceError, withDeadline } from '@app/contracts';
 import { UnavailableClassifier } from './rpc-error.filter';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
+import { PatternSenders, senderOf } from './senders';
 import { Settlement } from './settlement';
 
 const unavailable = () => ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE);
@@ -16,32 +17,26 @@ const unavailable = () => ServiceError.unavailable(SERVICE_UNAVAILABLE_MESSAGE);
  * the deadline passes (a stalled database, say) is given up on there, answered 503 and its
  * message acknowledged, so that it cannot hold a prefetch slot for longer than its caller waits;
  * what it does runs against that deadline (`withDeadline`), which bounds its database operations.
- * With trusted senders, a message whose `user_id` names none of them is refused unworked.
+ * With trusted senders, a message whose `user_id` names none of them, or one whose role does not
+ * send its pattern (see PATTERN_SENDERS), is refused unworked.
  */
 @Injectable()
 export class SettlementInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Messages');
 
-  private readonly trustedSenders: ReadonlySet<string>;
-
-  /**
-   * `isUnavailable`: failures answered 503 (see RpcErrorFilter); `trustedSenders`: the broker
-   * users whose messages are taken; empty, any.
-   */
+  /** `isUnavailable`: failures answered 503 (see RpcErrorFilter); `senders`: who may send which pattern. */
   constructor(
     private readonly settlement: Settlement,
     private readonly isUnavailable: UnavailableClassifier,
-    trustedSenders: readonly string[] = [],
-  ) {
-    this.trustedSenders = new Set(trustedSenders);
-  }
+    private readonly senders = new PatternSenders([]),
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
     const rmq = context.switchToRpc().getContext<RmqContext>();
     this.settlement.take(rmq);
-    const sender = rmq.getMessage().properties?.userId as string | undefined;
-    if (this.trustedSenders.size > 0 && !(sender !== undefined && this.trustedSenders.has(sender))) {
+    const sender = senderOf(rmq.getMessage());
+    if (!this.senders.allows(rmq.getPattern(), sender)) {
       // Refused before any handler runs; the error filter dead-letters it.
       return throwError(() => new ServiceError(ErrorCode.INTERNAL, `a message from an untrusted sender (${sender ?? 'none'})`));
     }

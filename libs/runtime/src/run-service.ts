@@ -6,7 +6,14 @@ import { AsyncMicroserviceOptions } from '@nestjs/microservices';
 import { Logger as JsonLogger } from 'nestjs-pino';
 import { ServiceEnvironment } from '@app/config';
 import { queueName } from '@app/contracts';
-import { ReliableServerRMQ, rmqServerOptions, RpcErrorFilter, Settlement, SettlementInterceptor } from '@app/messaging';
+import {
+  PatternSenders,
+  ReliableServerRMQ,
+  rmqServerOptions,
+  RpcErrorFilter,
+  Settlement,
+  SettlementInterceptor,
+} from '@app/messaging';
 import { OperationsEndpoint } from '@app/observability';
 import { isDatabaseUnavailable } from '@app/persistence';
 
@@ -45,8 +52,8 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
   app.useLogger(app.get(JsonLogger));
   // Not APP_INTERCEPTOR/APP_FILTER providers: they share this Settlement with the server made
   // above, before the module's providers exist, and must wrap every handler of every module.
-  const trustedSenders = app.get(ServiceEnvironment).TRUSTED_SENDERS.split(',').filter(Boolean);
-  app.useGlobalInterceptors(new SettlementInterceptor(settlement, isDatabaseUnavailable, trustedSenders));
+  const senders = new PatternSenders(app.get(ServiceEnvironment).TRUSTED_SENDERS.split(',').filter(Boolean));
+  app.useGlobalInterceptors(new SettlementInterceptor(settlement, isDatabaseUnavailable, senders));
   app.useGlobalFilters(new RpcErrorFilter(settlement, isDatabaseUnavailable));
   stopGracefully(app, async () => {
     const drained = (await server?.drain(DRAIN_TIMEOUT_MS)) ?? true;

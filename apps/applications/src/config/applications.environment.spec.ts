@@ -29,6 +29,7 @@ describe('ApplicationsEnvironment', () => {
       HTTP_PORT: 3002,
       DB_COMMAND_METRICS: 'false',
       TRUSTED_SENDERS: '',
+      EVENT_PUBLISHERS: '',
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
       APPLY_BASE_URL: 'http://localhost:3003',
       FIELD_ENCRYPTION_KEYS,

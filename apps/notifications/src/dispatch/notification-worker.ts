@@ -16,6 +16,7 @@ import {
   BrokerChannel,
   delayQueueOptions,
   queueOptions,
+  SenderCheck,
 } from '@app/messaging';
 import { countNotificationEvent, countNotificationMessage } from '@app/observability';
 import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
@@ -77,7 +78,9 @@ const LEASE_FACTOR = 4;
  *    dead-letters it onto the reminders queue when due: sent if the form is still unfinished,
  *    and the next one put to wait, up to MAX_REMINDERS. No database is polled.
  * A message is acknowledged only once what it caused is stored and published; a message that
- * fails is handed back, and after MAX_DELIVERIES dead-lettered for an operator.
+ * fails is handed back, and after MAX_DELIVERIES dead-lettered for an operator. With
+ * EVENT_PUBLISHERS, an event or invitation notice from any other broker user is dead-lettered
+ * unworked: it would have e-mails sent in a client's name.
  */
 @Injectable()
 export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -138,20 +141,45 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
     }
     await channel.assertQueue(reminderWait, delayQueueOptions(this.env.reminderAfterMs, reminders));
     await channel.prefetch(this.env.MAIL_CONCURRENCY);
-    const consume = (queue: string, work: (body: never) => Promise<void>) =>
-      channel.consume(queue, (message) => message && void this.settle(channel, message, work));
-    await consume(events, async (event: DomainEvent) => {
-      await this.onEvent(event);
-      countNotificationEvent(event.event);
-    });
-    await consume(invitations, (notice: InvitationNotice) => this.onInvitation(notice));
+    const senders = new SenderCheck(this.env.eventPublishers, broker.user);
+    const consume = (queue: string, work: (body: never) => Promise<void>, fromPublishers = false) =>
+      channel.consume(
+        queue,
+        (message) =>
+          message && void this.settle(channel, message, work, () => fromPublishers && senders.assertAccepted(queue, message)),
+      );
+    await consume(
+      events,
+      async (event: DomainEvent) => {
+        await this.onEvent(event);
+        countNotificationEvent(event.event);
+      },
+      true,
+    );
+    await consume(invitations, (notice: InvitationNotice) => this.onInvitation(notice), true);
     await consume(outgoing, (task: SendTask) => this.attempt(task));
     await consume(reminders, (task: ReminderTask) => this.onReminderDue(task));
   }
 
-  /** Acknowledges once `work` is done with the message's body; otherwise hands it back, to be taken again. */
-  private settle(channel: ConfirmChannel, message: ConsumeMessage, work: (body: never) => Promise<void>): Promise<void> {
-    return ackWhenDone(channel, message, () => work(JSON.parse(message.content.toString()) as never), this.logger);
+  /**
+   * Acknowledges once `work` is done with the message's body; otherwise hands it back, to be taken
+   * again. `accept` throws, before anything is read, for a message to refuse unworked.
+   */
+  private settle(
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+    work: (body: never) => Promise<void>,
+    accept: () => unknown = () => undefined,
+  ): Promise<void> {
+    return ackWhenDone(
+      channel,
+      message,
+      async () => {
+        accept();
+        await work(JSON.parse(message.content.toString()) as never);
+      },
+      this.logger,
+    );
   }
 
   private async onEvent(event: DomainEvent): Promise<void> {

@@ -29,6 +29,7 @@ describe('PropertiesEnvironment', () => {
       APPLY_BASE_URL: 'http://localhost:3003',
       INVITATION_LIFETIME_HOURS: 168,
       TRUSTED_SENDERS: '',
+      EVENT_PUBLISHERS: '',
       DEFAULT_FORM_PRESET_ID: 1,
       DEFAULT_BACKGROUND_CONFIG_ID: 1,
       CLIENT_DEFAULTS: '',

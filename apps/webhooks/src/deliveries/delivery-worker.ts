@@ -12,6 +12,7 @@ import {
   keepDelayedDeadLetters,
   queueOptions,
   readMessage,
+  SenderCheck,
   unroutedEvents,
 } from '@app/messaging';
 import { isDatabaseUnavailable } from '@app/persistence';
@@ -73,7 +74,8 @@ export const BACKOFF_SECONDS = 10;
  * queue's backoff queue instead (`<queue>.backoff.<seconds>s`), to come back after a delay without
  * using up the limit. Events no queue was bound for when they were published (before the events
  * queue existed) wait in the events exchange's unrouted queue; they are moved onto the events
- * queue as soon as it exists.
+ * queue as soon as it exists. With EVENT_PUBLISHERS, an event from any other broker user (on
+ * either queue) is refused unworked: it would be delivered signed with its client's secrets.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -153,15 +155,30 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await channel.assertQueue(this.retryQueue(seconds), delayQueueOptions(seconds * 1000, deliveries));
     }
     await channel.prefetch(this.env.WEBHOOK_CONCURRENCY);
-    await channel.consume(events, (message) => message && void this.settle(channel, events, message, () => this.fanOut(message)));
+    const senders = new SenderCheck(this.env.eventPublishers, broker.user);
+    await channel.consume(
+      events,
+      (message) =>
+        message &&
+        void this.settle(channel, events, message, async () => {
+          senders.assertAccepted(events, message);
+          await this.fanOut(message);
+        }),
+    );
     await channel.consume(
       deliveries,
       (message) => message && void this.settle(channel, deliveries, message, () => this.attempt(message)),
     );
     // Now that the events queue is bound, no event is unrouted any more: those kept go onto it.
+    // Checked before the move, which stamps this service's own user on it.
     await channel.consume(
       unrouted,
-      (message) => message && void this.settle(channel, events, message, () => broker.republish(message, events)),
+      (message) =>
+        message &&
+        void this.settle(channel, events, message, async () => {
+          senders.assertAccepted(unrouted, message);
+          await broker.republish(message, events);
+        }),
     );
   }
 
