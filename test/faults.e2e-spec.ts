@@ -26,6 +26,23 @@ const SCENARIO_TIMEOUT_MS = 120000;
 /** How long a request may take to fail once the broker is stopped. */
 const BROKER_DOWN_MS = 30000;
 
+/** How long the stack may take to serve again once the broker is back (it takes under a second). */
+const RECOVERY_BOUND_MS = 45000;
+
+/** Each process's log records at warn level or above since `since` (epoch ms), one line each. */
+function complaints(stack: Stack, since: number): string {
+  const levels = new Set(['warn', 'error', 'fatal', '40', '50', '60']);
+  return stack.processes
+    .map((process) => {
+      const lines = process.logs
+        .filter((record) => levels.has(String(record.level)) && Date.parse(String(record.time)) >= since)
+        .slice(-5)
+        .map((record) => `    ${String(record.msg).slice(0, 300)}`);
+      return `  ${process.app} (pid ${process.child.pid}): ${lines.length === 0 ? 'nothing' : `\n${lines.join('\n')}`}`;
+    })
+    .join('\n');
+}
+
 /** `work`, or a rejection naming `what` once `ms` have passed. */
 async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -149,7 +166,15 @@ describe('faults under load', () => {
         await run('rabbitmqctl', ['await_startup']);
         brokerBackAt = Date.now();
       }
-      await phase(load, 20, 0.25);
+      // Bounded within the scenario's timeout, so that a stack that never recovers says which of
+      // its processes complained, rather than only that the test ran out of time.
+      await within(RECOVERY_BOUND_MS, 'twenty creates answered 201 once the broker was back', phase(load, 20, 0.25)).catch(
+        (error: Error) => {
+          throw new Error(
+            `${error.message}; what each process logged at warn or above since:\n${complaints(stack!, brokerBackAt)}`,
+          );
+        },
+      );
       const counts = await settle('broker restart', stack, load, brokerBackAt);
 
       expectNothingLostOrDoubled(counts);
