@@ -161,6 +161,10 @@ describe('the online application form’s sections', () => {
     const done = await page(`${formUrl}/done`);
     expect(done.html).toContain('Elm Lettings will contact you');
     expect(done.html).toContain('Questions meanwhile: <a href="mailto:rent@elm.example">rent@elm.example</a>.');
+    // It names the people the household listed, who were just added, and what each was added as.
+    expect(done.html).toContain('The people you listed were added to your application.');
+    expect(done.html).toContain('<li>Charles Babbage, co-applicant</li>');
+    expect(done.html).toContain('<li>Anne Milbanke, guarantor</li>');
 
     // Completed: no step can be changed, and the form_url shows the confirmation.
     const late = await send(`${formUrl}/employment`, EMPLOYMENT);
@@ -177,6 +181,14 @@ describe('the online application form’s sections', () => {
     ]);
     const guarantor = (await client.get(new URL(application.applicants[2].api_url).pathname)).body.applicant;
     expect(guarantor.form_url).toMatch(/\/applicants\/[\w-]{60}$/);
+    // Each one's form says who added them, and to what; their own done page names nobody else.
+    const coApplicant = (await client.get(new URL(application.applicants[1].api_url).pathname)).body.applicant;
+    expect((await page(coApplicant.form_url)).html).toContain(
+      '<strong>Ada Lovelace</strong> added you to their application to Sections Court as a co-applicant.',
+    );
+    expect((await page(guarantor.form_url)).html).toContain(
+      '<strong>Ada Lovelace</strong> added you to their application to Sections Court as a guarantor.',
+    );
   });
 
   it('asks a guarantor added through the API only for identity, residence, income and its documents, then consent', async () => {
@@ -198,6 +210,10 @@ describe('the online application form’s sections', () => {
     expect(primary.status).toBe(422);
     expect(primary.body.error.details).toEqual([{ field: 'applicant.type', message: 'must be one of co_applicant, guarantor' }]);
     const formUrl = added.body.applicant.form_url;
+    // Added through the API, not by the primary applicant's form: the page says so.
+    expect((await page(formUrl)).html).toContain(
+      "The property manager added you to <strong>Ada Lovelace</strong>'s application to Guarantor House as a guarantor.",
+    );
 
     const contact = await send(formUrl, { first_name: 'Anne', last_name: 'Milbanke', email: 'anne@example.com' });
     expect(contact.location).toMatch(/\/identity$/);
@@ -217,6 +233,7 @@ describe('the online application form’s sections', () => {
     }
     const signed = await send(`${formUrl}/finish`, { consent: 'yes', signature: 'Anne Milbanke' });
     expect(signed.location).toMatch(/\/done$/);
+    expect((await page(`${formUrl}/done`)).html).not.toContain('The people you listed');
     const record = (await client.get(new URL(added.body.applicant.api_url).pathname)).body.applicant;
     expect(record).toMatchObject({ type: 'guarantor', form_status: 'completed', household: null, emergency_contact: null });
     expect(record.employment).toHaveLength(1);

@@ -406,7 +406,12 @@ describe('notifications', () => {
     });
     await submit(page, /\/done$/);
 
-    const invitation = await mailTo(adultEmail, /invited/);
+    // The done page names who was added; the invitation says who added them.
+    expect(await page.locator('ul.added li').allTextContents()).toEqual(['Leonard <b>Vaughan</b>, co-applicant']);
+    const invitation = await mailTo(adultEmail, /Dorothy Vaughan added you to their application for Elm Row/);
+    expect(String(invitation.parsed.html)).toContain(
+      'Dorothy Vaughan added you to their application for <strong>Elm Row</strong>.',
+    );
     const applications = (await client.get(`/api/v2/applications?property_id=${property.id}`)).body.applications;
     const records = await Promise.all(
       applications[0].applicants.map(

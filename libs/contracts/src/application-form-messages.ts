@@ -1,7 +1,7 @@
 import { FormConsent } from './dto/consent.dto';
 import { FormContactInput, FormDetailsInput } from './dto/application-form.dto';
 import { FormSectionKind } from './form-presets';
-import { FormStatus } from './dto/applicant.dto';
+import { AddedApplicantType, FormStatus } from './dto/applicant.dto';
 import { ApplicantType } from './dto/application.dto';
 import { PropertyRepresentation } from './dto/property.dto';
 import { SealedApplicantFields } from './messages';
@@ -120,8 +120,29 @@ export interface FormApplicant {
   desired_move_in: string | null;
   /** The preset version the application is filled with; null until the form first resolves one. */
   form_preset: FormPresetVersionRef | null;
+  /**
+   * For a co-applicant or guarantor: whose application it joins, and whether that applicant listed
+   * it on their own form (otherwise the property manager added it). Null for the primary applicant.
+   */
+  joining: FormJoining | null;
+  /** For the primary applicant: the people its form listed, as added to the application, in order. */
+  added: FormAddedPerson[];
   /** Only in the answer to START: the token of the new applicant's form_url. */
   token?: string;
+}
+
+/** Whose application a co-applicant or guarantor joins (FormApplicant.joining). */
+export interface FormJoining {
+  /** The primary applicant's first and last name. */
+  primary_name: string;
+  /** True when the primary applicant listed this one on their form. */
+  listed_by_primary: boolean;
+}
+
+/** One of the people an applicant's form listed, as added to the application. */
+export interface FormAddedPerson {
+  name: string;
+  type: AddedApplicantType;
 }
 
 /** INVITATIONS.CHECK, USE and RELEASE: an invitation named by its token's digest, for one property. */

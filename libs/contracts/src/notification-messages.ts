@@ -55,4 +55,6 @@ export interface NotificationSubject {
   form_status: FormStatus;
   /** Whether it is to be invited by e-mail: asked for with send_email, or named on the form. */
   invite: boolean;
+  /** The full name of the applicant whose form listed this one; null for one added otherwise. */
+  added_by: string | null;
 }

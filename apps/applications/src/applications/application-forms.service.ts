@@ -18,6 +18,7 @@ import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { applicantEventData, ApplicationsService } from './applications.service';
+import { addedThroughForm, formAddedKey, joining } from './form-added';
 import { formTokenDigest, FormTokens } from './form-tokens';
 
 const ALREADY_COMPLETED = 'this application form is already completed';
@@ -232,7 +233,7 @@ export class ApplicationFormsService {
     ];
     for (const [index, { person, type }] of named.entries()) {
       // Keyed by the naming applicant and position: a repeated submission adds each one once.
-      const key = `form:${applicant.id}:${type}:${index}`;
+      const key = formAddedKey(applicant.id, type, index);
       await this.applications.addApplicantFromForm(application.client_id, application.id, { ...person }, type, key);
     }
     const form = await this.markFormCompleted(subject, completion);
@@ -374,6 +375,8 @@ function view({ application, applicant, form, preset }: FormSubject): FormApplic
     desired_unit_description: application.desired_unit_description ?? null,
     desired_move_in: application.desired_move_in ?? null,
     form_preset: preset,
+    joining: joining(application, current),
+    added: addedThroughForm(application, current),
   };
 }
 

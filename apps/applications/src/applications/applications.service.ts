@@ -29,6 +29,7 @@ import { toApplicantRepresentation, toApplicationRepresentation } from './applic
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicantForms, withFormProgress } from './applicant-forms';
+import { addedBy } from './form-added';
 import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
 
@@ -116,6 +117,7 @@ export class ApplicationsService {
       form_url: this.formTokens.formUrl(clientId, applicant),
       form_status: withFormProgress(applicant, form).form_status ?? 'not_started',
       invite: applicant.send_email === true,
+      added_by: addedBy(application, applicant),
     };
   }
 

@@ -201,7 +201,12 @@ export class FormHttpController {
       const { applicant, property } = await this.flow.openApplicant(token);
       if (applicant.form_status !== 'completed')
         return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'contact', iframe), iframe);
-      return this.flow.pages.send(reply, 200, 'done', { title: 'Application complete', iframe, property });
+      return this.flow.pages.send(reply, 200, 'done', {
+        title: 'Application complete',
+        iframe,
+        property,
+        added: applicant.added,
+      });
     });
   }
 
@@ -266,6 +271,8 @@ export class FormHttpController {
       steps: steps.length,
       problems,
       property,
+      joining: applicant?.joining ?? null,
+      applicantType: applicant?.type ?? 'primary',
       values,
       action: withIframe(action, iframe),
       csrf: this.flow.csrf.issue(action),

@@ -55,6 +55,8 @@ interface Recipient {
   property_name: string;
   email: string;
   first_name: string | null;
+  /** Who listed the addressee on their own form, by full name (an invitation says so). */
+  added_by?: string | null;
 }
 
 /**
@@ -237,6 +239,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       property_name: recipient.property_name,
       url,
       sender_name: settings.sender_name,
+      added_by: recipient.added_by ?? null,
     });
     const record = newMessageRecord(
       {

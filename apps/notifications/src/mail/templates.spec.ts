@@ -48,6 +48,17 @@ describe('renderMessage', () => {
     expect(message.subject).toBe('You are invited to apply for <b>Elm</b> & "Oak"');
   });
 
+  it('says in an invitation who listed the addressee on their form, escaped in the HTML', () => {
+    const message = renderMessage('invitation', { ...DATA, added_by: 'Grace <i>Hopper</i>' });
+    expect(message.text).toContain('Grace <i>Hopper</i> added you to their application for Maple Court. Your own');
+    expect(message.html).toContain(
+      '<p>Grace &lt;i&gt;Hopper&lt;/i&gt; added you to their application for <strong>Maple Court</strong>. ',
+    );
+    expect(message.text).not.toContain('You are invited');
+    expect(message.subject).toBe('Grace <i>Hopper</i> added you to their application for Maple Court');
+    expect(renderMessage('invitation', DATA).text).toContain('You are invited to apply for Maple Court. Your own');
+  });
+
   it('keeps a subject on one line whatever the property is named', () => {
     expect(renderMessage('confirmation', { ...DATA, property_name: 'Elm\r\nBcc: x@example.test' }).subject).toBe(
       'We received your application for Elm Bcc: x@example.test',

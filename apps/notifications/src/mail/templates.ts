@@ -13,6 +13,8 @@ export interface MessageData {
   url: string | null;
   /** Who the message is from: the client's sender_name, or null for none. */
   sender_name: string | null;
+  /** For an invitation: the applicant whose form listed the addressee, by full name; null otherwise. */
+  added_by?: string | null;
 }
 
 export interface MailContent {
@@ -32,16 +34,25 @@ const GREETING_HTML = `<p>Hello<% if (it.first_name) { %> <%= it.first_name %><%
 const SIGNATURE_TEXT = `<% if (it.sender_name) { %>\n\n<%= it.sender_name %><% } %>`;
 const SIGNATURE_HTML = `<% if (it.sender_name) { %><p><%= it.sender_name %></p><% } %>`;
 const LINK_HTML = `<p><a href="<%= it.url %>"><%= it.url %></a></p>`;
+const INVITED_TEXT =
+  `<% if (it.added_by) { %><%= it.added_by %> added you to their application for <%= it.property_name %>.` +
+  `<% } else { %>You are invited to apply for <%= it.property_name %>.<% } %>`;
+const INVITED_HTML =
+  `<% if (it.added_by) { %><%= it.added_by %> added you to their application for <strong><%= it.property_name %></strong>.` +
+  `<% } else { %>You are invited to apply for <strong><%= it.property_name %></strong>.<% } %>`;
 const PRIVATE_LINK = 'The link is yours alone: please do not forward this message.';
 
 const TEMPLATES: Record<MessageKind, Template> = {
   invitation: {
-    subject: (data) => `You are invited to apply for ${data.property_name}`,
+    subject: (data) =>
+      data.added_by
+        ? `${data.added_by} added you to their application for ${data.property_name}`
+        : `You are invited to apply for ${data.property_name}`,
     text:
-      `${GREETING_TEXT}\n\nYou are invited to apply for <%= it.property_name %>. Your own application form is here:\n\n` +
+      `${GREETING_TEXT}\n\n${INVITED_TEXT} Your own application form is here:\n\n` +
       `<%= it.url %>\n\n${PRIVATE_LINK}${SIGNATURE_TEXT}\n`,
     html:
-      `${GREETING_HTML}<p>You are invited to apply for <strong><%= it.property_name %></strong>. ` +
+      `${GREETING_HTML}<p>${INVITED_HTML} ` +
       `Your own application form is here:</p>${LINK_HTML}<p>${PRIVATE_LINK}</p>${SIGNATURE_HTML}`,
   },
   confirmation: {
