@@ -16,6 +16,14 @@ FERRETDB_PATCH_LEVEL=2
 FERRETDB_MODULE=github.com/FerretDB/FerretDB
 PATCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/ferretdb-patches"
 START_TIMEOUT_S=${FERRETDB_START_TIMEOUT:-30}
+# SQLite's `synchronous` setting for FerretDB's databases (it runs them in WAL mode). With `full`
+# (SQLite's default) every commit waits for an fsync of the log; FerretDB commits each write on its
+# own, one at a time, so that fsync bounds every create (docs/benchmarks.md, "Commits without an
+# fsync each"). With `normal` a commit is durable once written to the log: a crash of FerretDB
+# loses nothing, a crash of the machine can lose the last moment's commits but never corrupts the
+# database. That is what MongoDB itself promises by default (a standalone acknowledges a write
+# before its journal, which it syncs every 100 ms), and this database is for tests and local runs.
+SYNCHRONOUS=${FERRETDB_SYNCHRONOUS:-normal}
 STOP_TIMEOUT_S=10
 
 prog=$(basename "$0")
@@ -32,6 +40,7 @@ Usage:
 Environment:
   FERRETDB_CACHE          cache directory (default \${XDG_CACHE_HOME:-\$HOME/.cache}/rental-applications)
   FERRETDB_START_TIMEOUT  seconds to wait for the port on start (default 30)
+  FERRETDB_SYNCHRONOUS    SQLite's synchronous setting: normal (default) or full
 
 Example:
   uri=\$($prog start /tmp/ferretdb 27017) && MONGODB_URI=\$uri npm test; $prog stop /tmp/ferretdb
@@ -140,6 +149,8 @@ cmd_start() {
     die "invalid port: $port"
   fi
   port=$((10#$port))
+  [[ "$SYNCHRONOUS" == normal || "$SYNCHRONOUS" == full ]] ||
+    die "FERRETDB_SYNCHRONOUS must be normal or full, not '$SYNCHRONOUS'"
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd -P)
   log="$dir/ferretdb.log"
@@ -154,7 +165,7 @@ cmd_start() {
   # Detached from our stdin/stdout so that callers using $(...) do not wait for the server.
   "$bin" \
     --handler=sqlite \
-    --sqlite-url="file:$dir/" \
+    --sqlite-url="file:$dir/?_pragma=synchronous($SYNCHRONOUS)" \
     --state-dir="$dir/state" \
     --listen-addr="127.0.0.1:$port" \
     --telemetry=disable \

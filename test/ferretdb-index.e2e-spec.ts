@@ -1,8 +1,14 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { Db, MongoClient } from 'mongodb';
+import { FERRETDB_SCRIPT } from './support/global-setup';
 import { api } from './support/http';
-import { ServiceName, Stack } from '../tools/stack';
+import { freePort, ServiceName, Stack } from '../tools/stack';
 
 /**
  * Every read, update and delete of the data layer filters on `{_id: <string>}` (or, for a page,
@@ -133,4 +139,44 @@ describe('a read by _id', () => {
     // Read from the index, both are one lookup; the bound leaves room for a busy machine.
     expect(largeMs).toBeLessThan(Math.max(3 * smallMs, smallMs + 5));
   }, 300_000);
+});
+
+describe('scripts/ferretdb.sh start', () => {
+  const run = promisify(execFile);
+
+  /** Starts FerretDB with `synchronous` in the environment; the command line it runs, and whether it stores and reads. */
+  async function started(synchronous: string | undefined): Promise<{ cmdline: string; read: unknown }> {
+    const dir = await mkdtemp(join(tmpdir(), 'ferretdb-synchronous-'));
+    const env = { ...process.env, FERRETDB_SYNCHRONOUS: synchronous };
+    if (synchronous === undefined) delete env.FERRETDB_SYNCHRONOUS;
+    try {
+      const { stdout } = await run(FERRETDB_SCRIPT, ['start', dir, String(await freePort())], { env });
+      const pid = (await readFile(join(dir, 'ferretdb.pid'), 'utf8')).trim();
+      const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ');
+      const mongo = await MongoClient.connect(stdout.trim().split('\n').pop()!);
+      try {
+        const collection = mongo.db('synchronous').collection<{ _id: string; n: number }>('probe');
+        await collection.insertOne({ _id: 'one', n: 1 });
+        return { cmdline, read: await collection.findOne({ _id: 'one' }) };
+      } finally {
+        await mongo.close();
+      }
+    } finally {
+      await run(FERRETDB_SCRIPT, ['stop', dir]);
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('runs SQLite with synchronous NORMAL unless FERRETDB_SYNCHRONOUS=full, and refuses any other value', async () => {
+    const byDefault = await started(undefined);
+    expect(byDefault.cmdline).toContain('--sqlite-url=file:');
+    expect(byDefault.cmdline).toContain('?_pragma=synchronous(normal) ');
+    expect(byDefault.read).toEqual({ _id: 'one', n: 1 });
+    const full = await started('full');
+    expect(full.cmdline).toContain('?_pragma=synchronous(full) ');
+    expect(full.read).toEqual({ _id: 'one', n: 1 });
+    await expect(started('off')).rejects.toMatchObject({
+      stderr: expect.stringContaining('FERRETDB_SYNCHRONOUS must be normal or full'),
+    });
+  }, 120_000);
 });
