@@ -154,7 +154,7 @@ describe('applicants’ form links', () => {
       // Three pages looked their applicant up; the two refused did not.
       expect(await handled()).toBe(before + 3);
       // Its stylesheet, icon and scripts are no pages: served whatever the count.
-      for (const asset of ['form.css', 'favicon.svg', 'reveal.js', 'documents.js']) {
+      for (const asset of ['form.css', 'favicon.svg', 'reveal.js', 'documents.js', 'history.js']) {
         expect([asset, (await fetch(`http://127.0.0.1:${port}/${asset}`)).status]).toEqual([asset, 200]);
       }
     } finally {

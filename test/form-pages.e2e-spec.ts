@@ -135,6 +135,30 @@ describe('the application form’s pages', () => {
     expect((await fetch(`${stack.formUrl}/assets/${href!.split('/')[2]}/main.js`)).status).toBe(404);
   });
 
+  it('turns a page with problems into a plain visit in the history: Reload and Back load it, never resend the form', async () => {
+    const property = await createProperty({ name: 'Resubmit Court' });
+    await page.goto(property.application_url);
+    await page.getByLabel('First name').fill('Ada');
+    // No last name and no e-mail: the page comes back with its problems, in answer to the POST.
+    await submit(page);
+    expect(await mainText(page)).toContain('Please correct these 2 problems');
+    // Reload asks for the page again: nothing is sent twice, the problems are gone, and so is the POST.
+    const reloaded = await page.reload();
+    expect([reloaded?.request().method(), reloaded?.status(), page.url()]).toEqual(['GET', 200, property.application_url]);
+    expect(await mainText(page)).not.toContain('Please correct');
+
+    await page.getByLabel('First name').fill('Ada');
+    await submit(page);
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('E-mail address').fill('ada@example.com');
+    await submit(page, /\/details$/);
+    // Back to the page that had problems: loaded (or kept) as a page, not a form to send again.
+    const back = await page.goBack();
+    expect(back === null || back.request().method() === 'GET').toBe(true);
+    expect(page.url()).toBe(property.application_url);
+    expect(await page.getByLabel('First name').count()).toBe(1);
+  });
+
   /** Text that would run or load something if any page wrote it as markup. */
   const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
 

@@ -102,6 +102,8 @@ export class Pages {
       summarize,
       phoneLink,
       assetPath,
+      // A page that answers a POST (problems, a refusal, a list redrawn) is not a redirect; see history.js.
+      answersPost: reply.request.method === 'POST',
     });
     return this.secure(reply, data.iframe).code(status).type('text/html; charset=utf-8').send(html);
   }

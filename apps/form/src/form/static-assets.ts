@@ -12,6 +12,8 @@ const TYPES = {
   'reveal.js': 'text/javascript; charset=utf-8',
   // The documents page's upload progress, which the form does without.
   'documents.js': 'text/javascript; charset=utf-8',
+  // A page answering a POST turned into a plain visit in the history (Back does not resend it).
+  'history.js': 'text/javascript; charset=utf-8',
 } as const;
 
 export type AssetName = keyof typeof TYPES;
