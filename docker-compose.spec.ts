@@ -226,6 +226,8 @@ describe('docker-compose.yml', () => {
         ...ownQueues('webhooks.deliveries'),
         'webhooks.events.backoff.10s',
         'webhooks.retry.300s',
+        'webhooks.deliveries.wait.1s',
+        'webhooks.deliveries.wait.30s',
       ]) {
         expect([
           can('webhooks', 'configure', resource),

@@ -29,6 +29,11 @@ describe('webhook deliveries under faults', () => {
         // recovers before the exchanges: those overdue by 10 s are queued again.
         WEBHOOK_RETRY_OVERDUE_SECONDS: '10',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        // One receiver stands for every client here, failing or holding on purpose: the caps and
+        // the breaker that keep one client from holding up the others (webhook-fairness) stay out.
+        WEBHOOK_ENDPOINT_CONCURRENCY: '32',
+        WEBHOOK_CLIENT_CONCURRENCY: '32',
+        WEBHOOK_BREAKER_FAILURES: '1000',
       },
     });
     client = api(stack.url);

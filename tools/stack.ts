@@ -314,6 +314,12 @@ function webhookRetryQueues(env: NodeJS.ProcessEnv): string[] {
   return [...new Set(schedule.split(','))].map((seconds) => `webhooks.retry.${seconds}s`);
 }
 
+/** The webhooks service's wait queues, for attempts its gate held back: a second, and the breaker's open time. */
+function webhookWaitQueues(env: NodeJS.ProcessEnv): string[] {
+  const seconds = new Set(['1', env.WEBHOOK_BREAKER_OPEN_SECONDS ?? '30']);
+  return [...seconds].map((wait) => `webhooks.deliveries.wait.${wait}s`);
+}
+
 /** The notifications service's delay queues: one per distinct retry delay, and the reminders' wait. */
 function notificationDelayQueues(env: NodeJS.ProcessEnv): string[] {
   const schedule = env.MAIL_RETRY_SCHEDULE ?? '10,60,300,900,1800,3600,7200,14400,21600,21600,14400';
@@ -345,7 +351,8 @@ export async function removeBrokerObjects(namespace: string, env: NodeJS.Process
       await channel.deleteExchange(`${namespace}${queue}.dead-letter-exchange`);
     }
     const backoffQueues = ['webhooks.events.backoff.10s', 'webhooks.deliveries.backoff.10s'];
-    for (const queue of [...backoffQueues, ...webhookRetryQueues(env), ...notificationDelayQueues(env), 'events.unrouted']) {
+    const delayQueues = [...webhookRetryQueues(env), ...webhookWaitQueues(env), ...notificationDelayQueues(env)];
+    for (const queue of [...backoffQueues, ...delayQueues, 'events.unrouted']) {
       await channel.deleteQueue(`${namespace}${queue}`);
     }
     await channel.deleteExchange(`${namespace}events`);

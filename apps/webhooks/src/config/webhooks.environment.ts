@@ -26,6 +26,22 @@ export class WebhooksEnvironment extends ServiceEnvironment {
   @isIntegerInRange('WEBHOOK_CONCURRENCY', 1, 500)
   WEBHOOK_CONCURRENCY: number = 32;
 
+  /** Attempts one instance has under way at once to one endpoint (scheme, host and port). */
+  @isIntegerInRange('WEBHOOK_ENDPOINT_CONCURRENCY', 1, 500)
+  WEBHOOK_ENDPOINT_CONCURRENCY: number = 4;
+
+  /** Attempts one instance has under way at once for one client, whatever its endpoints. */
+  @isIntegerInRange('WEBHOOK_CLIENT_CONCURRENCY', 1, 500)
+  WEBHOOK_CLIENT_CONCURRENCY: number = 8;
+
+  /** Attempts in a row an endpoint leaves unanswered (or answers 5xx) before it is left alone. */
+  @isIntegerInRange('WEBHOOK_BREAKER_FAILURES', 1, 1000)
+  WEBHOOK_BREAKER_FAILURES: number = 5;
+
+  /** Seconds an endpoint is left alone, its deliveries waiting, before one attempt probes it. */
+  @isIntegerInRange('WEBHOOK_BREAKER_OPEN_SECONDS', 1, 3600)
+  WEBHOOK_BREAKER_OPEN_SECONDS: number = 30;
+
   /**
    * Days a finished delivery and its attempts are kept after it last changed (or was asked to be
    * made again); then they are removed. Must outlast the retry schedule, which it does by far.

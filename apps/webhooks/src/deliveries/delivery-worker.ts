@@ -19,8 +19,9 @@ import { isDatabaseUnavailable } from '@app/persistence';
 import { WebhooksEnvironment } from '../config/webhooks.environment';
 import { SubscriptionStore } from '../subscriptions/subscription-store';
 import { DeliveryRecord, deliveryKey, DeliveryStore, WebhookBody } from './delivery-store';
+import { EndpointGate, WaitReason } from './endpoint-gate';
 import { signatureHeaders } from './signature';
-import { sendWebhook } from './webhook-sender';
+import { AttemptOutcome, sendWebhook } from './webhook-sender';
 
 /** A delivery to attempt: `retry` counts the automatic retries made before it; `manual` ones are asked for. */
 export interface DeliveryTask {
@@ -29,18 +30,27 @@ export interface DeliveryTask {
   manual?: boolean;
   /** A retry's token, stored with its delivery (`retry_token`) while it waits. */
   token?: string;
+  /** Set on an attempt the gate held back: whose, to where, and how often in a row, to hold it again unread. */
+  held?: { client_id: number; endpoint: string; times: number };
 }
 
 function isDeliveryTask(body: unknown): body is DeliveryTask {
   if (typeof body !== 'object' || body === null) return false;
-  const { key, retry, manual, token } = body as Record<string, unknown>;
+  const { key, retry, manual, token, held } = body as Record<string, unknown>;
   return (
     typeof key === 'string' &&
     Number.isSafeInteger(retry) &&
     (retry as number) >= 0 &&
     [undefined, true, false].includes(manual as boolean) &&
-    (token === undefined || typeof token === 'string')
+    (token === undefined || typeof token === 'string') &&
+    (held === undefined || isHeld(held))
   );
+}
+
+function isHeld(held: unknown): held is DeliveryTask['held'] {
+  if (typeof held !== 'object' || held === null) return false;
+  const { client_id: clientId, endpoint, times } = held as Record<string, unknown>;
+  return Number.isSafeInteger(clientId) && typeof endpoint === 'string' && Number.isSafeInteger(times);
 }
 
 /** Overdue retries queued again per round of the sweep. */
@@ -56,6 +66,21 @@ function retryToken(): string {
  * deliveries resume soon after the outage.
  */
 export const BACKOFF_SECONDS = 10;
+
+/** How long an attempt waits when its endpoint or client has as many under way as it may. */
+export const BUSY_WAIT_SECONDS = 1;
+/**
+ * Holds in a row after which an attempt waits as long as for an endpoint left alone: a backlog
+ * behind a slow receiver comes round every WEBHOOK_BREAKER_OPEN_SECONDS, not every second.
+ */
+export const SHORT_HOLDS = 3;
+
+/** Whether an attempt says its endpoint is in trouble: no answer at all, or a 5xx. */
+function endpointFailed(outcome: AttemptOutcome | undefined): boolean {
+  if (!outcome) return true;
+  if (outcome.response_status === null) return !outcome.error?.startsWith('refused:');
+  return outcome.response_status >= 500;
+}
 
 /**
  * Delivers events to their subscriptions, with nothing held in memory between attempts:
@@ -76,6 +101,11 @@ export const BACKOFF_SECONDS = 10;
  * queue existed) wait in the events exchange's unrouted queue; they are moved onto the events
  * queue as soon as it exists. With EVENT_PUBLISHERS, an event from any other broker user (on
  * either queue) is refused unworked: it would be delivered signed with its client's secrets.
+ *
+ * An attempt its EndpointGate holds back (its endpoint or client has as many attempts under way
+ * as it may, or its endpoint stopped answering) goes to a wait queue instead, unchanged, and
+ * comes back to the deliveries queue after BUSY_WAIT_SECONDS or WEBHOOK_BREAKER_OPEN_SECONDS: the
+ * instance's slots go to other clients' deliveries meanwhile, and no retry of the schedule is spent.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -84,6 +114,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private sweep?: NodeJS.Timeout;
   private readonly schedule: number[];
   private readonly names: { exchange: string; events: string; deliveries: string; unrouted: string };
+  private readonly gate: EndpointGate;
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
@@ -91,6 +122,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly env: WebhooksEnvironment,
   ) {
     this.schedule = env.retrySchedule;
+    this.gate = new EndpointGate(
+      {
+        endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+        clientConcurrency: env.WEBHOOK_CLIENT_CONCURRENCY,
+        breakerFailures: env.WEBHOOK_BREAKER_FAILURES,
+        breakerOpenMs: env.WEBHOOK_BREAKER_OPEN_SECONDS * 1000,
+      },
+      Date.now,
+      (endpoint, failures) =>
+        this.logger.warn(
+          `webhook endpoint ${endpoint} left alone for ${env.WEBHOOK_BREAKER_OPEN_SECONDS} s after ${failures} attempts in a row without an answer; its deliveries wait`,
+        ),
+    );
     const name = (base: string) => queueName(env.NAMESPACE, base);
     const exchange = eventsExchange(env.NAMESPACE);
     this.names = {
@@ -107,6 +151,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private retryQueue(seconds: number): string {
     return queueName(this.env.NAMESPACE, `webhooks.retry.${seconds}s`);
+  }
+
+  /** Where an attempt the gate holds back waits: a second while its endpoint or client is busy, at first. */
+  private waitQueue(reason: WaitReason, times: number): string {
+    const short = reason === 'busy' && times <= SHORT_HOLDS;
+    return webhookWaitQueue(this.env.NAMESPACE, short ? BUSY_WAIT_SECONDS : this.env.WEBHOOK_BREAKER_OPEN_SECONDS);
   }
 
   onApplicationBootstrap(): void {
@@ -153,6 +203,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await channel.bindQueue(events, exchange, '#');
     for (const seconds of new Set(this.schedule)) {
       await channel.assertQueue(this.retryQueue(seconds), delayQueueOptions(seconds * 1000, deliveries));
+    }
+    for (const seconds of new Set([BUSY_WAIT_SECONDS, this.env.WEBHOOK_BREAKER_OPEN_SECONDS])) {
+      await channel.assertQueue(webhookWaitQueue(this.env.NAMESPACE, seconds), delayQueueOptions(seconds * 1000, deliveries));
     }
     await channel.prefetch(this.env.WEBHOOK_CONCURRENCY);
     const senders = new SenderCheck(this.env.eventPublishers, broker.user);
@@ -233,8 +286,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await this.broker!.publish('', this.names.deliveries, task);
   }
 
+  /** The task, held once more, back on the deliveries queue once the wait for `reason` is over. */
+  private async hold(task: DeliveryTask, held: NonNullable<DeliveryTask['held']>, reason: WaitReason): Promise<void> {
+    const times = held.times + 1;
+    await this.broker!.publish('', this.waitQueue(reason, times), { ...task, held: { ...held, times } });
+  }
+
   private async attempt(message: ConsumeMessage): Promise<void> {
     const task = readMessage(message, isDeliveryTask, 'a delivery task');
+    // Held back before, and its endpoint or client still has no room: it waits again, unread.
+    const stillWaiting = task.held && this.gate.waiting(task.held.client_id, task.held.endpoint);
+    if (stillWaiting) return this.hold(task, task.held!, stillWaiting);
     const delivery = await this.deliveries.find(task.key);
     if (!delivery || (delivery.status === 'succeeded' && !task.manual)) return;
     // A retry queued again since (it was overdue) carries the new token: this one is superseded.
@@ -244,10 +306,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
       return;
     }
+    const admission = this.gate.admit(delivery.client_id, subscription.url);
+    if (!admission.admitted) {
+      const held = { client_id: delivery.client_id, endpoint: admission.endpoint, times: task.held?.times ?? 0 };
+      return this.hold(task, held, admission.reason);
+    }
     const body = JSON.stringify(delivery.body);
     const at = new Date();
     const headers = signatureHeaders(subscription.secret, delivery.body.id, body, at);
-    const outcome = await sendWebhook(subscription.url, body, headers, this.env.allowPrivateUrls);
+    let outcome: AttemptOutcome | undefined;
+    try {
+      outcome = await sendWebhook(subscription.url, body, headers, this.env.allowPrivateUrls);
+    } finally {
+      admission.release(endpointFailed(outcome));
+    }
     await this.deliveries.recordAttempt(delivery, outcome, at, task.retry + 1);
     if (outcome.success) {
       await this.deliveries.update(delivery._id, { status: 'succeeded', next_attempt_at: null });
@@ -267,4 +339,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
     }
   }
+}
+
+/** The queue where attempts held back by the gate wait `seconds` before they are made. */
+export function webhookWaitQueue(namespace: string, seconds: number): string {
+  return queueName(namespace, `webhooks.deliveries.wait.${seconds}s`);
 }
