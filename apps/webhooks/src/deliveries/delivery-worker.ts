@@ -132,7 +132,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       Date.now,
       (endpoint, failures) =>
         this.logger.warn(
-          `webhook endpoint ${endpoint} left alone for ${env.WEBHOOK_BREAKER_OPEN_SECONDS} s after ${failures} attempts in a row without an answer; its deliveries wait`,
+          `webhook endpoint ${endpoint} left alone for ${env.WEBHOOK_BREAKER_OPEN_SECONDS} s after ${failures} attempts in a row without an answer or with a 5xx; its deliveries wait`,
         ),
     );
     const name = (base: string) => queueName(env.NAMESPACE, base);
