@@ -6,3 +6,4 @@ export * from './record-repository';
 export * from './claim-batches';
 export * from './operation-timeout';
 export * from './background-purge';
+export * from './position-lists';

@@ -59,13 +59,19 @@ export class MemoryCollection {
     };
   }
 
-  async updateOne(filter: Record<string, unknown>, update: { $set: Record<string, unknown> }): Promise<void> {
+  async updateOne(
+    filter: Record<string, unknown>,
+    update: { $set: Record<string, unknown> },
+    options: { upsert?: boolean } = {},
+  ): Promise<void> {
     expectKeyFilter(filter);
     this.updates++;
     // Read, then write a turn later, as FerretDB does: concurrent updates can overwrite each other.
     const found = this.documents.get(filter._id as string);
     await nextTurn();
     if (found) this.documents.set(found._id, structuredClone({ ...found, ...update.$set }));
+    else if (options.upsert)
+      this.documents.set(filter._id as string, structuredClone({ _id: filter._id as string, ...update.$set }));
   }
 
   /** For rare paths only: `_id` and equal values of other fields, which FerretDB checks row by row. */

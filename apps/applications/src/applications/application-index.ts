@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { PositionLists } from '../lists/position-lists';
+import { PositionLists } from '@app/persistence';
 
 export interface IndexedApplication {
   position: number;

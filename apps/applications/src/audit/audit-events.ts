@@ -9,9 +9,8 @@ import {
   SENSITIVE_DATA_READ,
   SensitiveReader,
 } from '@app/contracts';
-import { documentKey, IdAllocator, ignoreExistingCollection } from '@app/persistence';
+import { documentKey, IdAllocator, ignoreExistingCollection, PositionLists } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
-import { PositionLists } from '../lists/position-lists';
 
 const AUDIT_EVENTS = 'audit_events';
 const AUDIT_INDEX = 'audit_index';
@@ -46,7 +45,8 @@ export interface AuditQuery {
  * is stored under its id and listed in its client's list and its applicant's (PositionLists), so
  * that a page is reads by `_id` only. Lifetime: MongoDB removes an expired event through a TTL
  * index on `expires_at`; FerretDB has none, so every instance also deletes what has expired once
- * an hour, and readers skip what has expired and is not deleted yet.
+ * an hour, list entries included (on either database), and readers skip what has expired and is
+ * not deleted yet.
  */
 @Injectable()
 export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
@@ -71,14 +71,17 @@ export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection(AUDIT_EVENTS).catch(ignoreExistingCollection);
     await this.lists.createCollection();
-    for (const collection of [AUDIT_EVENTS, AUDIT_INDEX]) {
-      await this.connection
-        .collection(collection)
-        .createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 })
-        .catch((error: Error) =>
-          this.logger.log(`no TTL index on ${collection} (${error.message}); the hourly sweep deletes expired events`),
-        );
-    }
+    await this.events
+      .createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 })
+      .catch((error: Error) =>
+        this.logger.log(`no TTL index on ${AUDIT_EVENTS} (${error.message}); the hourly sweep deletes expired events`),
+      );
+    // The lists' entries go through the sweep only, which keeps each list's head past those it
+    // removes; a TTL index (made by earlier versions, on MongoDB) would remove them behind its back.
+    await this.connection
+      .collection(AUDIT_INDEX)
+      .dropIndex('expires_at_1')
+      .catch(() => undefined);
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS).unref();
     await this.sweep();
   }
@@ -138,9 +141,9 @@ export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
   /** Deletes what has expired. A scan on FerretDB, hence hourly and never on a request's path. */
   async sweep(now = new Date()): Promise<void> {
     try {
-      for (const collection of [AUDIT_EVENTS, AUDIT_INDEX]) {
-        await this.connection.collection(collection).deleteMany({ expires_at: { $lte: now } });
-      }
+      await this.events.deleteMany({ expires_at: { $lte: now } });
+      // Through the lists, which keep each list's head past the entries removed.
+      await this.lists.remove({ expires_at: { $lte: now } });
     } catch (error) {
       this.logger.warn(`expired audit events not deleted this time: ${(error as Error).message}`);
     }

@@ -1,0 +1,266 @@
+import { Connection } from 'mongoose';
+import { ClaimBatches } from './claim-batches';
+import { ignoreExistingCollection, isDuplicateKey } from './mongo-errors';
+
+/** Position `n` of a list: the n-th item put in it, under the field the lists name. */
+type Entry = { _id: string; created_at: Date; expires_at?: Date } & Record<string, unknown>;
+
+/** A list's stored bound: `<list>:head`, the highest position removed; `<list>:bottom`, the lowest taken. */
+interface Bound {
+  _id: string;
+  position: number;
+}
+
+export interface Positioned<Id extends number | string = number> {
+  position: number;
+  id: Id;
+}
+
+const MAX_ATTEMPTS = 50;
+/** Lists whose head is remembered; past this many the memory starts over (heads are found again). */
+const MAX_REMEMBERED_HEADS = 10_000;
+/**
+ * How long a head found stays the place where probing starts. Entries are removed only once they
+ * are older than this (retentions count in days), so every position above a head remembered this
+ * long is still there.
+ */
+export const REMEMBER_HEAD_MS = 10 * 60 * 1000;
+/** Entries removed per round trip, so that no write holds the database long. */
+const REMOVE_BATCH = 500;
+/** Writes of a stored bound, each checked by reading it back: concurrent writers on FerretDB can undo each other's. */
+const MAX_BOUND_WRITES = 10;
+
+/**
+ * Lists of ids, newest first, read without scanning. FerretDB (1.24, SQLite) uses an index only
+ * for a filter on `_id` alone, `{_id: <string>}` or, in the project's build
+ * (scripts/ferretdb-patches), `{_id: {$in: [...]}}`: a range on `_id`, a sort or any other field
+ * reads and decodes every document of the collection. So each list is a dense run of positions
+ * 1, 2, 3, ..., each an entry under its own `_id` (`<list>:<position>`), and a page is one read
+ * of the keys of positions p, p-1, ... down from the newest (or from a cursor).
+ *
+ * A position is claimed by inserting its entry, which the `_id` index makes atomic across
+ * instances. A position is claimed only once the one below it is known to be taken, so the
+ * positions stay dense and the newest one (the head) is found by probing: doubling steps up from
+ * the last head known, then halving. Entries whose item is missing are for readers to skip.
+ *
+ * Entries may be removed (`remove`), oldest first or not: each removal first raises the list's
+ * stored `<list>:head` to the highest position it removes, and probing starts from there when no
+ * head is remembered, so a run of removed positions never passes for the end of the list. Items
+ * that predate a list can be put below its first position (`prepend`): positions 0, -1, ...,
+ * down to the stored `<list>:bottom`.
+ */
+export class PositionLists<Id extends number | string = number> {
+  /** Per list, a position known to be taken, and when it was found: where probing for the head starts. */
+  private readonly heads = new Map<string, { position: number; at: number }>();
+  /** Per list, the appends waiting for the one under way to finish. */
+  private readonly batches = new ClaimBatches<string, Id>((name, ids) => this.claim(name, ids));
+
+  /**
+   * @param collection where the entries are kept
+   * @param field the name an entry stores its item's id under
+   * @param expiresAt when an entry may be deleted (see AuditEvents); never, by default
+   */
+  constructor(
+    private readonly connection: Connection,
+    private readonly collection: string,
+    private readonly field: string,
+    private readonly expiresAt?: () => Date,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private get entries() {
+    return this.connection.collection<Entry>(this.collection);
+  }
+
+  private get bounds() {
+    return this.connection.collection<Bound>(this.collection);
+  }
+
+  async createCollection(): Promise<void> {
+    await this.connection.createCollection(this.collection).catch(ignoreExistingCollection);
+  }
+
+  /**
+   * Puts `id` at the head of list `name`. The appends that arrive while one is under way are
+   * claimed together by the next one: one ordered insert of consecutive positions, handed out in
+   * the order the callers came. So one process does not race itself, and a busy list costs one
+   * insert per batch; only instances race, and the loser moves past the winner.
+   */
+  append(name: string, id: Id): Promise<number> {
+    return this.batches.take(name, id);
+  }
+
+  /**
+   * Up to `count` entries from position `from` downwards to `floor` (1 unless items were put
+   * below it), newest first: one read of their keys, which MongoDB and the project's FerretDB
+   * build both answer from the `_id` index.
+   */
+  async read(name: string, from: number, count: number, floor = 1): Promise<Array<Positioned<Id>>> {
+    const positions = Array.from({ length: Math.max(0, Math.min(count, from - floor + 1)) }, (_, i) => from - i);
+    if (positions.length === 0) return [];
+    const keys = positions.map((position) => entryKey(name, position));
+    const found = new Map<string, Entry>();
+    for (const entry of await this.entries.find({ _id: { $in: keys } }).toArray()) found.set(entry._id, entry);
+    return positions.flatMap((position, i) => {
+      const entry = found.get(keys[i]);
+      return entry ? [{ position, id: entry[this.field] as Id }] : [];
+    });
+  }
+
+  /** The newest position of list `name`; 0 when it is empty. */
+  async head(name: string): Promise<number> {
+    let taken = this.remembered(name) ?? (await this.storedBound(name, 'head')) ?? 0;
+    let step = 1;
+    while (await this.exists(name, taken + step)) {
+      taken += step;
+      step *= 2;
+    }
+    let free = taken + step;
+    while (free - taken > 1) {
+      const middle = Math.floor((taken + free) / 2);
+      if (await this.exists(name, middle)) taken = middle;
+      else free = middle;
+    }
+    this.remember(name, taken);
+    return taken;
+  }
+
+  /** The lowest position of list `name`: 1, unless items were put below it. */
+  async bottom(name: string): Promise<number> {
+    return Math.min(1, (await this.storedBound(name, 'bottom')) ?? 1);
+  }
+
+  /**
+   * Puts `ids`, newest first, below the lowest position of list `name`, in that order; the
+   * positions they took. Stops at the first position another instance took meanwhile: the rest
+   * are for a later call, which starts below it.
+   */
+  async prepend(name: string, ids: Id[]): Promise<number[]> {
+    const bottom = await this.bottom(name);
+    const created_at = new Date(this.now());
+    const entries = ids.map((id, i) => ({ _id: entryKey(name, bottom - 1 - i), [this.field]: id, created_at }));
+    let inserted = entries.length;
+    try {
+      if (entries.length > 0) await this.entries.insertMany(entries, { ordered: true });
+    } catch (error: unknown) {
+      if (!isDuplicateKey(error)) throw error;
+      inserted = (error as { insertedCount?: number }).insertedCount ?? 0;
+      // The position that failed is taken: the bottom is there or further down.
+      await this.lowerBound(name, bottom - 1 - inserted);
+    }
+    if (inserted > 0) await this.lowerBound(name, bottom - inserted);
+    return entries.slice(0, inserted).map((_, i) => bottom - 1 - i);
+  }
+
+  /**
+   * Removes the entries that `filter` matches (a filter on their own fields: no stored bound has
+   * them), and says how many went. For each list it first raises the stored head to the highest
+   * position it removes. Its filter reads every entry on FerretDB: for background work only.
+   */
+  async remove(filter: Record<string, unknown>): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const batch = await this.entries
+        .find(filter, { projection: { _id: 1 } })
+        .limit(REMOVE_BATCH)
+        .toArray();
+      if (batch.length === 0) return removed;
+      const highest = new Map<string, number>();
+      for (const { _id } of batch) {
+        const { name, position } = parseEntryKey(_id);
+        highest.set(name, Math.max(position, highest.get(name) ?? position));
+      }
+      for (const [name, position] of highest) await this.raiseHead(name, position);
+      const { deletedCount } = await this.entries.deleteMany({ _id: { $in: batch.map(({ _id }) => _id) } });
+      removed += deletedCount;
+      if (batch.length < REMOVE_BATCH) return removed;
+    }
+  }
+
+  private async claim(name: string, ids: Id[]): Promise<number[]> {
+    const positions: number[] = [];
+    let next = (this.remembered(name) ?? (await this.head(name))) + 1;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && positions.length < ids.length; attempt++) {
+      const pending = ids.slice(positions.length);
+      const created_at = new Date(this.now());
+      const expiry = this.expiresAt ? { expires_at: this.expiresAt() } : {};
+      const entries = pending.map((id, i) => ({ _id: entryKey(name, next + i), [this.field]: id, created_at, ...expiry }));
+      try {
+        await this.entries.insertMany(entries, { ordered: true });
+        positions.push(...pending.map((_, i) => next + i));
+        this.remember(name, next + pending.length - 1);
+      } catch (error: unknown) {
+        // An ordered insert stops at its first failure; what it inserted before is ours.
+        const inserted = (error as { insertedCount?: number }).insertedCount ?? 0;
+        positions.push(...pending.slice(0, inserted).map((_, i) => next + i));
+        if (!isDuplicateKey(error)) throw error;
+        // The position that failed is taken: the head is there or further up.
+        this.remember(name, next + inserted);
+        next = (await this.head(name)) + 1;
+        continue;
+      }
+      next += pending.length;
+    }
+    if (positions.length < ids.length) {
+      throw new Error(`no position in list ${name} of ${this.collection} could be claimed after ${MAX_ATTEMPTS} attempts`);
+    }
+    return positions;
+  }
+
+  private async exists(name: string, position: number): Promise<boolean> {
+    return (await this.entries.findOne({ _id: entryKey(name, position) }, { projection: { _id: 1 } })) !== null;
+  }
+
+  private async storedBound(name: string, which: 'head' | 'bottom'): Promise<number | undefined> {
+    return (await this.bounds.findOne({ _id: `${name}:${which}` }))?.position;
+  }
+
+  private raiseHead(name: string, position: number): Promise<void> {
+    return this.moveBound(name, 'head', position, (stored) => stored >= position);
+  }
+
+  private lowerBound(name: string, position: number): Promise<void> {
+    return this.moveBound(name, 'bottom', position, (stored) => stored <= position);
+  }
+
+  /**
+   * Sets the stored bound to `position` unless it is already past it, then reads it back: on
+   * FerretDB an update rewrites the document it read, so a concurrent one can undo it, and the
+   * writer that finds its bound undone writes it again.
+   */
+  private async moveBound(name: string, which: 'head' | 'bottom', position: number, reached: (stored: number) => boolean) {
+    const _id = `${name}:${which}`;
+    for (let write = 0; write < MAX_BOUND_WRITES; write++) {
+      const stored = await this.storedBound(name, which);
+      if (stored !== undefined && reached(stored)) return;
+      try {
+        await this.bounds.updateOne({ _id }, { $set: { position } }, { upsert: true });
+      } catch (error: unknown) {
+        // Two first writes both upserted: the loser reads the winner's and tries again.
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    throw new Error(`the ${which} of list ${name} in ${this.collection} could not be moved to ${position}`);
+  }
+
+  private remembered(name: string): number | undefined {
+    const head = this.heads.get(name);
+    return head && this.now() - head.at < REMEMBER_HEAD_MS ? head.position : undefined;
+  }
+
+  private remember(name: string, position: number): void {
+    const known = this.remembered(name);
+    if (known !== undefined && position <= known) return;
+    if (this.heads.size >= MAX_REMEMBERED_HEADS) this.heads.clear();
+    this.heads.set(name, { position, at: this.now() });
+  }
+}
+
+function entryKey(name: string, position: number): string {
+  return `${name}:${position}`;
+}
+
+function parseEntryKey(key: string): { name: string; position: number } {
+  const colon = key.lastIndexOf(':');
+  return { name: key.slice(0, colon), position: Number(key.slice(colon + 1)) };
+}
