@@ -244,6 +244,15 @@ describe('webhook secrets, limits and delivery pages', () => {
     expect(pages.flat()).toEqual(all.deliveries.map((d: any) => d.id));
     expect((await client.get(path)).body.deliveries).toHaveLength(5);
 
+    // A cursor handed out by an earlier version names the last delivery of its page by id.
+    const earlier = (id: string) => Buffer.from(`d1:${Date.now()}:${id}`).toString('base64url');
+    const resumed = await client.get(`${path}?limit=2&cursor=${earlier(all.deliveries[1].id)}`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.deliveries.map((d: any) => d.id)).toEqual(all.deliveries.slice(2, 4).map((d: any) => d.id));
+    const gone = await client.get(`${path}?cursor=${earlier('evt_gone')}`);
+    expect(gone.status).toBe(422);
+    expectErrorBody(gone, 'cursor is a cursor of an earlier version whose delivery is gone: start again from the first page');
+
     for (const [query, field, message] of [
       ['limit=0', 'limit', 'must be an integer from 1 to 100'],
       ['limit=101', 'limit', 'must be an integer from 1 to 100'],

@@ -30,18 +30,18 @@ export function readWebhookRef(message: WebhookRefMessage): { clientId: number; 
 
 /**
  * The most WEBHOOK_MAX_SUBSCRIPTIONS may be, and so the most webhooks a client's list shows, newest
- * first: creates that race each other can leave a client a few more than its limit.
+ * first (a client given more by a version before the limit was exact keeps them, unlisted past it).
  */
 export const MAX_WEBHOOK_SUBSCRIPTIONS = 1000;
 
 /** Attempts a delivery's representation lists at most: the latest, numbered as among all of them. */
 export const MAX_LISTED_ATTEMPTS = 25;
 
-/** Where a delivery stands in its subscription's list, newest first: its creation time (ms) and id. */
-export interface DeliveryPosition {
-  created_at: number;
-  id: string;
-}
+/**
+ * Where a delivery stands in its subscription's list, newest first: its position there; or, in a
+ * cursor handed out before deliveries had positions, its creation time (ms) and id.
+ */
+export type DeliveryPosition = { position: number } | { created_at: number; id: string };
 
 /** WEBHOOKS.DELIVERIES: a page of one subscription's deliveries, newest first. */
 export interface DeliveryPageMessage extends WebhookRefMessage {
@@ -51,17 +51,21 @@ export interface DeliveryPageMessage extends WebhookRefMessage {
 }
 
 const DELIVERY_QUERY_PARAMETERS = new Set(['limit', 'cursor']);
-const DELIVERY_CURSOR = /^d1:(\d{1,15}):([A-Za-z0-9_-]{1,64})$/;
+const DELIVERY_CURSOR = /^d2:(-?\d{1,15})$/;
+const OLDER_DELIVERY_CURSOR = /^d1:(\d{1,15}):([A-Za-z0-9_-]{1,64})$/;
 
 /** The opaque cursor of the page after the delivery at `position`. */
-export function encodeDeliveryCursor(position: DeliveryPosition): string {
-  return Buffer.from(`d1:${position.created_at}:${position.id}`).toString('base64url');
+export function encodeDeliveryCursor({ position }: { position: number }): string {
+  return Buffer.from(`d2:${position}`).toString('base64url');
 }
 
 function decodeDeliveryCursor(cursor: string): DeliveryPosition | null {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(cursor)) return null;
-  const match = DELIVERY_CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
-  return match ? { created_at: Number(match[1]), id: match[2] } : null;
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const match = DELIVERY_CURSOR.exec(text);
+  if (match) return { position: Number(match[1]) };
+  const older = OLDER_DELIVERY_CURSOR.exec(text);
+  return older ? { created_at: Number(older[1]), id: older[2] } : null;
 }
 
 /**
@@ -90,7 +94,10 @@ export function readDeliveryPage(message: DeliveryPageMessage): { limit: number;
     Number.isSafeInteger(message.limit) && message.limit >= 1 && message.limit <= MAX_PAGE_SIZE
       ? message.limit
       : DEFAULT_PAGE_SIZE;
-  const after = message.after;
-  const valid = after && Number.isSafeInteger(after.created_at) && typeof after.id === 'string';
-  return valid ? { limit, after: { created_at: after.created_at, id: after.id } } : { limit };
+  const after = message.after as Partial<{ position: unknown; created_at: unknown; id: unknown }> | undefined;
+  if (after && Number.isSafeInteger(after.position)) return { limit, after: { position: after.position as number } };
+  if (after && Number.isSafeInteger(after.created_at) && typeof after.id === 'string') {
+    return { limit, after: { created_at: after.created_at as number, id: after.id } };
+  }
+  return { limit };
 }

@@ -320,9 +320,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     } finally {
       admission.release(endpointFailed(outcome));
     }
-    await this.deliveries.recordAttempt(delivery, outcome, at, task.retry + 1);
+    const attempt = await this.deliveries.recordAttempt(delivery, outcome, at, task.retry + 1);
+    // Every update below moves the delivery's attempt head up to this attempt (once numbered).
+    const head = delivery.attempt_head === undefined ? {} : { attempt_head: attempt.number };
     if (outcome.success) {
-      await this.deliveries.update(delivery._id, { status: 'succeeded', next_attempt_at: null });
+      await this.deliveries.update(delivery._id, { status: 'succeeded', next_attempt_at: null, ...head });
     } else if (!task.manual && task.retry < this.schedule.length) {
       const seconds = this.schedule[task.retry];
       const next: DeliveryTask = { key: delivery._id, retry: task.retry + 1, token: retryToken() };
@@ -333,10 +335,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         next_attempt_at: new Date(Date.now() + seconds * 1000),
         next_retry: next.retry,
         retry_token: next.token,
+        ...head,
       });
       await this.broker!.publish('', this.retryQueue(seconds), next);
     } else if (delivery.status !== 'succeeded') {
-      await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
+      await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null, ...head });
+    } else {
+      // A manual attempt that failed leaves a delivery that succeeded as it was, but for its head.
+      await this.deliveries.update(delivery._id, head);
     }
   }
 }

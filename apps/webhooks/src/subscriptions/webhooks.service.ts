@@ -19,7 +19,7 @@ import { deliveryKey, DeliveryStore, MAX_REDELIVERIES } from '../deliveries/deli
 import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { newSigningSecret } from '../deliveries/signature';
 import { resolveTarget, TargetRefused } from '../deliveries/target-guard';
-import { ownerOf, SubscriptionRecord, SubscriptionStore, toWebhookRepresentation } from './subscription-store';
+import { NoFreeSlot, ownerOf, SubscriptionRecord, SubscriptionStore, toWebhookRepresentation } from './subscription-store';
 import { StoredSecret, WebhookSecrets } from './webhook-secrets';
 
 /** A create's outcome as the idempotency store keeps it: the secret sealed (in clear in outcomes kept before). */
@@ -51,19 +51,21 @@ export class WebhooksService {
       { ...scope, clientId, body: input },
       async (requestKey): Promise<SealedWebhook> => {
         await this.checkTarget(input.url);
-        await this.checkRoom(clientId, requestKey);
-        const id = await this.ids.allocate('webhooks');
-        const stored = await this.subscriptions.insertOnce({
-          _id: documentKey(id),
-          id,
-          client_id: clientId,
-          url: input.url,
-          events: input.events,
-          secret: newSigningSecret(),
-          created_at: new Date(),
-          deleted_at: null,
-          request_key: requestKey,
-        });
+        // A retry takes the id its first try chose, if that one got as far as claiming a slot.
+        const id = (await this.subscriptions.idClaimedBy(clientId, requestKey)) ?? (await this.ids.allocate('webhooks'));
+        const stored = await this.withRoom(() =>
+          this.subscriptions.insertOnce({
+            _id: documentKey(id),
+            id,
+            client_id: clientId,
+            url: input.url,
+            events: input.events,
+            secret: newSigningSecret(),
+            created_at: new Date(),
+            deleted_at: null,
+            request_key: requestKey,
+          }),
+        );
         return { ...toWebhookRepresentation(stored), secret: this.secrets.seal(stored.secret, ownerOf(stored)) };
       },
     );
@@ -81,9 +83,9 @@ export class WebhooksService {
     return { ...toWebhookRepresentation(subscription), secret };
   }
 
-  /** The client's live webhooks, newest first; the list is bounded even when racing creates passed the limit. */
+  /** The client's live webhooks, newest first; bounded, even for a client given more than its limit before slots. */
   async list(clientId: number): Promise<WebhookRepresentation[]> {
-    return (await this.subscriptions.listLive(clientId, MAX_WEBHOOK_SUBSCRIPTIONS)).map(toWebhookRepresentation);
+    return (await this.subscriptions.listLive(clientId)).slice(0, MAX_WEBHOOK_SUBSCRIPTIONS).map(toWebhookRepresentation);
   }
 
   async get(clientId: number, id: number): Promise<WebhookRepresentation> {
@@ -93,7 +95,7 @@ export class WebhooksService {
   /** Unsubscribes: no attempt is made after this, queued retries included. */
   async delete(clientId: number, id: number): Promise<WebhookRepresentation> {
     const subscription = await this.owned(clientId, id);
-    await this.subscriptions.markDeleted(id, new Date());
+    await this.subscriptions.markDeleted(subscription, new Date());
     return toWebhookRepresentation(subscription);
   }
 
@@ -104,7 +106,14 @@ export class WebhooksService {
     after?: DeliveryPosition,
   ): Promise<Page<DeliveryRepresentation>> {
     await this.owned(clientId, id);
-    return this.deliveries.page(id, limit, after);
+    if (!after || 'position' in after) return this.deliveries.page(id, limit, after?.position);
+    // A cursor handed out before deliveries had positions names the last delivery of its page.
+    const position = await this.deliveries.positionOf(deliveryKey(id, after.id));
+    if (position === undefined) {
+      const message = 'is a cursor of an earlier version whose delivery is gone: start again from the first page';
+      throw new ServiceError(ErrorCode.VALIDATION_FAILED, `cursor ${message}`, [{ field: 'cursor', message }]);
+    }
+    return this.deliveries.page(id, limit, position);
   }
 
   /** Delivers a `test_mode: true` event of the first kind the subscription takes, as any other is delivered. */
@@ -144,13 +153,17 @@ export class WebhooksService {
   }
 
   /**
-   * Refuses a subscription past WEBHOOK_MAX_SUBSCRIPTIONS; the one this request stored already,
-   * if an earlier try did, is not counted against it. Creates racing each other may all pass.
+   * Refuses a subscription past WEBHOOK_MAX_SUBSCRIPTIONS: each takes one of the client's slots,
+   * claimed by an insert, so creates racing each other cannot pass the limit together.
    */
-  private async checkRoom(clientId: number, requestKey: string): Promise<void> {
-    const max = this.env.WEBHOOK_MAX_SUBSCRIPTIONS;
-    if ((await this.subscriptions.countLive(clientId, requestKey)) < max) return;
-    throw ServiceError.conflict(`a client may have at most ${max} webhooks; delete one before adding another`);
+  private async withRoom<T>(store: () => Promise<T>): Promise<T> {
+    try {
+      return await store();
+    } catch (error) {
+      if (!(error instanceof NoFreeSlot)) throw error;
+      const max = this.env.WEBHOOK_MAX_SUBSCRIPTIONS;
+      throw ServiceError.conflict(`a client may have at most ${max} webhooks; delete one before adding another`);
+    }
   }
 
   private async checkTarget(url: string): Promise<void> {
