@@ -56,7 +56,7 @@ describe('trusted senders', () => {
   beforeAll(async () => {
     forger = await BrokerUser.add('forger-');
     stack = await Stack.start({
-      instances: { webhooks: 1 },
+      instances: { webhooks: 1, notifications: 1 },
       env: {
         // The apps here all connect as one user; the forger stands in for the form.
         TRUSTED_SENDERS: `gateway:${brokerUser()},applications:${brokerUser()},form:${forger.name}`,
@@ -181,5 +181,37 @@ describe('trusted senders', () => {
     } finally {
       await receiver.down();
     }
+  });
+
+  it('takes work onto the webhooks’ and notifications’ own queues from those services alone', async () => {
+    const forgerConnection = await connect(forger.url);
+    const queues = ['webhooks.deliveries', 'notifications.outgoing', 'notifications.reminders'].map(
+      (queue) => `${stack.namespace}${queue}`,
+    );
+    try {
+      const forging = await forgerConnection.createConfirmChannel();
+      // Tasks that name nothing stored: taken from anyone, they would be worked and acknowledged.
+      const tasks = [
+        { key: '1:evt_forged_task', retry: 0, manual: true },
+        { key: 'mail_forged', retry: 0 },
+        { source: 'evt_forged', client_id: 1, application_id: 1, applicant_id: 1, number: 1 },
+      ];
+      queues.forEach((queue, i) =>
+        forging.sendToQueue(queue, Buffer.from(JSON.stringify(tasks[i])), { persistent: true, userId: forger.name }),
+      );
+      await forging.waitForConfirms();
+    } finally {
+      await forgerConnection.close();
+    }
+    for (const queue of queues) {
+      await eventually(`the forged task on ${queue} dead-lettered`, async () => {
+        return (await channel.checkQueue(`${queue}.dead-letter`)).messageCount === 1;
+      });
+    }
+    const refusals = (app: 'webhooks' | 'notifications', queue: string) =>
+      stack.process(app).logs.filter((line) => String(line.msg).includes(`a message on ${queue} from an untrusted sender`));
+    expect(refusals('webhooks', queues[0])).toHaveLength(1);
+    expect(refusals('notifications', queues[1])).toHaveLength(1);
+    expect(refusals('notifications', queues[2])).toHaveLength(1);
   });
 });

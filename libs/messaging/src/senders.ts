@@ -35,6 +35,15 @@ export class SenderCheck {
     this.accepted = new Set(accepted.length > 0 ? [...accepted, ownUser] : []);
   }
 
+  /**
+   * For a queue that only the service itself feeds (its work queues, and the retry and wait queues
+   * that dead-letter back into them, which keep the `user_id` of the message they hold): its own
+   * broker user alone, whatever else is configured.
+   */
+  static ownOnly(ownUser: string): SenderCheck {
+    return new SenderCheck([ownUser], ownUser);
+  }
+
   /** Throws UntrustedSender, counted as dead-lettered from `queue`, unless the message's sender is accepted. */
   assertAccepted(queue: string, message: Pick<ConsumeMessage, 'properties'>): void {
     if (this.accepted.size === 0) return;

@@ -143,12 +143,15 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
     }
     await channel.assertQueue(reminderWait, delayQueueOptions(this.env.reminderAfterMs, reminders));
     await channel.prefetch(this.env.MAIL_CONCURRENCY);
-    const senders = new SenderCheck(this.env.eventPublishers, broker.user);
+    const publishers = new SenderCheck(this.env.eventPublishers, broker.user);
+    // The work queues are fed by this service alone: the broker's default exchange reaches every queue.
+    const own = SenderCheck.ownOnly(broker.user);
     const consume = (queue: string, work: (body: never) => Promise<void>, fromPublishers = false) =>
       channel.consume(
         queue,
         (message) =>
-          message && void this.settle(channel, message, work, () => fromPublishers && senders.assertAccepted(queue, message)),
+          message &&
+          void this.settle(channel, message, work, () => (fromPublishers ? publishers : own).assertAccepted(queue, message)),
       );
     await consume(
       events,

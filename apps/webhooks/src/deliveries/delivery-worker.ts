@@ -218,9 +218,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           await this.fanOut(message);
         }),
     );
+    // Tasks come from this service alone: the broker's default exchange reaches every queue.
+    const own = SenderCheck.ownOnly(broker.user);
     await channel.consume(
       deliveries,
-      (message) => message && void this.settle(channel, deliveries, message, () => this.attempt(message)),
+      (message) =>
+        message &&
+        void this.settle(channel, deliveries, message, async () => {
+          own.assertAccepted(deliveries, message);
+          await this.attempt(message);
+        }),
     );
     // Now that the events queue is bound, no event is unrouted any more: those kept go onto it.
     // Checked before the move, which stamps this service's own user on it.
