@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { environmentValidator } from '@app/config';
-import { deadLetterExchange, deadLetterQueue } from '@app/messaging';
+import { deadLetterExchange, deadLetterQueue, requestExchange } from '@app/messaging';
 import { ApplicationsEnvironment } from './apps/applications/src/config/applications.environment';
 import { FormEnvironment } from './apps/form/src/config/form.environment';
 import { NotificationsEnvironment } from './apps/notifications/src/config/notifications.environment';
@@ -251,17 +251,42 @@ describe('docker-compose.yml', () => {
       }
     });
 
-    it.each(['gateway', 'form'])('lets the %s send to the services’ queues and read its replies, nothing more', (sender) => {
-      for (const queue of ['properties', 'applications']) {
-        // Declaring a queue with a dead-letter exchange takes read on the queue and write on the exchange.
-        expect(can(sender, 'configure', queue)).toBe(true);
-        expect(can(sender, 'write', deadLetterExchange(queue))).toBe(true);
-        expect(can(sender, 'configure', deadLetterQueue(queue))).toBe(false);
-        expect(can(sender, 'read', deadLetterQueue(queue))).toBe(false);
-        expect(can(sender, 'write', queue)).toBe(false);
+    it.each(['gateway', 'form'])(
+      'lets the %s send to the services’ request exchanges and read its replies, nothing more',
+      (sender) => {
+        const asked =
+          sender === 'gateway' ? ['properties', 'applications', 'webhooks', 'notifications'] : ['properties', 'applications'];
+        for (const queue of asked) {
+          // The client declares the exchange it publishes to; the service declares and binds its queue.
+          expect([can(sender, 'configure', requestExchange(queue)), can(sender, 'write', requestExchange(queue))]).toEqual([
+            true,
+            true,
+          ]);
+          for (const resource of ownQueues(queue)) {
+            expect([can(sender, 'configure', resource), can(sender, 'write', resource), can(sender, 'read', resource)]).toEqual([
+              false,
+              false,
+              false,
+            ]);
+          }
+        }
+        expect(can(sender, 'read', 'amq.rabbitmq.reply-to')).toBe(true);
+        // Write on the default exchange would reach every queue, the services' internal ones included.
+        expect(can(sender, 'write', 'amq.default')).toBe(false);
+        expect(can('form', 'write', requestExchange('webhooks'))).toBe(false);
+      },
+    );
+
+    it('lets each service bind its queue to its request exchange, and the services that ask another publish to its', () => {
+      for (const service of ['properties', 'applications', 'webhooks', 'notifications']) {
+        expect([can(service, 'configure', requestExchange(service)), can(service, 'read', requestExchange(service))]).toEqual([
+          true,
+          true,
+        ]);
       }
-      expect(can(sender, 'read', 'amq.rabbitmq.reply-to')).toBe(true);
-      expect(can(sender, 'write', 'amq.default')).toBe(true);
+      expect(can('applications', 'write', requestExchange('properties'))).toBe(true);
+      expect(can('notifications', 'write', requestExchange('applications'))).toBe(true);
+      expect(can('properties', 'write', requestExchange('applications'))).toBe(false);
     });
   });
 

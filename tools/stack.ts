@@ -48,6 +48,8 @@ export interface StackOptions {
   form?: boolean;
   /** Options for node itself, after those of production, before each app's script (`--cpu-prof`, say). */
   nodeArgs?: string[];
+  /** Extra environment for each process of one app (its own broker user, say), over `env`. */
+  appEnv?: Partial<Record<AppName, Record<string, string>>>;
 }
 
 export interface RunningProcess {
@@ -112,6 +114,7 @@ export class Stack {
   applyBaseUrl = 'http://apply.example.test';
   env: Record<string, string> = {};
   nodeArgs: string[] = [];
+  appEnv: Partial<Record<AppName, Record<string, string>>> = {};
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack();
@@ -146,6 +149,7 @@ export class Stack {
       ...options.env,
     };
     stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
+    stack.appEnv = options.appEnv ?? {};
     try {
       const starts: Promise<RunningProcess>[] = [];
       for (const app of ['properties', 'applications', 'webhooks', 'notifications'] as const) {
@@ -167,7 +171,7 @@ export class Stack {
    * free port of its own for its health and metrics listener (unless `extraEnv` names one).
    */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
-    const env: Record<string, string> = { ...this.env, ...extraEnv };
+    const env: Record<string, string> = { ...this.env, ...this.appEnv[app], ...extraEnv };
     if (env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
     const child = spawn(process.execPath, [...this.nodeArgs, distMain(app)], {
       env: { ...process.env, ...env },
@@ -354,6 +358,9 @@ export async function removeBrokerObjects(namespace: string, env: NodeJS.Process
     const delayQueues = [...webhookRetryQueues(env), ...webhookWaitQueues(env), ...notificationDelayQueues(env)];
     for (const queue of [...backoffQueues, ...delayQueues, 'events.unrouted']) {
       await channel.deleteQueue(`${namespace}${queue}`);
+    }
+    for (const service of ['properties', 'applications', 'webhooks', 'notifications']) {
+      await channel.deleteExchange(`${namespace}${service}.requests`);
     }
     await channel.deleteExchange(`${namespace}events`);
     await channel.deleteExchange(`${namespace}events.unrouted`);

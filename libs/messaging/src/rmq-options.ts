@@ -83,11 +83,23 @@ export const SOCKET_OPTIONS = {
   connectionOptions: { noDelay: true },
 };
 
+/**
+ * The exchange requests to a service's queue are published to: a fanout exchange of its own, to
+ * which the service binds its queue. Write on the default exchange would let a sender put a
+ * message on any queue (RabbitMQ checks a publish against the exchange alone), so the apps that
+ * only ask (the gateway, the form) get write on these exchanges, never on the default one.
+ */
+export function requestExchange(queue: string): string {
+  return `${queue}.requests`;
+}
+
 export function rmqServerOptions(settings: BrokerSettings & { prefetch: number; consumerTag: string }) {
   return {
     urls: [settings.url],
     queue: settings.queue,
     queueOptions: queueOptions(settings.queue),
+    exchange: requestExchange(settings.queue),
+    exchangeType: 'fanout' as const,
     // Settled by the settlement interceptor and error filter once the handler is done.
     noAck: false,
     prefetchCount: settings.prefetch,
@@ -103,6 +115,11 @@ export function rmqClientOptions(settings: BrokerSettings): RmqOptions {
     options: {
       urls: [settings.url],
       queue: settings.queue,
+      // Published to the queue's request exchange, which the service binds its queue to: the
+      // client declares the exchange, never the queue, so a request sent before any instance of
+      // the service has started once finds no queue and times out.
+      exchange: requestExchange(settings.queue),
+      exchangeType: 'fanout',
       queueOptions: queueOptions(settings.queue),
       persistent: true,
       socketOptions: SOCKET_OPTIONS,
