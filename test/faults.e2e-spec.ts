@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
-import { MAX_DELIVERIES } from '@app/messaging';
+import { assertServiceQueue, MAX_DELIVERIES } from '@app/messaging';
 import { api, Api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { Load, stopEveryLoad, tally, Tally } from './support/load';
@@ -302,6 +302,9 @@ describe('a poison message', () => {
     stack = await Stack.start({ instances: { properties: 0, applications: 1 } });
     connection = await connect(process.env.AMQP_URL!);
     channel = await connection.createChannel();
+    // Declared as the properties service would: the applications service publishes its lookups
+    // to the queue's request exchange, and declares neither.
+    await assertServiceQueue(channel, `${stack.namespace}properties`);
     await channel.consume(
       `${stack.namespace}properties`,
       (message: ConsumeMessage | null) => {

@@ -1,5 +1,5 @@
 import { Channel, ChannelModel, connect, GetMessage } from 'amqplib';
-import { queueOptions } from '@app/messaging';
+import { brokerUserOf, queueOptions } from '@app/messaging';
 import { RunningProcess, Stack } from '../tools/stack';
 import { api, Api } from './support/http';
 import { hostAndPort, TcpProxy } from './support/tcp-proxy';
@@ -75,7 +75,8 @@ describe('webhook queues', () => {
   ])('dead-letters an unreadable message on %s after one delivery: %s', async (queue, body) => {
     const worker = stack.process('webhooks');
     const warnings = logged(worker, 'dead-lettering a message').length;
-    channel.sendToQueue(name(queue), Buffer.from(body), { persistent: true });
+    // As the apps' user, which the services' own queues take messages from.
+    channel.sendToQueue(name(queue), Buffer.from(body), { persistent: true, userId: brokerUserOf(process.env.AMQP_URL!) });
 
     const deadLetter = await eventually('the message in the dead-letter queue', () =>
       channel.get(name(`${queue}.dead-letter`), { noAck: true }),
@@ -88,7 +89,10 @@ describe('webhook queues', () => {
   });
 
   it('keeps in the dead-letter queue an unreadable message that came back from a delay queue', async () => {
-    channel.sendToQueue(name('webhooks.retry.1s'), Buffer.from('{ not json'), { persistent: true });
+    channel.sendToQueue(name('webhooks.retry.1s'), Buffer.from('{ not json'), {
+      persistent: true,
+      userId: brokerUserOf(process.env.AMQP_URL!),
+    });
 
     const deadLetter = await eventually('the message in the dead-letter queue', () =>
       channel.get(name('webhooks.deliveries.dead-letter'), { noAck: true }),

@@ -135,6 +135,18 @@ export interface DeclaringChannel {
   bindQueue(queue: string, source: string, pattern: string, args?: object): Promise<unknown>;
 }
 
+/**
+ * Declares a service's queue as the service does (ReliableServerRMQ, with rmqServerOptions): the
+ * queue, where it dead-letters to, and its request exchange bound to it. For what stands in for a
+ * service, a test's peer say.
+ */
+export async function assertServiceQueue(channel: DeclaringChannel, queue: string): Promise<void> {
+  await channel.assertQueue(queue, queueOptions(queue));
+  await assertDeadLetterRoute(channel, queue);
+  await channel.assertExchange(requestExchange(queue), 'fanout', { durable: true });
+  await channel.bindQueue(queue, requestExchange(queue), '');
+}
+
 /** Declares where `queue` (declared with queueOptions) dead-letters to: its exchange and its bounded queue. */
 export async function assertDeadLetterRoute(channel: DeclaringChannel, queue: string): Promise<void> {
   await channel.assertExchange(deadLetterExchange(queue), 'headers', { durable: true });

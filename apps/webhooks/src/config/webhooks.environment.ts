@@ -28,11 +28,11 @@ export class WebhooksEnvironment extends ServiceEnvironment {
 
   /** Attempts one instance has under way at once to one endpoint (scheme, host and port). */
   @isIntegerInRange('WEBHOOK_ENDPOINT_CONCURRENCY', 1, 500)
-  WEBHOOK_ENDPOINT_CONCURRENCY: number = 4;
+  WEBHOOK_ENDPOINT_CONCURRENCY: number = 8;
 
   /** Attempts one instance has under way at once for one client, whatever its endpoints. */
   @isIntegerInRange('WEBHOOK_CLIENT_CONCURRENCY', 1, 500)
-  WEBHOOK_CLIENT_CONCURRENCY: number = 8;
+  WEBHOOK_CLIENT_CONCURRENCY: number = 16;
 
   /** Attempts in a row an endpoint leaves unanswered (or answers 5xx) before it is left alone. */
   @isIntegerInRange('WEBHOOK_BREAKER_FAILURES', 1, 1000)

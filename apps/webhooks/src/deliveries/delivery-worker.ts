@@ -102,8 +102,10 @@ function endpointFailed(outcome: AttemptOutcome | undefined): boolean {
  * queue as soon as it exists. With EVENT_PUBLISHERS, an event from any other broker user (on
  * either queue) is refused unworked: it would be delivered signed with its client's secrets.
  *
- * An attempt its EndpointGate holds back (its endpoint or client has as many attempts under way
- * as it may, or its endpoint stopped answering) goes to a wait queue instead, unchanged, and
+ * An attempt whose endpoint or client has as many attempts under way as it may waits in the
+ * instance up to BUSY_WAIT_SECONDS for one to end (EndpointGate.acquire: a receiver that answers
+ * quickly is kept at its cap). One the gate still holds back then (or whose endpoint stopped
+ * answering, or with too many waiting already) goes to a wait queue instead, unchanged, and
  * comes back to the deliveries queue after BUSY_WAIT_SECONDS or WEBHOOK_BREAKER_OPEN_SECONDS: the
  * instance's slots go to other clients' deliveries meanwhile, and no retry of the schedule is spent.
  */
@@ -301,7 +303,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async attempt(message: ConsumeMessage): Promise<void> {
     const task = readMessage(message, isDeliveryTask, 'a delivery task');
-    // Held back before, and its endpoint or client still has no room: it waits again, unread.
+    // Held back before, and its endpoint or client still has no room, not even to wait: it waits again, unread.
     const stillWaiting = task.held && this.gate.waiting(task.held.client_id, task.held.endpoint);
     if (stillWaiting) return this.hold(task, task.held!, stillWaiting);
     const delivery = await this.deliveries.find(task.key);
@@ -313,7 +315,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.deliveries.update(delivery._id, { status: 'failed', next_attempt_at: null });
       return;
     }
-    const admission = this.gate.admit(delivery.client_id, subscription.url);
+    const admission = await this.gate.acquire(delivery.client_id, subscription.url, BUSY_WAIT_SECONDS * 1000);
     if (!admission.admitted) {
       const held = { client_id: delivery.client_id, endpoint: admission.endpoint, times: task.held?.times ?? 0 };
       return this.hold(task, held, admission.reason);

@@ -16,6 +16,13 @@ export type WaitReason = 'busy' | 'open';
 export type Admission =
   { admitted: true; release: (endpointFailed: boolean) => void } | { admitted: false; reason: WaitReason; endpoint: string };
 
+/** An attempt waiting in the instance for a slot of its endpoint and client, for a short while. */
+interface Waiter {
+  clientId: number;
+  endpoint: string;
+  settle: (admission: Admission) => void;
+}
+
 interface EndpointState {
   inFlight: number;
   /** Attempts in a row that failed for want of an answer (or with a 5xx). */
@@ -40,6 +47,8 @@ interface EndpointState {
 export class EndpointGate {
   private readonly endpoints = new Map<string, EndpointState>();
   private readonly clients = new Map<number, number>();
+  /** In the order they came: each released slot goes to the first one it can serve. */
+  private readonly waiters: Waiter[] = [];
 
   constructor(
     private readonly limits: GateLimits,
@@ -69,11 +78,50 @@ export class EndpointGate {
   }
 
   /**
-   * Why an attempt for `clientId` to `endpoint` would wait now; null when it would not. Asks
-   * without admitting: an attempt held back before can wait again without being read first.
+   * Admits the attempt now, or as soon as a slot of its endpoint and client is free within
+   * `waitMs`: a busy endpoint that answers quickly is then kept at its cap, instead of its attempts
+   * going round a wait queue. At most as many attempts wait per endpoint as it may have under way,
+   * and a client's attempts under way and waiting together are at most its cap, so that the
+   * messages an instance holds (WEBHOOK_CONCURRENCY) are never all one client's; any more, an
+   * endpoint left alone, or a wait that runs out, is not admitted.
+   */
+  acquire(clientId: number, url: string, waitMs: number): Promise<Admission> {
+    const admission = this.admit(clientId, url);
+    if (admission.admitted || admission.reason === 'open') return Promise.resolve(admission);
+    if (!this.roomToWait(clientId, admission.endpoint)) return Promise.resolve(admission);
+    const { endpoint } = admission;
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        clientId,
+        endpoint,
+        settle: (settled) => {
+          clearTimeout(timer);
+          resolve(settled);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        resolve(admission);
+      }, waitMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  /**
+   * Why an attempt for `clientId` to `endpoint` would be held back now, with no room to wait for a
+   * slot either; null when it would not. Asks without admitting: an attempt held back before can
+   * be held again without being read first.
    */
   waiting(clientId: number, endpoint: string): WaitReason | null {
-    return this.waitReason(clientId, this.endpoints.get(endpoint) ?? { inFlight: 0, failures: 0, openUntil: null });
+    const reason = this.waitReason(clientId, this.endpoints.get(endpoint) ?? { inFlight: 0, failures: 0, openUntil: null });
+    return reason === 'busy' && this.roomToWait(clientId, endpoint) ? null : reason;
+  }
+
+  private roomToWait(clientId: number, endpoint: string): boolean {
+    const forEndpoint = this.waiters.filter((waiter) => waiter.endpoint === endpoint).length;
+    const forClient = this.waiters.filter((waiter) => waiter.clientId === clientId).length;
+    const clientInFlight = this.clients.get(clientId) ?? 0;
+    return forEndpoint < this.limits.endpointConcurrency && clientInFlight + forClient < this.limits.clientConcurrency;
   }
 
   private waitReason(clientId: number, state: EndpointState): WaitReason | null {
@@ -107,6 +155,24 @@ export class EndpointGate {
     }
     // Nothing kept of an endpoint in good standing with nothing under way: the map stays small.
     if (state.inFlight === 0 && state.failures === 0) this.endpoints.delete(endpoint);
+    this.serveWaiters();
+  }
+
+  /** Hands the slots free now to the waiters, first come first served; those of an endpoint left alone go. */
+  private serveWaiters(): void {
+    for (let i = 0; i < this.waiters.length;) {
+      const waiter = this.waiters[i];
+      const state = this.endpoints.get(waiter.endpoint) ?? { inFlight: 0, failures: 0, openUntil: null };
+      const reason = this.waitReason(waiter.clientId, state);
+      if (reason === 'busy') {
+        i++;
+        continue;
+      }
+      this.waiters.splice(i, 1);
+      waiter.settle(
+        reason === 'open' ? { admitted: false, reason, endpoint: waiter.endpoint } : this.admit(waiter.clientId, waiter.endpoint),
+      );
+    }
   }
 }
 
