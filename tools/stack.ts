@@ -107,6 +107,8 @@ export class Stack {
   readonly fingerprintKeys = testFieldKey('f1');
   /** CSRF_KEYS of the form: a key of its own again. */
   readonly csrfKeys = testFieldKey('c1');
+  /** FORM_LINK_KEYS of the applications service and the form, which sign and check form links. */
+  readonly formLinkKeys = testFieldKey('l1');
   url = '';
   /** The application form's base URL, once started (`form: true`); APPLY_BASE_URL names it then. */
   formUrl = '';
@@ -138,6 +140,7 @@ export class Stack {
       FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
       FINGERPRINT_KEYS: stack.fingerprintKeys,
       CSRF_KEYS: stack.csrfKeys,
+      FORM_LINK_KEYS: stack.formLinkKeys,
       // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
@@ -403,7 +406,7 @@ export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Pr
   clearTimeout(timer);
 }
 
-/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS, CSRF_KEYS) entry with a fresh random key. */
+/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS) entry with a fresh random key. */
 export function testFieldKey(id: string): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
 }

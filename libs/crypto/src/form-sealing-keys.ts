@@ -13,3 +13,11 @@ export function isFormSealingKeys(): PropertyDecorator {
 export function isFormSealingPublicKey(): PropertyDecorator {
   return isSingleKey('FORM_SEALING_PUBLIC_KEY', FORM_SEALING_PUBLIC_KEY_FORMAT);
 }
+
+/**
+ * FORM_LINK_KEYS, required by the applications service (which signs applicants' form links) and
+ * the form (which checks them): `id:base64key` entries of 32-byte HMAC keys.
+ */
+export function isFormLinkKeys(): PropertyDecorator {
+  return isKeyRing('FORM_LINK_KEYS');
+}

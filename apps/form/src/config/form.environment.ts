@@ -11,7 +11,7 @@ import {
   isRedisUrl,
   isTimeout,
 } from '@app/config';
-import { isFieldEncryptionKeys } from '@app/crypto';
+import { isFieldEncryptionKeys, isFormLinkKeys } from '@app/crypto';
 
 /** A year: what browsers are told to keep to https once they saw the form over it. */
 const HSTS_DEFAULT_SECONDS = 365 * 24 * 60 * 60;
@@ -106,6 +106,13 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
    */
   @isKeyRing('CSRF_KEYS')
   CSRF_KEYS: string;
+
+  /**
+   * `id:base64key` entries, the applications service's FORM_LINK_KEYS: the MAC of an applicant's
+   * link is checked against every one before any service is asked.
+   */
+  @isFormLinkKeys()
+  FORM_LINK_KEYS: string;
 
   /**
    * The MongoDB server of the applications service: its documents bucket (GridFS), which
