@@ -3,6 +3,10 @@
 // environment (never from the command line, which other users of the machine can see) and prints
 // the result on stdout:
 //
+//   FORM_SEALING_KEYS=... node scripts/form-keys.js public
+//     The form's FORM_SEALING_PUBLIC_KEY: the id and X25519 public key of FORM_SEALING_KEYS' first
+//     entry, the one the form seals to.
+//
 //   FIELD_ENCRYPTION_KEYS=... node scripts/form-keys.js link-keys
 //     FORM_LINK_KEYS entries (same ids) holding the MAC keys applicants' form links were signed
 //     with before FORM_LINK_KEYS existed, derived from FIELD_ENCRYPTION_KEYS as they were then:
@@ -12,7 +16,11 @@
 'use strict';
 
 const { Buffer } = require('node:buffer');
-const { hkdfSync } = require('node:crypto');
+const { createPrivateKey, createPublicKey, hkdfSync } = require('node:crypto');
+
+// What a raw 32-byte X25519 key is wrapped in to be read as PKCS#8, and its public key's SPKI prefix (RFC 8410).
+const PKCS8_PREFIX = Buffer.from('302e020100300506032b656e04220420', 'hex');
+const SPKI_PREFIX_BYTES = 12;
 
 /** `id:base64key` entries of 32-byte keys, as the apps read them; refuses without quoting a key. */
 function ring(name) {
@@ -27,6 +35,12 @@ function ring(name) {
 }
 
 const COMMANDS = {
+  public: () => {
+    const [{ id, key }] = ring('FORM_SEALING_KEYS');
+    const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, key]), format: 'der', type: 'pkcs8' });
+    const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+    return `${id}:${spki.subarray(SPKI_PREFIX_BYTES).toString('base64')}`;
+  },
   'link-keys': () =>
     ring('FIELD_ENCRYPTION_KEYS')
       .map(

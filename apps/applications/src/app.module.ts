@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { EnvironmentModule } from '@app/config';
 import { APPLICATIONS, QUEUES } from '@app/contracts';
-import { fieldCipherProviders } from '@app/crypto';
+import { fieldCipherProviders, formOpenerProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { EventsModule } from '@app/events';
 import { DatabaseModule } from '@app/persistence';
@@ -46,6 +46,7 @@ import { DocumentsService } from './documents/documents.service';
   ],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
+    ...formOpenerProviders(ApplicationsEnvironment),
     ApplicationsRepository,
     ApplicationVersions,
     ApplicationIndex,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { EnvironmentModule } from '@app/config';
 import { QUEUES } from '@app/contracts';
-import { fieldCipherProviders } from '@app/crypto';
+import { fieldCipherProvider, formSealerProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
 import { documentVaultProviders } from '@app/documents';
@@ -27,7 +27,8 @@ import { StepsHttpController } from './form/steps.http.controller';
   ],
   controllers: [StaticAssetsHttpController, FormHttpController, StepsHttpController, DocumentsHttpController],
   providers: [
-    ...fieldCipherProviders(FormEnvironment),
+    fieldCipherProvider(FormEnvironment),
+    ...formSealerProviders(FormEnvironment),
     ...documentVaultProviders(FormEnvironment),
     FormBackends,
     FormPresetSource,

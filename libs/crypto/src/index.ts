@@ -6,3 +6,4 @@ export * from './form-token-digest';
 export * from './form-link-tokens';
 export * from './form-sealing';
 export * from './form-sealing-keys';
+export * from './form-applicant-fields';

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ApplicantSealer } from '@app/crypto';
+import { FormFieldOpener } from '@app/crypto';
 import { Delivered, DeliveredMessage } from '@app/messaging';
 import {
   APPLICATION_FORMS,
@@ -38,7 +38,7 @@ const SUBMISSION = /^[A-Za-z0-9_-]{22}$/;
 export class ApplicationFormsMessageController {
   constructor(
     private readonly forms: ApplicationFormsService,
-    private readonly sealer: ApplicantSealer,
+    private readonly sealer: FormFieldOpener,
   ) {}
 
   @MessagePattern(APPLICATION_FORMS.START)
