@@ -339,7 +339,12 @@ function appEnvironment(mongodbUri) {
 }
 
 function startApps(env, perApp = {}) {
-  for (const app of APPS) startChild(app, [distMain(app, ROOT)], { ...env, ...perApp[app] });
+  for (const app of APPS) {
+    const own = { ...env, ...perApp[app] };
+    // The form seals to FORM_SEALING_PUBLIC_KEY and holds no key that opens what is stored.
+    if (app === 'form') for (const name of ['FIELD_ENCRYPTION_KEYS', 'FORM_SEALING_KEYS']) delete own[name];
+    startChild(app, [distMain(app, ROOT)], own);
+  }
   say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
 }
 

@@ -38,7 +38,9 @@ const NOTIFICATION_WORK_QUEUES = [
  * Keys an app is started without (set empty, whatever the stack's environment holds), as it must
  * run without them: the form holds nothing that opens what is stored.
  */
-const WITHHELD_KEYS: Partial<Record<AppName, string[]>> = { form: ['FORM_SEALING_KEYS'] };
+const WITHHELD_KEYS: Partial<Record<AppName, string[]>> = {
+  form: ['FIELD_ENCRYPTION_KEYS', 'FORM_SEALING_KEYS', 'FINGERPRINT_KEYS'],
+};
 /** As in the Dockerfile: the heap the apps run with in production. */
 const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
 const START_TIMEOUT_MS = 30000;

@@ -11,7 +11,7 @@ import {
   isRedisUrl,
   isTimeout,
 } from '@app/config';
-import { isFieldEncryptionKeys, isFormLinkKeys, isFormSealingPublicKey } from '@app/crypto';
+import { isFormLinkKeys, isFormSealingPublicKey } from '@app/crypto';
 
 /** A year: what browsers are told to keep to https once they saw the form over it. */
 const HSTS_DEFAULT_SECONDS = 365 * 24 * 60 * 60;
@@ -94,16 +94,10 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
   RPC_TIMEOUT_MS: number = 5000;
 
   /**
-   * `id:base64key` entries, as the gateway's: the form seals each uploaded document's data key
-   * with the first.
-   */
-  @isFieldEncryptionKeys()
-  FIELD_ENCRYPTION_KEYS: string;
-
-  /**
    * `id:base64key`: the public key of the first entry of the applications service's
-   * FORM_SEALING_KEYS, which the SSN, date of birth and license number are sealed to before they
-   * leave the process. It opens nothing.
+   * FORM_SEALING_KEYS, which the SSN, date of birth and license number, and each uploaded
+   * document's data key, are sealed to before they leave the process. It opens nothing: the form
+   * holds no key that opens anything stored (it reads no FIELD_ENCRYPTION_KEYS).
    */
   @isFormSealingPublicKey()
   FORM_SEALING_PUBLIC_KEY: string;
