@@ -89,7 +89,8 @@ export class DocumentUploads {
 
   /** Removes the file and whatever chunks of it were written; nothing when there is none. */
   async remove(fileId: string): Promise<void> {
-    await removeFile(this.bucket, fileId);
+    // delete() removes the chunks even when the file's record was never written (a cut-off upload).
+    await this.bucket.delete(new ObjectId(fileId)).catch(() => undefined);
   }
 }
 
@@ -140,22 +141,12 @@ export class DocumentVault {
     return download.pipe(decryptor);
   }
 
-  /** Removes the file and whatever chunks of it were written; nothing when there is none. */
-  async remove(fileId: string): Promise<void> {
-    await removeFile(this.bucket, fileId);
-  }
-
   private async find(fileId: string): Promise<mongoose.mongo.GridFSFile> {
     if (!ObjectId.isValid(fileId)) throw new DocumentNotStoredError(fileId);
     const file = await this.bucket.find({ _id: new ObjectId(fileId) }, { limit: 1 }).next();
     if (!file) throw new DocumentNotStoredError(fileId);
     return file;
   }
-}
-
-async function removeFile(bucket: mongoose.mongo.GridFSBucket, fileId: string): Promise<void> {
-  // delete() removes the chunks even when the file's record was never written (a cut-off upload).
-  await bucket.delete(new ObjectId(fileId)).catch(() => undefined);
 }
 
 /** A file's data key sealed to the form sealing key, for its owner and file alone: the form cannot open it. */
