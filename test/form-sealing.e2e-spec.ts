@@ -55,11 +55,11 @@ describe('what the form seals', () => {
   }
 
   /** An identity step's message as the form sends it, with `sealed_applicant` as given. */
-  const identityStep = (token: string, applicationId: number, sealedApplicant: unknown) => ({
+  const identityStep = (token: string, applicationId: number, sealedApplicant: unknown, section: object = {}) => ({
     token_digest: formTokenDigest(token),
     application_id: applicationId,
     kind: 'identity',
-    section: { middle_name: 'King' },
+    section: { middle_name: 'King', ...section },
     sealed_applicant: sealedApplicant,
     submission: randomBytes(16).toString('base64url'),
   });
@@ -252,6 +252,11 @@ describe('what the form seals', () => {
     expect(refused.err).toMatchObject({ code: 'INTERNAL' });
     const refusal = stack.logLines().find((line) => line.includes('form message refused: sealed id_number cannot be opened'));
     expect(refusal).toContain('not a value sealed to a form sealing key');
+    expect(await sensitiveData(applicantPath)).toEqual({ dob: null, id_number: null, drivers_license_number: null });
+    // Nor in clear beside the envelope.
+    const clear = identityStep(token, applicationId, {}, { id_number: '987654321', dob: '1985-06-07' });
+    expect((await ask(APPLICATION_FORMS.SAVE_SECTION, clear, randomUUID())).err).toMatchObject({ code: 'INTERNAL' });
+    expect(stack.logLines().some((line) => line.includes('form message refused: id_number came in clear'))).toBe(true);
     expect(await sensitiveData(applicantPath)).toEqual({ dob: null, id_number: null, drivers_license_number: null });
 
     // The same values sealed to the public key, in a message of their own: taken.

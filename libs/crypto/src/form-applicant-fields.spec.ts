@@ -40,6 +40,12 @@ describe('the form’s envelope of the identity numbers', () => {
     expect(service.openFields(form.sealFields({ dob: VALUES.dob }, OWNER), OWNER)).toEqual({ dob: VALUES.dob });
   });
 
+  it('is refused when a field comes in clear beside it', () => {
+    const sealed = overTheWire(form.sealFields({ dob: VALUES.dob }, OWNER));
+    expect(service.openFields(sealed, OWNER, { middle_name: 'King' })).toEqual({ dob: VALUES.dob });
+    expect(refusal(() => service.openFields(sealed, OWNER, { id_number: VALUES.id_number })).code).toBe(ErrorCode.INTERNAL);
+  });
+
   it('is refused for another link or message', () => {
     const sealed = overTheWire(form.sealFields(VALUES, OWNER));
     expect(refusal(() => service.openFields(sealed, { ...OWNER, messageId: 'm-2' })).code).toBe(ErrorCode.INTERNAL);

@@ -40,22 +40,31 @@ export class FormFieldOpener {
 
   constructor(private readonly opener: FormOpener) {}
 
-  /** The sealed fields in clear; a message whose envelope does not open is refused. */
-  openFields(sealed: unknown, owner: FormMessageOwner): Partial<Record<SealedApplicantField, unknown>> {
+  /**
+   * The sealed fields in clear. A message whose envelope does not open, or that carries one of
+   * the fields in clear `alongside` it (the rest of its section), did not come from a form: it is
+   * refused.
+   */
+  openFields(sealed: unknown, owner: FormMessageOwner, alongside: object = {}): Partial<Record<SealedApplicantField, unknown>> {
     const opened: Partial<Record<SealedApplicantField, unknown>> = {};
     for (const field of SEALED_APPLICANT_FIELDS) {
+      if (Object.prototype.hasOwnProperty.call(alongside, field)) throw this.refuse(`${field} came in clear`);
       const value = typeof sealed === 'object' && sealed !== null ? (sealed as Record<string, unknown>)[field] : undefined;
       if (value === undefined) continue;
       try {
         opened[field] = this.opener.open(value, `applicant.${field}`, formMessageOwner(owner));
       } catch (error) {
         if (!(error instanceof SealedValueError)) throw error;
-        // The reason goes to the operators' log (it holds no value); the sender learns only the refusal.
-        this.logger.warn(`form message refused: sealed ${field} cannot be opened: ${error.message}`);
-        throw new ServiceError(ErrorCode.INTERNAL, 'message refused: applicant fields must travel sealed to a form sealing key');
+        throw this.refuse(`sealed ${field} cannot be opened: ${error.message}`);
       }
     }
     return opened;
+  }
+
+  /** The reason goes to the operators' log (it holds no value); the sender learns only the refusal. */
+  private refuse(reason: string): ServiceError {
+    this.logger.warn(`form message refused: ${reason}`);
+    return new ServiceError(ErrorCode.INTERNAL, 'message refused: applicant fields must travel sealed to a form sealing key');
   }
 }
 

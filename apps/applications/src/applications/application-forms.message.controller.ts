@@ -102,7 +102,7 @@ export class ApplicationFormsMessageController {
     }
     if (kind !== 'identity')
       return { kind, value: parseRequest(SECTION_INPUTS[kind] as new () => object, message.section), sealed: {} };
-    const opened = this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId });
+    const opened = this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId }, message.section);
     const identity = parseRequest(SECTION_INPUTS.identity, { ...message.section, ...opened });
     const sealed = Object.fromEntries(SEALED_IDENTITY_FIELDS.map((field) => [field, identity[field] ?? null]));
     const value = Object.fromEntries(
