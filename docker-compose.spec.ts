@@ -108,6 +108,15 @@ describe('docker-compose.yml', () => {
     if (app !== 'gateway' && app !== 'form') expect(config.MONGODB_URI).toBe('mongodb://mongodb:27017');
   });
 
+  it('gives the form no key that opens anything stored: only the public key of what it seals to', () => {
+    const form = services.form.environment;
+    expect(form.FIELD_ENCRYPTION_KEYS).toBeUndefined();
+    expect(form.FORM_SEALING_KEYS).toBeUndefined();
+    expect(form.FORM_SEALING_PUBLIC_KEY).toMatch(/^[\w-]+:[A-Za-z0-9+/]{43}=$/);
+    expect(services.applications.environment.FORM_SEALING_KEYS).toBeDefined();
+    expect(services.applications.environment.FORM_LINK_KEYS).toBe(form.FORM_LINK_KEYS);
+  });
+
   it('configures the development keys, one per client, and publishes only the gateway and the form', () => {
     const keys = String(services.gateway.environment.API_KEYS).split(',');
     expect(keys).toEqual(['dev-local-key:1', 'dev-local-key-2:2']);

@@ -14,7 +14,8 @@
 //      ready, prints the URLs and the development keys.
 //
 // Ctrl-C (SIGINT) or SIGTERM stops the apps, then the FerretDB it started, and exits once all of
-// them have. API_KEYS, FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS and CSRF_KEYS default to public development keys,
+// them have. API_KEYS and the key rings (FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS,
+// FORM_SEALING_KEYS and its FORM_SEALING_PUBLIC_KEY) default to public development keys,
 // PUBLIC_BASE_URL to the gateway on PORT (default 3000), and WEBHOOK_ALLOW_PRIVATE_URLS to true.
 'use strict';
 
@@ -39,6 +40,11 @@ const DEV_FIELD_ENCRYPTION_KEYS = 'dev-local-only:REVWRUxPUE1FTlQgS0VZIC0gTk9UIE
 const DEV_FINGERPRINT_KEYS = 'dev-local-only:REVWIEZJTkdFUlBSSU5UIEtFWSBOT1QgQSBTRUNSRVQ=';
 // And for the form's CSRF_KEYS.
 const DEV_CSRF_KEYS = 'dev-local-only:REVWIENTUkYgS0VZIC0gTk9UIEEgU0VDUkVUISEhISE=';
+// And for FORM_LINK_KEYS, which sign applicants' form links.
+const DEV_FORM_LINK_KEYS = 'dev-local-only:REVWIEZPUk0gTElOSyBLRVkgLSBOT1QgQSBTRUNSRVQ=';
+// And for the key pair the form seals to: FORM_SEALING_KEYS (private) and its public key.
+const DEV_FORM_SEALING_KEYS = 'dev-local-only:REVWIEZPUk0gU0VBTElORyBLRVkgTk9UIFNFQ1JFVCE=';
+const DEV_FORM_SEALING_PUBLIC_KEY = 'dev-local-only:5Kta21ZLWGECSp+ucGmVrm480kO2LrAtobQPxG+Lyl8=';
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_PORT = '3000';
 const DEFAULT_FORM_PORT = '3003';
@@ -314,6 +320,9 @@ function appEnvironment(mongodbUri) {
   env.FIELD_ENCRYPTION_KEYS ||= DEV_FIELD_ENCRYPTION_KEYS;
   env.FINGERPRINT_KEYS ||= DEV_FINGERPRINT_KEYS;
   env.CSRF_KEYS ||= DEV_CSRF_KEYS;
+  env.FORM_LINK_KEYS ||= DEV_FORM_LINK_KEYS;
+  env.FORM_SEALING_KEYS ||= DEV_FORM_SEALING_KEYS;
+  env.FORM_SEALING_PUBLIC_KEY ||= DEV_FORM_SEALING_PUBLIC_KEY;
   // The form's own port, and the base of every form URL the API returns (application_url, form_url).
   env.FORM_PORT ||= DEFAULT_FORM_PORT;
   env.APPLY_BASE_URL ||= `http://localhost:${env.FORM_PORT}`;
@@ -330,7 +339,12 @@ function appEnvironment(mongodbUri) {
 }
 
 function startApps(env, perApp = {}) {
-  for (const app of APPS) startChild(app, [distMain(app, ROOT)], { ...env, ...perApp[app] });
+  for (const app of APPS) {
+    const own = { ...env, ...perApp[app] };
+    // The form seals to FORM_SEALING_PUBLIC_KEY and holds no key that opens what is stored.
+    if (app === 'form') for (const name of ['FIELD_ENCRYPTION_KEYS', 'FORM_SEALING_KEYS']) delete own[name];
+    startChild(app, [distMain(app, ROOT)], own);
+  }
   say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
 }
 

@@ -162,7 +162,7 @@ describe('reading applications and applicants, and adding co-applicants', () => 
 
       const token = FORM_URL.exec(first.form_url)![1];
       // Made by the applications service for this application, a moment ago.
-      expect(FormLinkTokens.fromKeyRing(stack.fieldEncryptionKeys).read(token)).toEqual({
+      expect(FormLinkTokens.fromKeyRing(stack.formLinkKeys).read(token)).toEqual({
         applicationId: one.id,
         issuedAt: expect.any(Date),
       });

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { AppName, distMain, testFieldKey } from '../tools/stack';
+import { AppName, distMain, testFieldKey, testFormSealingKey } from '../tools/stack';
+
+const SEALING = testFormSealingKey('s1');
 
 /** Starts one app with `env` and resolves with its exit code and everything it printed. */
 async function runToExit(app: AppName, env: Record<string, string>) {
@@ -11,6 +13,9 @@ async function runToExit(app: AppName, env: Record<string, string>) {
       FIELD_ENCRYPTION_KEYS: testFieldKey('t1'),
       FINGERPRINT_KEYS: testFieldKey('f1'),
       CSRF_KEYS: testFieldKey('c1'),
+      FORM_LINK_KEYS: testFieldKey('l1'),
+      FORM_SEALING_KEYS: SEALING.privateKey,
+      FORM_SEALING_PUBLIC_KEY: SEALING.publicKey,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,6 +51,15 @@ describe('configuration is validated at boot', () => {
     ['gateway', { WEBHOOK_SENDS_PER_MINUTE: 'many' }, 'WEBHOOK_SENDS_PER_MINUTE'],
     ['applications', { FINGERPRINT_KEYS: 'f1:c2hvcnQ=' }, 'FINGERPRINT_KEYS entry 1 (key id f1) must be 32 bytes'],
     ['form', { CSRF_KEYS: '' }, 'CSRF_KEYS is not set'],
+    ['form', { FORM_LINK_KEYS: '' }, 'FORM_LINK_KEYS is not set'],
+    ['form', { FORM_SEALING_PUBLIC_KEY: '' }, 'FORM_SEALING_PUBLIC_KEY is not set'],
+    [
+      'form',
+      { FORM_SEALING_PUBLIC_KEY: `${SEALING.publicKey},${SEALING.publicKey}` },
+      'FORM_SEALING_PUBLIC_KEY must be a single entry',
+    ],
+    ['applications', { FORM_SEALING_KEYS: 's1:c2hvcnQ=' }, 'FORM_SEALING_KEYS entry 1 (key id s1) must be 32 bytes'],
+    ['applications', { FORM_LINK_KEYS: 'l1:c2hvcnQ=' }, 'FORM_LINK_KEYS entry 1 (key id l1) must be 32 bytes'],
     ['form', { CSRF_KEYS: 'c1:c2hvcnQ=' }, 'CSRF_KEYS entry 1 (key id c1) must be 32 bytes'],
     ['form', { NODE_ENV: 'production' }, 'APPLY_FRAME_ANCESTORS must name the origins'],
     ['form', { NODE_ENV: 'production', APPLY_FRAME_ANCESTORS: '*' }, 'APPLY_FRAME_ANCESTORS must name the origins'],

@@ -30,7 +30,7 @@ describe('applicants’ form links', () => {
   beforeAll(async () => {
     stack = await Stack.start({ form: true, env: { FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000' } });
     client = api(stack.url);
-    tokens = FormLinkTokens.fromKeyRing(stack.fieldEncryptionKeys);
+    tokens = FormLinkTokens.fromKeyRing(stack.formLinkKeys);
     const property = (await client.post('/api/v2/properties', { property: { name: 'Linked Lane', kind: 'single_family' } })).body
       .property;
     const created = await client.post('/api/v2/applications', {

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { ApplicantSealer, FieldCipher } from '@app/crypto';
-import { startForm, uploadDocument } from './support/form-documents';
+import { ApplicantSealer, FieldCipher, formTokenDigest } from '@app/crypto';
+import { sendStep, startForm, uploadDocument } from './support/form-documents';
 import { api, Api } from './support/http';
-import { KEYS, Stack, testFieldKey } from '../tools/stack';
+import { KEYS, Stack, testFieldKey, testFormSealingKey } from '../tools/stack';
 import { pngOf } from '../libs/documents/src/documents.testing';
 
 /**
  * Rotating FIELD_ENCRYPTION_KEYS as the README says: put a new key first everywhere, keeping the
  * old one after it. New values and documents are sealed under the new key; values sealed and
- * documents stored before stay readable, and form links issued before stay good.
+ * documents stored before stay readable, and form links issued before stay good. The form's
+ * sealing key pair is rotated alongside: a new private key first on the applications service,
+ * then its public key to the form.
  */
 describe('field encryption key rotation', () => {
   let stack: Stack;
@@ -17,6 +19,7 @@ describe('field encryption key rotation', () => {
   const oldKey = () => stack.fieldEncryptionKeys;
   const newKey = testFieldKey('t2');
   const rotated = () => `${newKey},${oldKey()}`;
+  const newSealingKey = testFormSealingKey('s2');
 
   const apply = async (id_number: string, dob: string): Promise<number> => {
     const answer = await client.post('/api/v2/applications', {
@@ -97,17 +100,22 @@ describe('field encryption key rotation', () => {
 
     // The services first, so that they can open what a gateway seals under either key...
     await stack.stopApp('applications');
-    await stack.startApp('applications', { FIELD_ENCRYPTION_KEYS: rotated() });
+    await stack.startApp('applications', {
+      FIELD_ENCRYPTION_KEYS: rotated(),
+      FORM_SEALING_KEYS: `${newSealingKey.privateKey},${stack.formSealingKey.privateKey}`,
+    });
     const during = await apply('222-33-4444', '1971-02-03');
     // ...then the gateways.
     await stack.stopApp('gateway');
     await stack.startApp('gateway', { FIELD_ENCRYPTION_KEYS: rotated() });
     const after = await apply('333-44-5555', '1972-03-04');
-    // The form last, once every gateway can open what it seals under the new key. The link issued
-    // before the rotation still opens the form.
+    // The form holds no field key: it is given the new sealing key's public key once the
+    // applications service opens with it. The link issued before the rotation still opens the form.
     await stack.stopApp('form');
-    await stack.startApp('form', { FIELD_ENCRYPTION_KEYS: rotated(), FORM_PORT: new URL(stack.formUrl).port });
+    await stack.startApp('form', { FORM_SEALING_PUBLIC_KEY: newSealingKey.publicKey, FORM_PORT: new URL(stack.formUrl).port });
     const newPhoto = await uploadPhoto(token);
+    const identity = await sendStep(stack.formUrl, token, 'identity', { dob: '1974-05-06', id_number: '555-66-7777' });
+    expect(identity.status).toBe(303);
 
     const [oldId, newId] = [oldKey(), newKey].map((entry) => entry.split(':')[0]);
     const values = await Promise.all([before, during, after].map(stored));
@@ -138,6 +146,21 @@ describe('field encryption key rotation', () => {
       { dob: '1972-03-04', id_number: '333445555', drivers_license_number: null },
     ]);
 
+    // Typed into the form after the rotation: sealed to the new sealing key, stored under the new field key.
+    const db = await stack.database('applications');
+    const saved = await db
+      .collection<{ _id: string; [field: string]: any }>('applicant_forms')
+      .findOne({ _id: formTokenDigest(token) })
+      .finally(() => db.close());
+    expect([saved!.id_number.key_id, saved!.dob.key_id]).toEqual([newId, newId]);
+    expect((await client.get(`${withDocuments}?include=sensitive_data`)).body.applicant.sensitive_data).toEqual({
+      dob: '1974-05-06',
+      id_number: '555667777',
+      drivers_license_number: null,
+    });
+
+    // Each document's data key, which the form sealed to its sealing key, sealed again with the
+    // field key ring by the applications service: the old photo's under the old key, the new one's under the new.
     expect(await documentKeyIds()).toEqual([oldId, newId]);
     const [oldDownload, newDownload] = await downloaded(withDocuments);
     expect(oldDownload.equals(oldPhoto)).toBe(true);

@@ -3,7 +3,7 @@
  * started as separate processes on a namespace of their own.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -34,6 +34,13 @@ const NOTIFICATION_WORK_QUEUES = [
   'notifications.outgoing',
   'notifications.reminders',
 ];
+/**
+ * Keys an app is started without (set empty, whatever the stack's environment holds), as it must
+ * run without them: the form holds nothing that opens what is stored.
+ */
+const WITHHELD_KEYS: Partial<Record<AppName, string[]>> = {
+  form: ['FIELD_ENCRYPTION_KEYS', 'FORM_SEALING_KEYS', 'FINGERPRINT_KEYS'],
+};
 /** As in the Dockerfile: the heap the apps run with in production. */
 const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
 const START_TIMEOUT_MS = 30000;
@@ -63,6 +70,8 @@ export interface RunningProcess {
   httpUrl: string;
   /** Base URL of its operators' listener (health and metrics): HTTP_PORT, for every app. */
   operationsUrl: string;
+  /** The environment the stack gave it (beside the test runner's own). */
+  env: Record<string, string>;
 }
 
 /** One line of a process's JSON log. */
@@ -107,6 +116,10 @@ export class Stack {
   readonly fingerprintKeys = testFieldKey('f1');
   /** CSRF_KEYS of the form: a key of its own again. */
   readonly csrfKeys = testFieldKey('c1');
+  /** FORM_LINK_KEYS of the applications service and the form, which sign and check form links. */
+  readonly formLinkKeys = testFieldKey('l1');
+  /** FORM_SEALING_KEYS of the applications service (`privateKey`), and the form's FORM_SEALING_PUBLIC_KEY (`publicKey`). */
+  readonly formSealingKey = testFormSealingKey('s1');
   url = '';
   /** The application form's base URL, once started (`form: true`); APPLY_BASE_URL names it then. */
   formUrl = '';
@@ -138,6 +151,9 @@ export class Stack {
       FIELD_ENCRYPTION_KEYS: stack.fieldEncryptionKeys,
       FINGERPRINT_KEYS: stack.fingerprintKeys,
       CSRF_KEYS: stack.csrfKeys,
+      FORM_LINK_KEYS: stack.formLinkKeys,
+      FORM_SEALING_KEYS: stack.formSealingKey.privateKey,
+      FORM_SEALING_PUBLIC_KEY: stack.formSealingKey.publicKey,
       // Suites send bursts of hundreds of requests; the rate-limit suite sets its own limits.
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
@@ -171,7 +187,9 @@ export class Stack {
    * free port of its own for its health and metrics listener (unless `extraEnv` names one).
    */
   async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
-    const env: Record<string, string> = { ...this.env, ...this.appEnv[app], ...extraEnv };
+    const own = { ...this.appEnv[app], ...extraEnv };
+    const env: Record<string, string> = { ...this.env, ...own };
+    for (const name of WITHHELD_KEYS[app] ?? []) env[name] = own[name] ?? '';
     if (env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
     const child = spawn(process.execPath, [...this.nodeArgs, distMain(app)], {
       env: { ...process.env, ...env },
@@ -185,6 +203,7 @@ export class Stack {
       logs: [],
       httpUrl: `http://127.0.0.1:${port}`,
       operationsUrl: `http://127.0.0.1:${env.HTTP_PORT}`,
+      env,
     };
     this.processes.push(running);
     this.started.push(running);
@@ -403,9 +422,22 @@ export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Pr
   clearTimeout(timer);
 }
 
-/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS, CSRF_KEYS) entry with a fresh random key. */
+/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS) entry with a fresh random key. */
 export function testFieldKey(id: string): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * A FORM_SEALING_KEYS entry with a fresh X25519 private key (`privateKey`), and the
+ * FORM_SEALING_PUBLIC_KEY entry of its public key (`publicKey`).
+ */
+export function testFormSealingKey(id: string): { privateKey: string; publicKey: string } {
+  const pair = generateKeyPairSync('x25519');
+  const raw = (base64url: string | undefined) => Buffer.from(base64url!, 'base64url').toString('base64');
+  return {
+    privateKey: `${id}:${raw(pair.privateKey.export({ format: 'jwk' }).d)}`,
+    publicKey: `${id}:${raw(pair.publicKey.export({ format: 'jwk' }).x)}`,
+  };
 }
 
 export async function freePort(): Promise<number> {

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
 import { EnvironmentModule } from '@app/config';
 import { APPLICATIONS, QUEUES } from '@app/contracts';
-import { fieldCipherProviders } from '@app/crypto';
+import { FieldCipher, fieldCipherProviders, formOpenerProviders } from '@app/crypto';
+import { DocumentVault } from '@app/documents';
 import { queueClients } from '@app/messaging';
 import { EventsModule } from '@app/events';
 import { DatabaseModule } from '@app/persistence';
@@ -46,6 +48,7 @@ import { DocumentsService } from './documents/documents.service';
   ],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
+    ...formOpenerProviders(ApplicationsEnvironment),
     ApplicationsRepository,
     ApplicationVersions,
     ApplicationIndex,
@@ -59,6 +62,13 @@ import { DocumentsService } from './documents/documents.service';
     AuditEvents,
     ApplicantDocuments,
     DocumentsService,
+    {
+      provide: DocumentVault,
+      inject: [getConnectionToken(), FieldCipher],
+      // The documents bucket is in this service's own database: its connection, not a second one.
+      useFactory: (connection: Connection, cipher: FieldCipher) =>
+        new DocumentVault(connection.getClient().db(connection.name), cipher),
+    },
   ],
 })
 export class AppModule {}

@@ -2,10 +2,10 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { EnvironmentModule } from '@app/config';
 import { QUEUES } from '@app/contracts';
-import { fieldCipherProviders } from '@app/crypto';
+import { formSealerProviders } from '@app/crypto';
 import { queueClients } from '@app/messaging';
 import { ObservabilityModule } from '@app/observability';
-import { documentVaultProviders } from '@app/documents';
+import { documentUploadProviders } from '@app/documents';
 import { rateLimiter, RateLimiter } from '@app/rate-limit';
 import { FormBackends } from './backends/form-backends';
 import { FormEnvironment } from './config/form.environment';
@@ -27,8 +27,8 @@ import { StepsHttpController } from './form/steps.http.controller';
   ],
   controllers: [StaticAssetsHttpController, FormHttpController, StepsHttpController, DocumentsHttpController],
   providers: [
-    ...fieldCipherProviders(FormEnvironment),
-    ...documentVaultProviders(FormEnvironment),
+    ...formSealerProviders(FormEnvironment),
+    ...documentUploadProviders(FormEnvironment),
     FormBackends,
     FormPresetSource,
     FormFlow,

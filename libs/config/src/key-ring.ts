@@ -41,11 +41,31 @@ export function parseKeyRing(name: string, text: string | undefined): RingKey[] 
   return keys;
 }
 
+/**
+ * Reads the variable `name` as a single `id:base64key` entry of a 32-byte key: a public key, say,
+ * that is replaced rather than rotated by listing. Throws an Error naming the variable, never
+ * quoting the key material; `format` says what the value should be.
+ */
+export function parseSingleKey(name: string, text: string | undefined, format: string): RingKey {
+  if (!text) throw new Error(`${name} is not set. ${format}`);
+  if (text.includes(',')) throw new Error(`${name} must be a single entry. ${format}`);
+  return parseKeyRing(name, text)[0];
+}
+
 /** A required key ring variable, validated at boot by parseKeyRing; the refusal quotes no key. */
 export function isKeyRing(name: string): PropertyDecorator {
+  return keyValidator(name, (value) => parseKeyRing(name, value));
+}
+
+/** A required single key variable, validated at boot by parseSingleKey; the refusal quotes no key. */
+export function isSingleKey(name: string, format: string): PropertyDecorator {
+  return keyValidator(name, (value) => parseSingleKey(name, value, format));
+}
+
+function keyValidator(name: string, parse: (value: string | undefined) => unknown): PropertyDecorator {
   const refusal = (value: unknown): string | null => {
     try {
-      parseKeyRing(name, typeof value === 'string' ? value : undefined);
+      parse(typeof value === 'string' ? value : undefined);
       return null;
     } catch (error) {
       return (error as Error).message;

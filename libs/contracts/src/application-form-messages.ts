@@ -4,7 +4,7 @@ import { FormSectionKind } from './form-presets';
 import { AddedApplicantType, FormStatus } from './dto/applicant.dto';
 import { ApplicantType } from './dto/application.dto';
 import { PropertyRepresentation } from './dto/property.dto';
-import { SealedApplicantFields } from './messages';
+import { FormSealedApplicantFields } from './messages';
 
 /** PROPERTIES.FORM_GET: a property by id, whoever owns it. */
 export interface FormPropertyMessage {
@@ -74,12 +74,13 @@ export interface SaveDetailsMessage extends FormTokenMessage, FormSubmission {
 /**
  * One section step, as its class in form-sections.dto validates it (`questions`: the answers
  * by question id, checked against the preset by the form). The identity step's dob, id_number
- * and drivers_license_number travel in `sealed_applicant`, as in CreateApplicationMessage.
+ * and drivers_license_number travel in `sealed_applicant`, sealed to the applications service's
+ * public key (FORM_SEALING_KEYS), which the form holds no private key of.
  */
 export interface SaveSectionMessage extends FormTokenMessage, FormSubmission {
   kind: Exclude<FormSectionKind, 'documents'>;
   section: Record<string, unknown>;
-  sealed_applicant?: SealedApplicantFields;
+  sealed_applicant?: FormSealedApplicantFields;
 }
 
 /**

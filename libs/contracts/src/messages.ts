@@ -43,6 +43,13 @@ export interface SealedApplicantFields {
   drivers_license_number?: SealedValue;
 }
 
+/** The same fields as the form sends them: sealed to the applications service's public key. */
+export interface FormSealedApplicantFields {
+  id_number?: FormSealedValue;
+  dob?: FormSealedValue;
+  drivers_license_number?: FormSealedValue;
+}
+
 /** An Idempotency-Key header: 1 to 255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
@@ -100,6 +107,21 @@ export interface SealedValue {
    */
   v?: number;
   key_id: string;
+  nonce: string;
+  ciphertext: string;
+  tag: string;
+}
+
+/**
+ * A value the form sealed to the public key of FORM_SEALING_KEYS' entry `key_id` (X25519,
+ * HKDF-SHA256, AES-256-GCM): `ephemeral_key` is the sender's one-time public key (32 bytes),
+ * `nonce` (12 bytes), `ciphertext` and `tag` (16 bytes), all base64. Only a holder of the private
+ * key opens it; the form, which made it, cannot. `v` tells it from a SealedValue.
+ */
+export interface FormSealedValue {
+  v: 3;
+  key_id: string;
+  ephemeral_key: string;
   nonce: string;
   ciphertext: string;
   tag: string;

@@ -30,15 +30,10 @@ export interface MessageOwner {
   messageId: string;
 }
 
-/** Whom the sealed fields of a form's message belong to: the form link (its token's digest) and the message. */
-export interface FormMessageOwner {
-  tokenDigest: string;
-  messageId: string;
-}
-
 /**
  * Moves an applicant's id_number and dob in and out of the `sealed_applicant` envelope of a
- * create-application message. The gateway seals them after validating the request; the
+ * create-application message (the form's messages have an envelope of their own,
+ * FormFieldSealer). The gateway seals them after validating the request; the
  * applications service opens them so that the same contract validates what it will store, and
  * seals them again for the database. Each value is bound to its owner: in a message to the
  * client and the message id, so that an envelope copied into another message, or another
@@ -103,19 +98,6 @@ export class ApplicantSealer {
   }
 
   /**
-   * Just the sealed fields, for a request that carries them alone (the form's last step), bound
-   * to the form link they were entered at (its token's digest) and the message carrying them.
-   */
-  sealFields(values: Partial<Record<SealedApplicantField, string>>, owner: FormMessageOwner): SealedApplicantFields {
-    return this.sealApplicant(values, formMessageOwner(owner)).sealed;
-  }
-
-  /** The sealed fields in clear, refused as `open` refuses them. */
-  openFields(sealed: unknown, owner: FormMessageOwner): Partial<Record<SealedApplicantField, unknown>> {
-    return this.openApplicant({}, sealed, formMessageOwner(owner));
-  }
-
-  /**
    * Just the sealed fields, for an answer that carries them (an applicant read with its
    * sensitive data), bound to the client and the message it answers, as a request's are.
    */
@@ -176,8 +158,4 @@ function messageOwner(clientId: unknown, messageId: string): string {
 
 function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function formMessageOwner({ tokenDigest, messageId }: FormMessageOwner): string {
-  return `form:${tokenDigest} message:${messageId}`;
 }

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseKeyRing } from '@app/config';
 import { parseFieldEncryptionKeys } from './field-cipher';
 
 const FORMAT = 2;
@@ -23,22 +24,20 @@ export interface FormLinkClaims {
  * (seconds, 4 bytes), 18 random bytes and a MAC (HMAC-SHA256 of all that, 16 bytes), in
  * base64url. The form checks the MAC and the age before it asks any service, so a made-up link
  * costs no database read; the application id lets the service find the applicant by key. The
- * MAC keys are derived from the field encryption key ring, which the applications service and
- * the form both hold: new tokens are signed with the first key, and a token signed with any key
- * still in the ring is accepted, so a key rotation leaves issued links working.
+ * MAC keys are FORM_LINK_KEYS, a ring of their own that the applications service and the form
+ * both hold: new tokens are signed with the first key, and a token signed with any key still in
+ * the ring is accepted, so a key rotation leaves issued links working. They open nothing stored:
+ * a form that holds them can check links, and make up links that find no applicant (the service
+ * finds an applicant by its token's digest).
  */
 export class FormLinkTokens {
   constructor(private readonly keys: Buffer[]) {
     if (keys.length === 0) throw new Error('form link tokens need at least one key');
   }
 
-  /** The MAC keys for FIELD_ENCRYPTION_KEYS: used for nothing but these tokens. */
-  static fromKeyRing(fieldEncryptionKeys: string): FormLinkTokens {
-    return new FormLinkTokens(
-      parseFieldEncryptionKeys(fieldEncryptionKeys).map(({ key }) =>
-        Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'applicant form link tokens', 32)),
-      ),
-    );
+  /** The tokens of FORM_LINK_KEYS, `id:base64key` entries of 32-byte HMAC keys. */
+  static fromKeyRing(formLinkKeys: string): FormLinkTokens {
+    return new FormLinkTokens(parseKeyRing('FORM_LINK_KEYS', formLinkKeys).map(({ key }) => key));
   }
 
   /** A new token for an applicant of application `applicationId`, issued at `now`. */
@@ -67,4 +66,19 @@ export class FormLinkTokens {
   private mac(key: Buffer, token: Buffer): Buffer {
     return createHmac('sha256', key).update(token.subarray(0, SIGNED_BYTES)).digest().subarray(0, MAC_BYTES);
   }
+}
+
+/**
+ * FORM_LINK_KEYS entries (same ids) holding the MAC keys that links were signed with before
+ * FORM_LINK_KEYS existed, when they were derived from FIELD_ENCRYPTION_KEYS: listed after a new
+ * key, they keep the links issued then working. `node scripts/form-keys.js link-keys` prints the
+ * same from the environment.
+ */
+export function legacyFormLinkKeys(fieldEncryptionKeys: string): string {
+  return parseFieldEncryptionKeys(fieldEncryptionKeys)
+    .map(({ id, key }) => {
+      const macKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'applicant form link tokens', 32));
+      return `${id}:${macKey.toString('base64')}`;
+    })
+    .join(',');
 }

@@ -1,5 +1,5 @@
 import { FORM_TOKEN, formTokenDigest } from './form-token-digest';
-import { FormLinkTokens } from './form-link-tokens';
+import { FormLinkTokens, legacyFormLinkKeys } from './form-link-tokens';
 
 const key = (fill: number) => `k${fill}:${Buffer.alloc(32, fill).toString('base64')}`;
 
@@ -43,5 +43,21 @@ describe('applicant form link tokens', () => {
     const rotated = FormLinkTokens.fromKeyRing(`${key(2)},${key(1)}`);
     expect(rotated.read(token)?.applicationId).toBe(11);
     expect(tokens.read(rotated.issue(12))).toBeNull();
+  });
+
+  it('read links signed before FORM_LINK_KEYS existed once the keys legacyFormLinkKeys derives are listed', () => {
+    // Issued by the code of before, with its MAC key derived from this FIELD_ENCRYPTION_KEYS.
+    const fieldKeys = `t1:${Buffer.alloc(32, 5).toString('base64')}`;
+    const before = 'AgAAAAAQkmsADBBBwEMjIzz3XeuwzHyLBzMzvLNHRJ1JfaoFDV1F8mfnCc6X';
+    const upgraded = FormLinkTokens.fromKeyRing(`${key(2)},${legacyFormLinkKeys(fieldKeys)}`);
+    expect(upgraded.read(before)).toEqual({ applicationId: 4242, issuedAt: new Date('2026-11-20T09:00:00Z') });
+    expect(FormLinkTokens.fromKeyRing(key(2)).read(before)).toBeNull();
+    expect(FormLinkTokens.fromKeyRing(fieldKeys).read(before)).toBeNull();
+    expect(legacyFormLinkKeys(fieldKeys)).toMatch(/^t1:[A-Za-z0-9+/]{43}=$/);
+  });
+
+  it('refuse a FORM_LINK_KEYS that is not a ring of 32-byte keys, naming it', () => {
+    expect(() => FormLinkTokens.fromKeyRing('')).toThrow('FORM_LINK_KEYS is not set');
+    expect(() => FormLinkTokens.fromKeyRing('k1:c2hvcnQ=')).toThrow('FORM_LINK_KEYS entry 1 (key id k1) must be 32 bytes');
   });
 });

@@ -4,3 +4,6 @@ export * from './field-encryption-keys';
 export * from './applicant-sealer';
 export * from './form-token-digest';
 export * from './form-link-tokens';
+export * from './form-sealing';
+export * from './form-sealing-keys';
+export * from './form-applicant-fields';

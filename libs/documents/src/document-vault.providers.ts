@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
 import mongoose from 'mongoose';
 import { queueName, QUEUES } from '@app/contracts';
-import { FieldCipher } from '@app/crypto';
-import { DocumentVault } from './document-vault';
+import { FieldCipher, FormSealer } from '@app/crypto';
+import { DocumentUploads, DocumentVault } from './document-vault';
 
 /** An app's environment class that names the MongoDB server and the deployment's NAMESPACE. */
 type WithDocumentsDatabase = new () => { MONGODB_URI: string; NAMESPACE: string };
@@ -32,14 +32,32 @@ export class DocumentsConnection implements OnApplicationShutdown {
   }
 }
 
+function documentsConnectionProvider(environment: WithDocumentsDatabase): Provider {
+  return {
+    provide: DocumentsConnection,
+    inject: [environment],
+    useFactory: (env: { MONGODB_URI: string; NAMESPACE: string }) => new DocumentsConnection(env.MONGODB_URI, env.NAMESPACE),
+  };
+}
+
+/** Where the form stores uploads, for an app that also provides FormSealer (formSealerProviders). */
+export function documentUploadProviders(environment: WithDocumentsDatabase): Provider[] {
+  return [
+    documentsConnectionProvider(environment),
+    {
+      provide: DocumentUploads,
+      inject: [DocumentsConnection, FormSealer],
+      // Not awaiting the connection: the form starts (and serves its pages) while MongoDB is away.
+      useFactory: (documents: DocumentsConnection, sealer: FormSealer) =>
+        new DocumentUploads(documents.connection.getClient().db(documents.dbName), sealer),
+    },
+  ];
+}
+
 /** The vault of applicants' documents, for an app that also provides FieldCipher (fieldCipherProviders). */
 export function documentVaultProviders(environment: WithDocumentsDatabase): Provider[] {
   return [
-    {
-      provide: DocumentsConnection,
-      inject: [environment],
-      useFactory: (env: { MONGODB_URI: string; NAMESPACE: string }) => new DocumentsConnection(env.MONGODB_URI, env.NAMESPACE),
-    },
+    documentsConnectionProvider(environment),
     {
       provide: DocumentVault,
       inject: [DocumentsConnection, FieldCipher],

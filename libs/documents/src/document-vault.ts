@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { finished, pipeline } from 'node:stream/promises';
 import { Readable, Writable } from 'node:stream';
 import mongoose from 'mongoose';
-import { SealedValue } from '@app/contracts';
-import { FieldCipher } from '@app/crypto';
+import { FormSealedValue, SealedValue } from '@app/contracts';
+import { FieldCipher, FormOpener, FormSealer, isFormSealedValue } from '@app/crypto';
 import { DocumentInspector, InspectedDocument } from './document-inspector';
 import { DOCUMENT_LIMITS, DocumentLimits } from './document-types';
 import { SEGMENT_BYTES, SegmentDecryptor, SegmentEncryptor } from './segment-cipher';
@@ -30,8 +30,12 @@ export interface StoredDocument extends InspectedDocument {
 
 /** What a stored file carries beside its encrypted chunks: how to open them. */
 interface SealedFileMetadata {
-  /** The file's data key, sealed with the FIELD_ENCRYPTION_KEYS key ring for its owner. */
-  key: SealedValue;
+  /**
+   * The file's data key, sealed for its owner and file: to FORM_SEALING_PUBLIC_KEY as the form
+   * stores it, then with the FIELD_ENCRYPTION_KEYS key ring once the applications service kept
+   * its record (DocumentVault.adopt), which is how the gateway opens it.
+   */
+  key: SealedValue | FormSealedValue;
   nonce_prefix: string;
   segment_bytes: number;
 }
@@ -45,18 +49,17 @@ export class DocumentNotStoredError extends Error {
 }
 
 /**
- * Applicants' documents in GridFS, encrypted as they stream in: each file gets a data key of its
- * own, sealed (wrapped) by the key ring's current key, as the SSN is, and bound to its owner and
- * file; the bytes go to the chunks as AES-256-GCM segments. A copy of the database alone opens
- * nothing, and a file stored before a new key was put first still opens while its key is in the
- * ring. An upload that fails its checks or is cut off leaves nothing behind.
+ * Where the form streams applicants' uploads into GridFS, encrypted as they stream in: each file
+ * gets a data key of its own, sealed to FORM_SEALING_PUBLIC_KEY (the form holds no key that opens
+ * it again) and bound to its owner and file; the bytes go to the chunks as AES-256-GCM segments.
+ * An upload that fails its checks or is cut off leaves nothing behind.
  */
-export class DocumentVault {
+export class DocumentUploads {
   private readonly bucket: mongoose.mongo.GridFSBucket;
 
   constructor(
     db: Db,
-    private readonly cipher: FieldCipher,
+    private readonly sealer: FormSealer,
     private readonly limits: DocumentLimits = DOCUMENT_LIMITS,
   ) {
     this.bucket = new GridFSBucket(db, { bucketName: DOCUMENTS_BUCKET });
@@ -68,7 +71,7 @@ export class DocumentVault {
     const dataKey = randomBytes(32);
     const noncePrefix = randomBytes(4);
     const metadata: SealedFileMetadata = {
-      key: wrapDataKey(this.cipher, dataKey, owner, fileId.toHexString()),
+      key: sealDataKeyToForm(this.sealer, dataKey, owner, fileId.toHexString()),
       nonce_prefix: noncePrefix.toString('base64'),
       segment_bytes: SEGMENT_BYTES,
     };
@@ -84,26 +87,76 @@ export class DocumentVault {
     return { file_id: fileId.toHexString(), ...inspector.result };
   }
 
+  /** Removes the file and whatever chunks of it were written; nothing when there is none. */
+  async remove(fileId: string): Promise<void> {
+    // delete() removes the chunks even when the file's record was never written (a cut-off upload).
+    await this.bucket.delete(new ObjectId(fileId)).catch(() => undefined);
+  }
+}
+
+/**
+ * Applicants' documents in GridFS as the gateway reads them and the applications service keeps
+ * them: each file's data key sealed (wrapped) by the FIELD_ENCRYPTION_KEYS ring's current key, as
+ * the SSN is, bound to its owner and file. A copy of the database alone opens nothing, and a file
+ * sealed before a new key was put first still opens while its key is in the ring.
+ */
+export class DocumentVault {
+  private readonly bucket: mongoose.mongo.GridFSBucket;
+  private readonly files: mongoose.mongo.Collection;
+
+  constructor(
+    db: Db,
+    private readonly cipher: FieldCipher,
+  ) {
+    this.bucket = new GridFSBucket(db, { bucketName: DOCUMENTS_BUCKET });
+    this.files = db.collection(`${DOCUMENTS_BUCKET}.files`);
+  }
+
+  /**
+   * Takes a file the form stored for `owner`: its data key, sealed to the form sealing key, is
+   * opened with `opener` and sealed again with the key ring, so that the gateway opens it as any
+   * other. A key already sealed with the ring (the file taken before, or stored by a form that
+   * held the ring) is left as it is once it opens for the owner. Throws DocumentNotStoredError
+   * when there is no such file, SealedValueError when its key is not the owner's.
+   */
+  async adopt(fileId: string, owner: DocumentOwner, opener: FormOpener): Promise<void> {
+    const file = await this.find(fileId);
+    const { key } = file.metadata as SealedFileMetadata;
+    if (!isFormSealedValue(key)) {
+      unwrapDataKey(this.cipher, key, owner, fileId);
+      return;
+    }
+    const dataKey = openFormSealedDataKey(opener, key, owner, fileId);
+    await this.files.updateOne({ _id: file._id }, { $set: { 'metadata.key': wrapDataKey(this.cipher, dataKey, owner, fileId) } });
+  }
+
   /** The file's bytes in clear, as a stream that fails if the stored bytes do not authenticate. */
   async open(fileId: string, owner: DocumentOwner): Promise<Readable> {
-    if (!ObjectId.isValid(fileId)) throw new DocumentNotStoredError(fileId);
-    const id = new ObjectId(fileId);
-    const file = await this.bucket.find({ _id: id }, { limit: 1 }).next();
-    if (!file) throw new DocumentNotStoredError(fileId);
+    const file = await this.find(fileId);
     const metadata = file.metadata as SealedFileMetadata;
     const dataKey = unwrapDataKey(this.cipher, metadata.key, owner, fileId);
     const decryptor = new SegmentDecryptor(dataKey, Buffer.from(metadata.nonce_prefix, 'base64'));
-    const download = this.bucket.openDownloadStream(id);
+    const download = this.bucket.openDownloadStream(file._id);
     download.once('error', (error) => decryptor.destroy(error));
     return download.pipe(decryptor);
   }
 
-  /** Removes the file and whatever chunks of it were written; nothing when there is none. */
-  async remove(fileId: string): Promise<void> {
-    const id = new ObjectId(fileId);
-    // delete() removes the chunks even when the file's record was never written (a cut-off upload).
-    await this.bucket.delete(id).catch(() => undefined);
+  private async find(fileId: string): Promise<mongoose.mongo.GridFSFile> {
+    if (!ObjectId.isValid(fileId)) throw new DocumentNotStoredError(fileId);
+    const file = await this.bucket.find({ _id: new ObjectId(fileId) }, { limit: 1 }).next();
+    if (!file) throw new DocumentNotStoredError(fileId);
+    return file;
   }
+}
+
+/** A file's data key sealed to the form sealing key, for its owner and file alone: the form cannot open it. */
+export function sealDataKeyToForm(sealer: FormSealer, dataKey: Buffer, owner: DocumentOwner, fileId: string): FormSealedValue {
+  return sealer.seal(dataKey.toString('base64'), DATA_KEY_CONTEXT, keyOwner(owner, fileId));
+}
+
+/** The data key the form sealed; throws SealedValueError for another owner or file, or another kind of value. */
+export function openFormSealedDataKey(opener: FormOpener, sealed: unknown, owner: DocumentOwner, fileId: string): Buffer {
+  return Buffer.from(opener.open(sealed, DATA_KEY_CONTEXT, keyOwner(owner, fileId)), 'base64');
 }
 
 /** A file's data key sealed with the key ring's current key, for its owner and file alone. */

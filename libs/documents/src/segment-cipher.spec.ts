@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { FieldCipher } from '@app/crypto';
-import { unwrapDataKey, wrapDataKey } from './document-vault';
+import { FieldCipher, FormOpener, formSealingPublicKey, FormSealer } from '@app/crypto';
+import { openFormSealedDataKey, sealDataKeyToForm, unwrapDataKey, wrapDataKey } from './document-vault';
 import { SEGMENT_BYTES, SealedDocumentError, SegmentDecryptor, SegmentEncryptor } from './segment-cipher';
 
 async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -59,5 +59,19 @@ describe('data keys', () => {
     expect(() => unwrapDataKey(cipher, wrapped, { ...owner, applicantId: 8 }, 'f1')).toThrow();
     expect(() => unwrapDataKey(cipher, wrapped, { ...owner, clientId: 2 }, 'f1')).toThrow();
     expect(() => unwrapDataKey(cipher, wrapped, owner, 'f2')).toThrow();
+  });
+
+  it('sealed by the form open with the private key alone, for their owner and file, and never as a ring key', () => {
+    const privateKeys = ring('s1');
+    const sealer = new FormSealer(formSealingPublicKey(privateKeys));
+    const opener = new FormOpener(privateKeys);
+    const dataKey = randomBytes(32);
+    const sealed = sealDataKeyToForm(sealer, dataKey, owner, 'f1');
+    expect(openFormSealedDataKey(opener, sealed, owner, 'f1').equals(dataKey)).toBe(true);
+    expect(() => openFormSealedDataKey(opener, sealed, { ...owner, applicantId: 8 }, 'f1')).toThrow();
+    expect(() => openFormSealedDataKey(opener, sealed, owner, 'f2')).toThrow();
+    // Neither the form's public key nor a field key ring of the same id opens it.
+    expect(() => openFormSealedDataKey(new FormOpener(formSealingPublicKey(privateKeys)), sealed, owner, 'f1')).toThrow();
+    expect(() => unwrapDataKey(new FieldCipher(privateKeys), sealed, owner, 'f1')).toThrow('sealed in an unknown format');
   });
 });

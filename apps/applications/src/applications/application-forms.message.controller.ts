@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ApplicantSealer } from '@app/crypto';
+import { FormFieldOpener } from '@app/crypto';
 import { Delivered, DeliveredMessage } from '@app/messaging';
 import {
   APPLICATION_FORMS,
@@ -38,7 +38,7 @@ const SUBMISSION = /^[A-Za-z0-9_-]{22}$/;
 export class ApplicationFormsMessageController {
   constructor(
     private readonly forms: ApplicationFormsService,
-    private readonly sealer: ApplicantSealer,
+    private readonly sealer: FormFieldOpener,
   ) {}
 
   @MessagePattern(APPLICATION_FORMS.START)
@@ -102,7 +102,7 @@ export class ApplicationFormsMessageController {
     }
     if (kind !== 'identity')
       return { kind, value: parseRequest(SECTION_INPUTS[kind] as new () => object, message.section), sealed: {} };
-    const opened = this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId });
+    const opened = this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId }, message.section);
     const identity = parseRequest(SECTION_INPUTS.identity, { ...message.section, ...opened });
     const sealed = Object.fromEntries(SEALED_IDENTITY_FIELDS.map((field) => [field, identity[field] ?? null]));
     const value = Object.fromEntries(

@@ -16,8 +16,10 @@ import { MemoryCollection, MemoryDatabase } from '@app/persistence/memory-collec
 import { PropertiesClient } from './properties.client';
 
 const KEYS = `k1:${randomBytes(32).toString('base64')}`;
+const LINK_KEYS = `l1:${randomBytes(32).toString('base64')}`;
 const env = Object.assign(new ApplicationsEnvironment(), {
   FIELD_ENCRYPTION_KEYS: KEYS,
+  FORM_LINK_KEYS: LINK_KEYS,
   PUBLIC_BASE_URL: 'https://api.example.com/',
   APPLY_BASE_URL: 'https://apply.example.com',
 });
@@ -368,7 +370,7 @@ describe('ApplicationsService over collections in memory', () => {
       );
       for (const applicant of [created.applicants[0], co]) {
         const token = await tokenOf(created.id, applicant.id);
-        expect(FormLinkTokens.fromKeyRing(KEYS).read(token)?.applicationId).toBe(created.id);
+        expect(FormLinkTokens.fromKeyRing(LINK_KEYS).read(token)?.applicationId).toBe(created.id);
         const found = await forms().find({ digest: formTokenDigest(token), applicationId: created.id });
         expect(found).toMatchObject({ application_id: created.id, applicant_id: applicant.id, form_status: 'not_started' });
       }

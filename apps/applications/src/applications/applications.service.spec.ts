@@ -62,6 +62,7 @@ describe('ApplicationsService', () => {
     const env = Object.assign(new ApplicationsEnvironment(), {
       PUBLIC_BASE_URL: 'https://rentals.example.com',
       FIELD_ENCRYPTION_KEYS: keys,
+      FORM_LINK_KEYS: `l1:${randomBytes(32).toString('base64')}`,
     });
 
     const module = await Test.createTestingModule({

@@ -27,7 +27,7 @@ export class FormTokens {
     env: ApplicationsEnvironment,
   ) {
     this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
-    this.links = FormLinkTokens.fromKeyRing(env.FIELD_ENCRYPTION_KEYS);
+    this.links = FormLinkTokens.fromKeyRing(env.FORM_LINK_KEYS);
   }
 
   /** A new token for the client's applicant, sealed for them: copied to another applicant, it does not open. */

@@ -6,8 +6,11 @@ import { ApplicationsEnvironment } from './applications.environment';
 const validateRaw = environmentValidator(ApplicationsEnvironment);
 const FIELD_ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
 const FINGERPRINT_KEYS = `f1:${randomBytes(32).toString('base64')}`;
-/** The environment with a valid FIELD_ENCRYPTION_KEYS and FINGERPRINT_KEYS, which have no default. */
-const validate = (raw: Record<string, unknown>) => validateRaw({ FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, ...raw });
+const FORM_LINK_KEYS = `l1:${randomBytes(32).toString('base64')}`;
+const FORM_SEALING_KEYS = `s1:${randomBytes(32).toString('base64')}`;
+/** The environment with valid key rings, which have no default. */
+const validate = (raw: Record<string, unknown>) =>
+  validateRaw({ FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, FORM_LINK_KEYS, FORM_SEALING_KEYS, ...raw });
 
 const refusal = refusalOf(validate);
 
@@ -33,6 +36,8 @@ describe('ApplicationsEnvironment', () => {
       PROPERTY_LOOKUP_TIMEOUT_MS: 2000,
       APPLY_BASE_URL: 'http://localhost:3003',
       FIELD_ENCRYPTION_KEYS,
+      FORM_LINK_KEYS,
+      FORM_SEALING_KEYS,
       AUDIT_RETENTION_DAYS: 365,
       FINGERPRINT_KEYS,
     });
@@ -62,5 +67,21 @@ describe('ApplicationsEnvironment', () => {
 
   it('requires FIELD_ENCRYPTION_KEYS, naming it', () => {
     expect(() => validateRaw({})).toThrow('FIELD_ENCRYPTION_KEYS is not set');
+  });
+
+  it('requires FORM_SEALING_KEYS, naming it and quoting no key', () => {
+    expect(refusal({ FORM_SEALING_KEYS: '' })).toContain('FORM_SEALING_KEYS is not set');
+    const short = randomBytes(16).toString('base64');
+    const bad = refusal({ FORM_SEALING_KEYS: `s1:${short}` });
+    expect(bad).toContain('FORM_SEALING_KEYS entry 1 (key id s1) must be 32 bytes');
+    expect(bad).not.toContain(short);
+  });
+
+  it('requires FORM_LINK_KEYS, naming it and quoting no key', () => {
+    expect(refusal({ FORM_LINK_KEYS: '' })).toContain('FORM_LINK_KEYS is not set');
+    const short = randomBytes(16).toString('base64');
+    const bad = refusal({ FORM_LINK_KEYS: `l1:${short}` });
+    expect(bad).toContain('FORM_LINK_KEYS entry 1 (key id l1) must be 32 bytes');
+    expect(bad).not.toContain(short);
   });
 });

@@ -1,6 +1,6 @@
 import { Matches } from 'class-validator';
 import { HTTP_URL, isIntegerInRange, isTimeout, ServiceEnvironment } from '@app/config';
-import { isFieldEncryptionKeys } from '@app/crypto';
+import { isFieldEncryptionKeys, isFormLinkKeys, isFormSealingKeys } from '@app/crypto';
 
 export class ApplicationsEnvironment extends ServiceEnvironment {
   override HTTP_PORT: number = 3002;
@@ -16,6 +16,21 @@ export class ApplicationsEnvironment extends ServiceEnvironment {
 
   @isFieldEncryptionKeys()
   FIELD_ENCRYPTION_KEYS: string;
+
+  /**
+   * `id:base64key` entries, keys of their own: the first signs applicants' form links, every one
+   * is accepted (the form holds the same ring to check them).
+   */
+  @isFormLinkKeys()
+  FORM_LINK_KEYS: string;
+
+  /**
+   * `id:base64key` entries of X25519 private keys: the form seals the identity numbers and
+   * documents' data keys to the first one's public key (its FORM_SEALING_PUBLIC_KEY), every one
+   * opens them, so the form holds nothing that opens what is stored.
+   */
+  @isFormSealingKeys()
+  FORM_SEALING_KEYS: string;
 
   /** How long audit events (reads of applicants' sensitive data) are kept. */
   @isIntegerInRange('AUDIT_RETENTION_DAYS', 1, 3650)

@@ -1,5 +1,6 @@
 import { FormApplicant, StoredDocumentFields } from '@app/contracts';
-import { FieldCipher } from '@app/crypto';
+import { FieldCipher, FormOpener } from '@app/crypto';
+import { DocumentNotStoredError, DocumentOwner, DocumentVault } from '@app/documents';
 import { EventOutbox } from '@app/events';
 import { IdAllocator } from '@app/persistence';
 import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
@@ -20,11 +21,28 @@ const fields = {
   sha256: 'a'.repeat(64),
 } as StoredDocumentFields;
 
+/** The vault's side of an upload: which files it was asked to take, for whom; `stored` says which it holds. */
+function vaultHolding(stored: string[]) {
+  const adopted: Array<[string, DocumentOwner]> = [];
+  const vault = {
+    adopt: async (fileId: string, owner: DocumentOwner) => {
+      if (!stored.includes(fileId)) throw new DocumentNotStoredError(fileId);
+      adopted.push([fileId, owner]);
+    },
+  } as unknown as DocumentVault;
+  return { vault, adopted };
+}
+
 /**
  * The documents service over its collections in memory, for an applicant whose form reads
  * `status` and whose completion claim is found (`completedSince`) once the upload looks again.
  */
-function documents(database: MemoryDatabase, status: FormApplicant['form_status'], completedSince = false) {
+function documents(
+  database: MemoryDatabase,
+  status: FormApplicant['form_status'],
+  completedSince = false,
+  vault = vaultHolding([fields.file_id]).vault,
+) {
   const connection = database.connection();
   const applicant = { client_id: 1, application_id: 7, applicant_id: 12, property_id: 3, form_status: status };
   const forms = {
@@ -35,15 +53,38 @@ function documents(database: MemoryDatabase, status: FormApplicant['form_status'
   let id = 0;
   const ids = { allocate: async () => ++id } as unknown as IdAllocator;
   const records = new ApplicantDocuments(connection, CIPHER);
-  return new DocumentsService(records, forms, {} as ApplicationsService, ids, {} as AuditEvents, new EventOutbox(connection));
+  const opener = {} as FormOpener;
+  return new DocumentsService(
+    records,
+    forms,
+    {} as ApplicationsService,
+    ids,
+    {} as AuditEvents,
+    new EventOutbox(connection),
+    vault,
+    opener,
+  );
 }
 
 describe('DocumentsService.add', () => {
-  it('keeps a document of an applicant whose form is open, with its event', async () => {
+  it('keeps a document of an applicant whose form is open, with its event, once the vault took its file for them', async () => {
     const database = new MemoryDatabase();
-    await expect(documents(database, 'started').add(LINK, fields, 'nonce')).resolves.toMatchObject({ id: 1 });
+    const { vault, adopted } = vaultHolding([fields.file_id]);
+    await expect(documents(database, 'started', false, vault).add(LINK, fields, 'nonce')).resolves.toMatchObject({ id: 1 });
+    expect(adopted).toEqual([[fields.file_id, { clientId: 1, applicantId: 12 }]]);
     expect(database.collection('applicant_documents').documents.size).toBe(1);
     expect(database.collection('event_outbox').documents.size).toBe(1);
+  });
+
+  it('refuses a document whose file the vault does not hold for the applicant, keeping nothing', async () => {
+    const database = new MemoryDatabase();
+    const service = documents(database, 'started', false, vaultHolding([]).vault);
+    await expect(service.add(LINK, fields, 'nonce')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'the file is not stored for this applicant',
+    });
+    expect(database.collection('applicant_documents').documents.size).toBe(0);
+    expect(database.collection('event_outbox').documents.size).toBe(0);
   });
 
   it('stores the file name sealed, and lists it opened', async () => {

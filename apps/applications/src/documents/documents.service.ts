@@ -9,6 +9,8 @@ import {
   ServiceError,
   StoredDocumentFields,
 } from '@app/contracts';
+import { FormOpener, SealedValueError } from '@app/crypto';
+import { DocumentNotStoredError, DocumentVault } from '@app/documents';
 import { EventOutbox } from '@app/events';
 import { IdAllocator } from '@app/persistence';
 import { alreadyCompleted, ApplicationFormsService, FormLink } from '../applications/application-forms.service';
@@ -20,8 +22,9 @@ const DOCUMENT_IDS = 'documents';
 
 /**
  * The records of applicants' documents. The form streams a file into the documents bucket
- * itself (libs/documents), then hands its record here: this service decides whether the
- * applicant may have it, keeps it and publishes applicant.document_added.
+ * itself (libs/documents), its data key sealed to the form sealing key, then hands its record
+ * here: this service decides whether the applicant may have it, seals its key again with the
+ * field key ring (which the form does not hold), keeps it and publishes applicant.document_added.
  */
 @Injectable()
 export class DocumentsService {
@@ -32,6 +35,8 @@ export class DocumentsService {
     private readonly ids: IdAllocator,
     private readonly audit: AuditEvents,
     private readonly outbox: EventOutbox,
+    private readonly vault: DocumentVault,
+    private readonly opener: FormOpener,
   ) {}
 
   /** The documents of the applicant a form link names. */
@@ -51,6 +56,7 @@ export class DocumentsService {
     const applicant = await this.forms.find(link);
     if (!applicant) throw ServiceError.notFound('applicant', 'for this form link');
     if (applicant.form_status === 'completed') throw alreadyCompleted();
+    await this.adopt(fields.file_id, { clientId: applicant.client_id, applicantId: applicant.applicant_id });
     await this.forms.takeSubmission(submission);
     const subject: DocumentSubject = { applicationId: applicant.application_id, applicantId: applicant.applicant_id };
     // Each lost race for a slot means another document was kept: at most one try per slot.
@@ -115,6 +121,22 @@ export class DocumentsService {
     if (!record) throw ServiceError.notFound('document', documentId);
     await this.audit.recordRead(clientId, reader, subject);
     return { document: documentRepresentation(record), file_id: record.file_id };
+  }
+
+  /**
+   * The file's data key sealed with the key ring, as the gateway's download and the summary PDF
+   * open it, before its record is kept; a file that is not stored, or not for this applicant, is
+   * refused (the form then removes it). A file whose record is never kept keeps the key the form
+   * sealed: nobody downloads it.
+   */
+  private async adopt(fileId: string, owner: { clientId: number; applicantId: number }): Promise<void> {
+    try {
+      await this.vault.adopt(fileId, owner, this.opener);
+    } catch (error) {
+      if (!(error instanceof DocumentNotStoredError || error instanceof SealedValueError)) throw error;
+      const message = 'the file is not stored for this applicant';
+      throw new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: 'document', message }]);
+    }
   }
 
   private async owned(clientId: number, applicationId: number, applicantId: number): Promise<DocumentSubject> {

@@ -11,7 +11,7 @@ import {
   isRedisUrl,
   isTimeout,
 } from '@app/config';
-import { isFieldEncryptionKeys } from '@app/crypto';
+import { isFormLinkKeys, isFormSealingPublicKey } from '@app/crypto';
 
 /** A year: what browsers are told to keep to https once they saw the form over it. */
 const HSTS_DEFAULT_SECONDS = 365 * 24 * 60 * 60;
@@ -94,11 +94,13 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
   RPC_TIMEOUT_MS: number = 5000;
 
   /**
-   * `id:base64key` entries, as the gateway's: the form seals the SSN and date of birth with the
-   * first before they leave the process.
+   * `id:base64key`: the public key of the first entry of the applications service's
+   * FORM_SEALING_KEYS, which the SSN, date of birth and license number, and each uploaded
+   * document's data key, are sealed to before they leave the process. It opens nothing: the form
+   * holds no key that opens anything stored (it reads no FIELD_ENCRYPTION_KEYS).
    */
-  @isFieldEncryptionKeys()
-  FIELD_ENCRYPTION_KEYS: string;
+  @isFormSealingPublicKey()
+  FORM_SEALING_PUBLIC_KEY: string;
 
   /**
    * `id:base64key` entries, keys of their own: the first signs the pages' CSRF tokens, every one
@@ -106,6 +108,13 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
    */
   @isKeyRing('CSRF_KEYS')
   CSRF_KEYS: string;
+
+  /**
+   * `id:base64key` entries, the applications service's FORM_LINK_KEYS: the MAC of an applicant's
+   * link is checked against every one before any service is asked.
+   */
+  @isFormLinkKeys()
+  FORM_LINK_KEYS: string;
 
   /**
    * The MongoDB server of the applications service: its documents bucket (GridFS), which

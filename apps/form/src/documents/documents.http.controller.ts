@@ -12,7 +12,7 @@ import {
   MAX_DOCUMENTS_PER_APPLICANT,
   ServiceError,
 } from '@app/contracts';
-import { DocumentRefusal, DocumentVault } from '@app/documents';
+import { DocumentRefusal, DocumentUploads } from '@app/documents';
 import { FormBackends } from '../backends/form-backends';
 import { FormFlow, Iframe, OpenStep, Refusal } from '../form/form-flow';
 import { FormBody } from '../questions/question-kinds';
@@ -33,7 +33,7 @@ export class DocumentsHttpController {
   constructor(
     private readonly flow: FormFlow,
     private readonly backends: FormBackends,
-    private readonly vault: DocumentVault,
+    private readonly vault: DocumentUploads,
   ) {}
 
   @Get('applicants/:token/documents')

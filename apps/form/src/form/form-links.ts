@@ -24,7 +24,7 @@ export class FormLinks {
   private readonly lifetimeMs: number;
 
   constructor(env: FormEnvironment) {
-    this.tokens = FormLinkTokens.fromKeyRing(env.FIELD_ENCRYPTION_KEYS);
+    this.tokens = FormLinkTokens.fromKeyRing(env.FORM_LINK_KEYS);
     this.lifetimeMs = env.FORM_LINK_LIFETIME_DAYS * DAY_MS;
   }
 

@@ -11,7 +11,7 @@ import {
   SaveSectionMessage,
   SEALED_IDENTITY_FIELDS,
 } from '@app/contracts';
-import { ApplicantSealer } from '@app/crypto';
+import { FormFieldSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
 import { FormBackends } from '../backends/form-backends';
 import { requiredDocumentProblems } from '../documents/missing-documents';
@@ -31,7 +31,7 @@ export class StepsHttpController {
   constructor(
     private readonly flow: FormFlow,
     private readonly backends: FormBackends,
-    private readonly sealer: ApplicantSealer,
+    private readonly sealer: FormFieldSealer,
   ) {}
 
   /** "Check your answers": every step saved, each with a link to change it, before the signature. */
