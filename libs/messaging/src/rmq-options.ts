@@ -83,6 +83,8 @@ export const SOCKET_OPTIONS = {
   connectionOptions: { noDelay: true },
 };
 
+const REQUESTS_SUFFIX = '.requests';
+
 /**
  * The exchange requests to a service's queue are published to: a fanout exchange of its own, to
  * which the service binds its queue. Write on the default exchange would let a sender put a
@@ -90,7 +92,18 @@ export const SOCKET_OPTIONS = {
  * only ask (the gateway, the form) get write on these exchanges, never on the default one.
  */
 export function requestExchange(queue: string): string {
-  return `${queue}.requests`;
+  return `${queue}${REQUESTS_SUFFIX}`;
+}
+
+/**
+ * The queue a request was consumed from, by where it was published: to the queue's request
+ * exchange (the routing key is then the pattern), or straight to the queue through the default
+ * exchange (the routing key is then the queue).
+ */
+export function requestQueueOf(fields: { exchange?: string; routingKey?: string } | undefined): string {
+  const exchange = fields?.exchange ?? '';
+  if (exchange.endsWith(REQUESTS_SUFFIX)) return exchange.slice(0, -REQUESTS_SUFFIX.length);
+  return fields?.routingKey ?? 'unknown';
 }
 
 export function rmqServerOptions(settings: BrokerSettings & { prefetch: number; consumerTag: string }) {

@@ -3,7 +3,7 @@ import { RmqContext } from '@nestjs/microservices';
 import { NEVER, Observable, throwError } from 'rxjs';
 import { ErrorCode, ErrorPayload, ServiceError } from '@app/contracts';
 import { countDeadLettered } from '@app/observability';
-import { MAX_DELIVERIES } from './rmq-options';
+import { MAX_DELIVERIES, requestQueueOf } from './rmq-options';
 import { SERVICE_UNAVAILABLE_MESSAGE } from './rpc';
 import { deliveryAttempt, Settlement } from './settlement';
 
@@ -63,6 +63,6 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
 
   private deadLetter(rmq: RmqContext, reason: 'malformed' | 'failed'): void {
     this.settlement.settle(rmq, 'dead-letter');
-    countDeadLettered(String(rmq.getMessage().fields?.routingKey ?? 'unknown'), reason);
+    countDeadLettered(requestQueueOf(rmq.getMessage().fields), reason);
   }
 }
