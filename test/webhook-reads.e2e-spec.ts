@@ -186,6 +186,8 @@ describe('the webhooks stores on the real database', () => {
       'evt_old_2',
       'evt_old_3',
     ]);
+    // A cursor far above the newest position reads from the newest, not through empty positions.
+    expect((await fresh.page(201, 3, 1e15)).items.map((item) => item.id)).toEqual(['evt_new_7', 'evt_new_6', 'evt_new_5']);
     // The older delivery's attempt is shown, numbered as before.
     const oldest = await fresh.representation(older[2]._id);
     expect(oldest?.attempts).toEqual([expect.objectContaining({ number: 1, success: false })]);

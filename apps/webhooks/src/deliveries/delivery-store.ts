@@ -273,7 +273,9 @@ export class DeliveryStore implements OnModuleInit {
    */
   async page(subscriptionId: number, limit: number, after?: number): Promise<Page<DeliveryRepresentation>> {
     const name = listName(subscriptionId);
-    let position = after === undefined ? await this.lists.head(name) : after - 1;
+    // A cursor above the newest position (made up: none handed out is) reads from the newest.
+    const head = await this.lists.head(name);
+    let position = after === undefined ? head : Math.min(after - 1, head);
     let floor: number | undefined;
     const lowest = async () => (position >= 1 ? 1 : (floor ??= await this.lists.bottom(name)));
     const found: Array<{ position: number; delivery: DeliveryRecord }> = [];
