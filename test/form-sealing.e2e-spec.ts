@@ -1,4 +1,3 @@
-import { connect } from 'amqplib';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { parseKeyRing } from '@app/config';
@@ -7,6 +6,7 @@ import { ApplicantSealer, FieldCipher, FormFieldSealer, FormOpener, formTokenDig
 import { DocumentUploads, openFormSealedDataKey, unwrapDataKey } from '@app/documents';
 import { sendStep, startForm, uploadDocument } from './support/form-documents';
 import { api, Api } from './support/http';
+import { askQueue } from './support/service-rpc';
 import { KEYS, Stack } from '../tools/stack';
 import { pngOf } from '../libs/documents/src/documents.testing';
 
@@ -36,23 +36,8 @@ describe('what the form seals', () => {
   };
 
   /** Sends a message to the applications service as an app would, and resolves with its answer. */
-  async function ask(pattern: string, data: unknown, correlationId: string): Promise<{ err?: { code: string }; response?: any }> {
-    const connection = await connect(process.env.AMQP_URL!);
-    try {
-      const channel = await connection.createChannel();
-      const { queue: replyTo } = await channel.assertQueue('', { exclusive: true });
-      const reply = new Promise<any>((resolve) =>
-        channel.consume(replyTo, (message) => message && resolve(JSON.parse(message.content.toString())), { noAck: true }),
-      );
-      const body = JSON.stringify({ pattern, data, id: correlationId });
-      channel.sendToQueue(`${stack.namespace}applications`, Buffer.from(body), { replyTo, correlationId });
-      const answer = await reply;
-      await channel.close();
-      return answer;
-    } finally {
-      await connection.close();
-    }
-  }
+  const ask = (pattern: string, data: unknown, correlationId: string) =>
+    askQueue(`${stack.namespace}applications`, pattern, data, correlationId);
 
   /** An identity step's message as the form sends it, with `sealed_applicant` as given. */
   const identityStep = (token: string, applicationId: number, sealedApplicant: unknown, section: object = {}) => ({

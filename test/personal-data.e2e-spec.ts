@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APPLICATIONS, CreateApplicationRequest } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { api, Answer, Api } from './support/http';
+import { askQueue } from './support/service-rpc';
 import { KEYS, Stack, testFieldKey } from '../tools/stack';
 
 /** Applicants whose SSN and date of birth must never show in clear outside the processes. */
@@ -204,23 +205,8 @@ describe('applicants’ SSN and date of birth, and API keys, outside the process
   });
 
   /** Sends a create-application message as a gateway would and resolves with the answer. */
-  async function sendCreate(data: unknown, correlationId: string): Promise<any> {
-    const connection = await connect(process.env.AMQP_URL!);
-    try {
-      const channel = await connection.createChannel();
-      const { queue: replyTo } = await channel.assertQueue('', { exclusive: true });
-      const reply = new Promise<any>((resolve) =>
-        channel.consume(replyTo, (message) => message && resolve(JSON.parse(message.content.toString())), { noAck: true }),
-      );
-      const body = JSON.stringify({ pattern: APPLICATIONS.CREATE, data, id: correlationId });
-      channel.sendToQueue(`${stack.namespace}applications`, Buffer.from(body), { replyTo, correlationId });
-      const answer = await reply;
-      await channel.close();
-      return answer;
-    } finally {
-      await connection.close();
-    }
-  }
+  const sendCreate = (data: unknown, correlationId: string) =>
+    askQueue(`${stack.namespace}applications`, APPLICATIONS.CREATE, data, correlationId);
 
   it('are not logged when a message sealed under an unknown key is refused', async () => {
     const stranger = new ApplicantSealer(new FieldCipher(testFieldKey('stranger')));
