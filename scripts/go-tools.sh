@@ -19,6 +19,12 @@ declare -A PACKAGES=(
   [toxiproxy-server]=github.com/Shopify/toxiproxy/v2/cmd/server@v2.5.0
 )
 
+# The module of each tool whose go.mod has replace directives: `go install pkg@version` refuses
+# those, so the tool is built inside its module's source instead, as its own go.mod says.
+declare -A REPLACING_MODULES=(
+  [helm-unittest]=github.com/helm-unittest/helm-unittest
+)
+
 die() {
   echo "$prog: $*" >&2
   exit 1
@@ -26,6 +32,23 @@ die() {
 
 cache_root() {
   echo "${GO_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rental-applications}/go-tools"
+}
+
+# Builds <package> (path@version) into the directory <into>.
+build() {
+  local tool=$1 package=$2 into=$3
+  local module=${REPLACING_MODULES[$tool]:-}
+  if [[ -z "$module" ]]; then
+    GOBIN="$into" CGO_ENABLED=0 go install "$package"
+    return
+  fi
+  local version=${package##*@} path=${package%@*} source
+  source=$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [[ -d "$source" ]] || return 1
+  # The module cache is read-only; the build may need to write go.sum.
+  cp -R "$source" "$into/src" && chmod -R u+w "$into/src"
+  (cd "$into/src" && CGO_ENABLED=0 go build -o "$into/$tool" "./${path#"$module"/}")
+  rm -rf "$into/src"
 }
 
 # Prints the path of <tool>'s binary, building it first when it is not cached. A build goes to a
@@ -43,7 +66,7 @@ tool_bin() {
     local scratch
     scratch=$(mktemp -d "$(cache_root)/.build-$tool.XXXXXX")
     echo "$prog: building $tool ($package)" >&2
-    if ! GOBIN="$scratch" CGO_ENABLED=0 go install "$package" >&2; then
+    if ! build "$tool" "$package" "$scratch" >&2; then
       rm -rf "$scratch"
       die "could not build $tool ($package)"
     fi
