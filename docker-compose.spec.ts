@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { environmentValidator } from '@app/config';
@@ -304,5 +306,34 @@ describe('docker-compose.yml', () => {
     // A fixed container name or host port would make a second instance fail to start.
     expect(services.applications.container_name).toBeUndefined();
     expect(services.applications.ports).toBeUndefined();
+  });
+
+  describe("as docker-compose itself reads it (`docker-compose config`, Debian's package, which .ci/run installs)", () => {
+    /** What `docker-compose config` says of `file`: null when it takes it, else its complaint. */
+    const complaint = (file: string): string | null => {
+      try {
+        execFileSync('docker-compose', ['--file', file, '--project-directory', __dirname, 'config', '--quiet'], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        return null;
+      } catch (error) {
+        return String((error as { stderr?: Buffer }).stderr ?? error);
+      }
+    };
+
+    it('is a valid Compose file', () => {
+      expect(complaint(join(__dirname, 'docker-compose.yml'))).toBeNull();
+    }, 60000);
+
+    it('would not be, with a misspelled option', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'compose-'));
+      try {
+        const file = join(dir, 'docker-compose.yml');
+        writeFileSync(file, text.replace('    healthcheck: *app-healthcheck', '    healtcheck: *app-healthcheck'));
+        expect(complaint(file)).toContain("Unsupported config option for services.properties: 'healtcheck'");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60000);
   });
 });
