@@ -1,31 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect } from 'amqplib';
-import { BrokerPermissions, BrokerUser } from './support/broker-users';
+import { BrokerUser, definedPermissions } from './support/broker-users';
 import { api, Api } from './support/http';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { AppName, Stack } from '../tools/stack';
 
-const DEFINITIONS = join(__dirname, '..', 'docker', 'rabbitmq', 'definitions.json');
 const APPS: AppName[] = ['gateway', 'properties', 'applications', 'form', 'webhooks', 'notifications'];
 /** A stack's NAMESPACE (tools/stack.ts), which every queue and exchange name of the suite starts with. */
 const NAMESPACE = 't[0-9a-f]{8}_';
-
-/** The app's permissions as docker/rabbitmq/definitions.json gives them, for names under a namespace. */
-function definedPermissions(app: AppName): BrokerPermissions {
-  const definitions = JSON.parse(readFileSync(DEFINITIONS, 'utf8')) as {
-    permissions: Array<BrokerPermissions & { user: string }>;
-  };
-  const defined = definitions.permissions.find((entry) => entry.user === app);
-  if (!defined) throw new Error(`${DEFINITIONS} has no permissions for ${app}`);
-  const namespaced = (pattern: string) => {
-    // Each pattern is one group of alternatives, `^(...)...$`, which the namespace may come before.
-    expect(pattern).toMatch(/^\^\(/);
-    return `^(?:${NAMESPACE})?(${pattern.slice(2)}`;
-  };
-  return { configure: namespaced(defined.configure), write: namespaced(defined.write), read: namespaced(defined.read) };
-}
 
 /**
  * Every app connects as a broker user of its own with exactly the permissions that
@@ -40,7 +22,7 @@ describe('the broker users of docker/rabbitmq/definitions.json', () => {
   const users = new Map<AppName, BrokerUser>();
 
   beforeAll(async () => {
-    for (const app of APPS) users.set(app, await BrokerUser.add(`${app}-`, definedPermissions(app)));
+    for (const app of APPS) users.set(app, await BrokerUser.add(`${app}-`, definedPermissions(app, NAMESPACE)));
     const user = (app: AppName) => users.get(app)!.name;
     const url = (app: AppName) => ({ AMQP_URL: users.get(app)!.url });
     const events = { EVENT_PUBLISHERS: `${user('properties')},${user('applications')}` };
