@@ -31,7 +31,7 @@ unittest=$(scripts/go-tools.sh bin helm-unittest)
 work=$(mktemp -d "${TMPDIR:-/tmp}/chart-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-GOPROXY=off GOFLAGS=-mod=readonly go -C "$decoder" build -o "$work/kube-decode" .
+GOPROXY=off GOFLAGS="${GOFLAGS:-} -mod=readonly" go -C "$decoder" build -o "$work/kube-decode" .
 # The Kubernetes release of the API types the objects are decoded into (k8s.io/api v0.N.x is 1.N.x).
 kube_version=$(sed -n 's/^[[:space:]]*k8s\.io\/api v0\.\([0-9]*\)\.\([0-9]*\)$/1.\1.\2/p' "$decoder/go.mod")
 [[ -n "$kube_version" ]] || { log "$decoder/go.mod requires no k8s.io/api"; exit 1; }
