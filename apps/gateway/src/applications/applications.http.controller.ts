@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   AddApplicantMessage,
   AddApplicantRequest,
@@ -37,9 +37,9 @@ import {
 import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
-const APPLICATION_ID = (name: string) =>
-  ApiParam({ name, description: 'The application’s id, a positive integer.', example: 1, schema: { type: 'string' } });
+const APPLICATION_ID = (name: string) => ApiPathId(name, 'The application’s id, a positive integer.');
 
 @ApiTags('applications')
 @ApiBearerAuth(API_KEY_SCHEME)
@@ -82,14 +82,27 @@ export class ApplicationsHttpController {
     summary: 'List applications',
     description: 'The caller’s applications, newest first, a page at a time; of one property when property_id is given.',
   })
-  @ApiQuery({ name: 'property_id', required: false, description: 'Only applications to this property.', example: 1 })
+  @ApiQuery({
+    name: 'property_id',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    description: 'Only applications to this property.',
+    example: 1,
+  })
   @ApiQuery({
     name: 'limit',
     required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
     description: `Applications per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`,
     example: DEFAULT_PAGE_SIZE,
   })
-  @ApiQuery({ name: 'cursor', required: false, description: 'The next_cursor of the page before.', example: 'djE6MTI' })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The next_cursor of the page before.',
+    example: 'djE6MTI',
+  })
   @ApiQuery({
     name: 'archived',
     required: false,

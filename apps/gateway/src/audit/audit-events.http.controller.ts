@@ -24,14 +24,27 @@ export class AuditEventsHttpController {
       'The caller’s record of reads of applicants’ sensitive data (action sensitive_data.read), newest first, a ' +
       'page at a time; of one applicant when applicant_id is given. Kept a year (AUDIT_RETENTION_DAYS).',
   })
-  @ApiQuery({ name: 'applicant_id', required: false, description: 'Only reads of this applicant.', example: 2 })
+  @ApiQuery({
+    name: 'applicant_id',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    description: 'Only reads of this applicant.',
+    example: 2,
+  })
   @ApiQuery({
     name: 'limit',
     required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
     description: `Events per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`,
     example: DEFAULT_PAGE_SIZE,
   })
-  @ApiQuery({ name: 'cursor', required: false, description: 'The next_cursor of the page before.', example: 'djE6MTI' })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The next_cursor of the page before.',
+    example: 'djE6MTI',
+  })
   @ApiSuccess(200, AuditEventListResponse, 'A page of audit events, and the cursor of the next one.')
   @ApiErrorResponses([401, 422, 429, 503], { 422: AUDIT_LIST_422 })
   list(@ClientId() clientId: number, @Query() query: Record<string, unknown>): Promise<AuditEventListResponse> {
