@@ -12,10 +12,8 @@ import {
   ContractPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
-  DEFAULT_PAGE_SIZE,
   FORM_STATUSES,
   listApplicationsFromQuery,
-  MAX_PAGE_SIZE,
   UpdateApplicationMessage,
   UpdateApplicationRequest,
 } from '@app/contracts';
@@ -38,6 +36,7 @@ import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApiPathId } from '../openapi/path-ids';
+import { ApiPageQueries } from '../openapi/page-queries';
 
 const APPLICATION_ID = (name: string) => ApiPathId(name, 'The application’s id, a positive integer.');
 
@@ -89,20 +88,7 @@ export class ApplicationsHttpController {
     description: 'Only applications to this property.',
     example: 1,
   })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
-    description: `Applications per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`,
-    example: DEFAULT_PAGE_SIZE,
-  })
-  @ApiQuery({
-    name: 'cursor',
-    required: false,
-    schema: { type: 'string' },
-    description: 'The next_cursor of the page before.',
-    example: 'djE6MTI',
-  })
+  @ApiPageQueries('Applications')
   @ApiQuery({
     name: 'archived',
     required: false,

@@ -7,16 +7,17 @@ const ID = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_S
 
 /** Each field an event's data may hold, as the document describes it. */
 const DATA_FIELDS: Record<keyof EventData, Json> = {
-  property_id: { ...ID, description: 'The property the event is about, or whose application or applicant it is.' },
-  floor_plan_id: { ...ID, description: 'The floor plan.' },
-  form_preset_id: { ...ID, description: 'The form preset; for form_preset.updated, read its new version.' },
-  application_id: { ...ID, description: 'The application.' },
-  applicant_id: { ...ID, description: 'The applicant.' },
+  property_id: { ...ID, description: 'The property the event is about, or whose application or applicant it is.', example: 3 },
+  floor_plan_id: { ...ID, description: 'The floor plan.', example: 4 },
+  form_preset_id: { ...ID, description: 'The form preset; for form_preset.updated, read its new version.', example: 101 },
+  application_id: { ...ID, description: 'The application.', example: 7 },
+  applicant_id: { ...ID, description: 'The applicant.', example: 12 },
   reference_id: {
     type: 'string',
     nullable: true,
     maxLength: 255,
     description: 'The applicant’s reference_id, as the integrator gave it; null when it has none.',
+    example: 'crm-7',
   },
   changed_fields: {
     type: 'array',
@@ -24,8 +25,9 @@ const DATA_FIELDS: Record<keyof EventData, Json> = {
     uniqueItems: true,
     maxItems: 100,
     description: 'The fields of the application its PATCH changed, as named in the PATCH.',
+    example: ['assigned_user_id'],
   },
-  document_id: { ...ID, description: 'The document uploaded (GET .../documents).' },
+  document_id: { ...ID, description: 'The document uploaded (GET .../documents).', example: 5 },
 };
 
 const EVENT_ID = {
@@ -53,8 +55,8 @@ function eventSchema(event: DomainEventName): Json {
     description: `The body of a delivery of ${event}.`,
     properties: {
       id: EVENT_ID,
-      event: { type: 'string', enum: [event] },
-      test_mode: { type: 'boolean', enum: [false] },
+      event: { type: 'string', enum: [event], example: event },
+      test_mode: { type: 'boolean', enum: [false], example: false },
       created_at: CREATED_AT,
       data: {
         type: 'object',
@@ -62,6 +64,7 @@ function eventSchema(event: DomainEventName): Json {
         properties: Object.fromEntries(fields.map((field) => [field, DATA_FIELDS[field]])),
         required: [...fields],
         additionalProperties: false,
+        example: Object.fromEntries(fields.map((field) => [field, DATA_FIELDS[field].example])),
       },
     },
     required: ENVELOPE_FIELDS,
@@ -75,10 +78,10 @@ const TEST_EVENT = {
     'The body of a test delivery (POST /api/v2/webhooks/{id}/test): of the first event the webhook names, about nothing.',
   properties: {
     id: EVENT_ID,
-    event: { type: 'string', enum: [...DOMAIN_EVENTS] },
-    test_mode: { type: 'boolean', enum: [true] },
+    event: { type: 'string', enum: [...DOMAIN_EVENTS], example: 'application_form.completed' },
+    test_mode: { type: 'boolean', enum: [true], example: true },
     created_at: CREATED_AT,
-    data: { type: 'object', description: 'Empty.', properties: {}, additionalProperties: false },
+    data: { type: 'object', description: 'Empty.', properties: {}, additionalProperties: false, example: {} },
   },
   required: ENVELOPE_FIELDS,
   additionalProperties: false,

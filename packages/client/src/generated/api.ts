@@ -4868,10 +4868,10 @@ export interface operations {
                 form_status?: "not_started" | "started" | "completed";
                 /** @description false (the default): archived applications are left out; true: only those; all: both. */
                 archived?: "false" | "true" | "all";
-                /** @description The next_cursor of the page before. */
-                cursor?: string;
                 /** @description Applications per page, 1 to 100; default 25. */
                 limit?: number;
+                /** @description The next_cursor of the page before. */
+                cursor?: string;
                 /** @description Only applications to this property. */
                 property_id?: number;
             };
@@ -6083,10 +6083,10 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description The next_cursor of the page before. */
-                cursor?: string;
                 /** @description Events per page, 1 to 100; default 25. */
                 limit?: number;
+                /** @description The next_cursor of the page before. */
+                cursor?: string;
                 /** @description Only reads of this applicant. */
                 applicant_id?: number;
             };
