@@ -55,6 +55,13 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
+      name: 'client-imports-the-repository',
+      comment: 'packages/client is published alone: it stands on its own files and its npm dependencies.',
+      severity: 'error',
+      from: { path: '^packages/client/' },
+      to: { path: '^(apps|libs|test|tools|bench|scripts)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
@@ -63,7 +70,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|coverage)/' },
+    exclude: { path: ['^(dist|node_modules|coverage)/', '^packages/[^/]+/dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -95,6 +95,31 @@ describe('the published OpenAPI document', () => {
     }
   });
 
+  it('types every id in a path as an integer, and answers a path whose id is not one 404 as documented', async () => {
+    const pathIds = published.operations().flatMap((operation) => {
+      const [method, path] = operation.split(' ');
+      const parameters: any[] = published.operation(method, path).parameters ?? [];
+      return parameters.filter((parameter) => parameter.in === 'path').map((parameter) => [operation, parameter]);
+    });
+    expect(pathIds.length).toBeGreaterThan(30);
+    for (const [operation, { name, schema }] of pathIds) {
+      // A delivery's id is its event's id, a string.
+      const type = name === 'delivery_id' ? 'string' : 'integer';
+      expect([operation, name, schema.type]).toEqual([operation, name, type]);
+    }
+    for (const [path, id] of [
+      ['/api/v2/applications/{id}', 'abc'],
+      ['/api/v2/properties/{id}', '1.5'],
+    ]) {
+      const answer = await documented('GET', path, client.get(path.replace('{id}', id)));
+      expect([path, answer.status, answer.body.error.message]).toEqual([
+        path,
+        404,
+        expect.stringContaining(`${id} cannot be found`),
+      ]);
+    }
+  });
+
   it('describes every route the gateway serves, and nothing else', () => {
     const served = stack
       .process('gateway')
@@ -151,8 +176,13 @@ describe('the published OpenAPI document', () => {
   });
 
   it('states the defaults the API applies to a property created with a name only', async () => {
+    // In prose: a declared default makes openapi-typescript type the field as required.
     const input = published.document.components.schemas.PropertyInput.properties as Record<string, any>;
-    const defaults = Object.entries(input).filter(([, property]) => 'default' in property);
+    expect(Object.values(input).filter((property) => 'default' in property)).toEqual([]);
+    const defaults = Object.entries(input).flatMap(([field, property]) => {
+      const stated = /Default: (.+)\.$/.exec(property.description ?? '');
+      return stated ? [[field, { default: JSON.parse(stated[1]) }] as const] : [];
+    });
     expect(defaults.map(([field]) => field).sort()).toEqual(['available', 'invitation_only', 'invitation_only_message', 'kind']);
 
     const created = await documented(

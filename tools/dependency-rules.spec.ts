@@ -57,6 +57,9 @@ const FILES: Record<string, string> = {
   'test/y.ts': 'export const y = 1;',
   'tools/stack.ts': "import { y } from '../test/y';\nexport const stack = y;",
   'bench/run.ts': "import { y } from '../test/y';\nimport { stack } from '../tools/stack';\nexport const bench = [y, stack];",
+  'packages/client/src/index.ts':
+    "import { c } from '../../../libs/contracts/src/index';\nimport { own } from './own';\nexport const client = [c, own];",
+  'packages/client/src/own.ts': 'export const own = 1;',
 };
 
 describe('the dependency rules of .dependency-cruiser.js', () => {
@@ -74,7 +77,7 @@ describe('the dependency rules of .dependency-cruiser.js', () => {
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
   it('fire on each forbidden import of a throwaway tree, and on nothing else', () => {
-    expect(violations(tree, ['apps', 'libs', 'test', 'bench', 'tools'])).toEqual(
+    expect(violations(tree, ['apps', 'libs', 'test', 'bench', 'tools', 'packages'])).toEqual(
       [
         'app-imports-another-app: apps/a/src/main.ts -> apps/b/src/b.ts',
         'lib-imports-an-app: libs/x/src/uses-app.ts -> apps/a/src/own.ts',
@@ -88,6 +91,7 @@ describe('the dependency rules of .dependency-cruiser.js', () => {
         'production-imports-test-code: libs/x/src/uses-spec.ts -> apps/a/src/main.spec.ts',
         'production-imports-test-code: libs/x/src/uses-testing.ts -> libs/config/src/helper.testing.ts',
         'bench-imports-tests: bench/run.ts -> test/y.ts',
+        'client-imports-the-repository: packages/client/src/index.ts -> libs/contracts/src/index.ts',
         // A cycle is reported once, at the import of it that is met first.
         'no-circular: libs/contracts/src/index.ts -> libs/messaging/src/index.ts',
         'no-circular: libs/messaging/src/index.ts -> libs/runtime/src/index.ts',
@@ -97,6 +101,6 @@ describe('the dependency rules of .dependency-cruiser.js', () => {
   });
 
   it('find nothing to refuse in the repository', () => {
-    expect(violations(ROOT, ['apps', 'libs', 'test', 'bench', 'tools', 'scripts'])).toEqual([]);
+    expect(violations(ROOT, ['apps', 'libs', 'test', 'bench', 'tools', 'scripts', 'packages'])).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private readonly pairs = new Set<[Socket, Socket]>();
   private listeningPort = 0;
+  private answersToLose = 0;
 
   private constructor(private readonly target: { host: string; port: number }) {}
 
@@ -51,6 +52,14 @@ export class TcpProxy {
     }
   }
 
+  /**
+   * The next connection relays what its client sends, and is closed when the server first
+   * answers, which never reaches the client: a request done, its answer lost on the way.
+   */
+  loseNextAnswer(): void {
+    this.answersToLose++;
+  }
+
   /** Accepts and relays connections again, on the same port. */
   async restore(): Promise<void> {
     await this.listen(this.port);
@@ -79,7 +88,12 @@ export class TcpProxy {
     this.pairs.add(pair);
     client.on('close', () => this.pairs.delete(pair));
     client.pipe(upstream);
-    upstream.pipe(client);
+    if (this.answersToLose > 0) {
+      this.answersToLose--;
+      upstream.once('data', () => client.destroy());
+    } else {
+      upstream.pipe(client);
+    }
   }
 }
 

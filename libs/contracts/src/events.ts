@@ -39,6 +39,39 @@ export interface EventData {
   document_id?: number;
 }
 
+/** What an event about an applicant holds: its ids, and the integrator's reference for it. */
+const APPLICANT_EVENT_FIELDS = ['applicant_id', 'application_id', 'property_id', 'reference_id'] as const;
+const APPLICATION_EVENT_FIELDS = ['application_id', 'property_id'] as const;
+
+/**
+ * The fields of EventData each event holds, every one of them always (a webhook's test event
+ * holds none): what the API document and the typed client tell integrators to expect.
+ */
+export const EVENT_DATA_FIELDS = {
+  'property.created': ['property_id'],
+  'property.updated': ['property_id'],
+  'property.deleted': ['property_id'],
+  'floor_plan.created': ['property_id', 'floor_plan_id'],
+  'floor_plan.updated': ['property_id', 'floor_plan_id'],
+  'floor_plan.deleted': ['property_id', 'floor_plan_id'],
+  'application.created': APPLICATION_EVENT_FIELDS,
+  'application.updated': [...APPLICATION_EVENT_FIELDS, 'changed_fields'],
+  'application.archived': APPLICATION_EVENT_FIELDS,
+  'application.restored': APPLICATION_EVENT_FIELDS,
+  'applicant.created': APPLICANT_EVENT_FIELDS,
+  'application_form.started': APPLICANT_EVENT_FIELDS,
+  'application_form.completed': APPLICANT_EVENT_FIELDS,
+  'applicant.updated': APPLICANT_EVENT_FIELDS,
+  'applicant.removed': APPLICANT_EVENT_FIELDS,
+  'applicant.document_added': ['applicant_id', 'application_id', 'property_id', 'document_id'],
+  'form_preset.created': ['form_preset_id'],
+  'form_preset.updated': ['form_preset_id'],
+  'form_preset.deleted': ['form_preset_id'],
+} as const satisfies Record<DomainEventName, readonly (keyof EventData)[]>;
+
+/** The data of an `event`, as EVENT_DATA_FIELDS says: what its producer must give. */
+export type EventDataOf<E extends DomainEventName> = Required<Pick<EventData, (typeof EVENT_DATA_FIELDS)[E][number]>>;
+
 /**
  * A domain event as published on the exchange (the webhook body is the same without
  * `client_id`). `id` names the event on every publish of it, so consumers drop duplicates by it.

@@ -1,6 +1,6 @@
 import { Logger, OnModuleInit } from '@nestjs/common';
 import { Connection } from 'mongoose';
-import { DomainEvent, DomainEventName, EventData, formatTimestamp, newEventId } from '@app/contracts';
+import { DomainEvent, DomainEventName, EventDataOf, formatTimestamp, newEventId } from '@app/contracts';
 import { ignoreExistingCollection } from '@app/persistence';
 
 /**
@@ -13,10 +13,8 @@ export interface EventWitness {
   key: string;
 }
 
-export interface EventSpec {
-  event: DomainEventName;
-  data: EventData;
-}
+/** An event to publish: its name, and the data that name holds (EVENT_DATA_FIELDS), checked where it is made. */
+export type EventSpec = { [E in DomainEventName]: { event: E; data: EventDataOf<E> } }[DomainEventName];
 
 /** An event waiting in the outbox, until the relay has published it or found its write never happened. */
 export interface PendingEvent {

@@ -4,7 +4,6 @@ import { EventOutbox } from '@app/events';
 import {
   ApplicantChanges,
   ApplicantRepresentation,
-  DomainEventName,
   ErrorCode,
   ifMatchHolds,
   SealedSensitiveApplicant,
@@ -34,7 +33,7 @@ interface Current {
 /** What a change decides from the current applicant: the change (null for none) and its event. */
 interface Decision {
   change: ApplicantChange | null;
-  event: DomainEventName;
+  event: 'applicant.updated' | 'applicant.removed';
   /** Done once the change is claimed: what else keeps a copy of what changed. */
   after?: () => Promise<void>;
   answer: (changed: ApplicationRecord) => ApplicantRepresentation;

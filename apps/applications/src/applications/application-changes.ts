@@ -1,4 +1,4 @@
-import { ApplicationChanges, ErrorCode, EventData, ServiceError } from '@app/contracts';
+import { ApplicationChanges, ErrorCode, EventDataOf, ServiceError } from '@app/contracts';
 import { EventSpec } from '@app/events';
 import { ApplicationRecord } from './application.schema';
 
@@ -42,7 +42,7 @@ export function changedApplication(current: ApplicationRecord, changes: Applicat
   const archiving = changes.archived !== undefined && changes.archived !== wasArchived;
   if (archiving) fields.archived_at = changes.archived ? at : null;
 
-  const data: EventData = { application_id: current.id, property_id: current.property_id };
+  const data: EventDataOf<'application.created'> = { application_id: current.id, property_id: current.property_id };
   const events: EventSpec[] = [];
   const changed = CHANGEABLE_FIELDS.filter((field) => field in fields);
   if (changed.length > 0) events.push({ event: 'application.updated', data: { ...data, changed_fields: changed } });

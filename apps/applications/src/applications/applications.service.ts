@@ -14,7 +14,7 @@ import {
   ApplicationRepresentation,
   encodeCursor,
   ErrorCode,
-  EventData,
+  EventDataOf,
   FormStatus,
   MAX_APPLICANTS,
   NotificationSubject,
@@ -400,7 +400,11 @@ export class ApplicationsService {
 }
 
 /** What an event about an applicant says: the ids that apply, and the integrator's reference. */
-export function applicantEventData(applicationId: number, propertyId: number, applicant: ApplicantRecord): EventData {
+export function applicantEventData(
+  applicationId: number,
+  propertyId: number,
+  applicant: ApplicantRecord,
+): EventDataOf<'applicant.created'> {
   return {
     applicant_id: applicant.id,
     application_id: applicationId,

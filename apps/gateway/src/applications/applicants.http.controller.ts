@@ -13,7 +13,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   applicantIncludeFromQuery,
@@ -50,16 +50,12 @@ import {
 import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
 /** The path parameters of an applicant, for every route under its api_url. */
 export const APPLICANT_PARAMS = applyDecorators(
-  ApiParam({
-    name: 'application_id',
-    description: 'The application’s id, a positive integer.',
-    example: 1,
-    schema: { type: 'string' },
-  }),
-  ApiParam({ name: 'id', description: 'The applicant’s id, a positive integer.', example: 2, schema: { type: 'string' } }),
+  ApiPathId('application_id', 'The application’s id, a positive integer.'),
+  ApiPathId('id', 'The applicant’s id, a positive integer.', 2),
 );
 const ETAG = {
   ETag: {

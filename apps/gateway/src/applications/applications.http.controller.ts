@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   AddApplicantMessage,
   AddApplicantRequest,
@@ -12,10 +12,8 @@ import {
   ContractPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
-  DEFAULT_PAGE_SIZE,
   FORM_STATUSES,
   listApplicationsFromQuery,
-  MAX_PAGE_SIZE,
   UpdateApplicationMessage,
   UpdateApplicationRequest,
 } from '@app/contracts';
@@ -37,9 +35,10 @@ import {
 import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
+import { ApiPageQueries } from '../openapi/page-queries';
 
-const APPLICATION_ID = (name: string) =>
-  ApiParam({ name, description: 'The application’s id, a positive integer.', example: 1, schema: { type: 'string' } });
+const APPLICATION_ID = (name: string) => ApiPathId(name, 'The application’s id, a positive integer.');
 
 @ApiTags('applications')
 @ApiBearerAuth(API_KEY_SCHEME)
@@ -82,14 +81,14 @@ export class ApplicationsHttpController {
     summary: 'List applications',
     description: 'The caller’s applications, newest first, a page at a time; of one property when property_id is given.',
   })
-  @ApiQuery({ name: 'property_id', required: false, description: 'Only applications to this property.', example: 1 })
   @ApiQuery({
-    name: 'limit',
+    name: 'property_id',
     required: false,
-    description: `Applications per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`,
-    example: DEFAULT_PAGE_SIZE,
+    schema: { type: 'integer', minimum: 1 },
+    description: 'Only applications to this property.',
+    example: 1,
   })
-  @ApiQuery({ name: 'cursor', required: false, description: 'The next_cursor of the page before.', example: 'djE6MTI' })
+  @ApiPageQueries('Applications')
   @ApiQuery({
     name: 'archived',
     required: false,

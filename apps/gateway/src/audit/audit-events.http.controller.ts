@@ -1,12 +1,13 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AUDIT_EVENTS, AuditEventListResponse, DEFAULT_PAGE_SIZE, listAuditEventsFromQuery, MAX_PAGE_SIZE } from '@app/contracts';
+import { AUDIT_EVENTS, AuditEventListResponse, listAuditEventsFromQuery } from '@app/contracts';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { AUDIT_LIST_422 } from '../openapi/applicant-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPageQueries } from '../openapi/page-queries';
 
 @ApiTags('audit events')
 @ApiBearerAuth(API_KEY_SCHEME)
@@ -24,14 +25,14 @@ export class AuditEventsHttpController {
       'The caller’s record of reads of applicants’ sensitive data (action sensitive_data.read), newest first, a ' +
       'page at a time; of one applicant when applicant_id is given. Kept a year (AUDIT_RETENTION_DAYS).',
   })
-  @ApiQuery({ name: 'applicant_id', required: false, description: 'Only reads of this applicant.', example: 2 })
   @ApiQuery({
-    name: 'limit',
+    name: 'applicant_id',
     required: false,
-    description: `Events per page, 1 to ${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.`,
-    example: DEFAULT_PAGE_SIZE,
+    schema: { type: 'integer', minimum: 1 },
+    description: 'Only reads of this applicant.',
+    example: 2,
   })
-  @ApiQuery({ name: 'cursor', required: false, description: 'The next_cursor of the page before.', example: 'djE6MTI' })
+  @ApiPageQueries('Events')
   @ApiSuccess(200, AuditEventListResponse, 'A page of audit events, and the cursor of the next one.')
   @ApiErrorResponses([401, 422, 429, 503], { 422: AUDIT_LIST_422 })
   list(@ClientId() clientId: number, @Query() query: Record<string, unknown>): Promise<AuditEventListResponse> {

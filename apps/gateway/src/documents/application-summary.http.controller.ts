@@ -1,5 +1,5 @@
 import { Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
   applicationRefFromPath,
@@ -32,6 +32,7 @@ import { APPLICATION_404 } from '../openapi/application-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { SummaryApplicant, summaryPdf } from './summary-pdf';
+import { ApiPathId } from '../openapi/path-ids';
 
 const SUMMARY_403 = {
   description: 'A key that API_KEY_SCOPES does not grant the sensitive_data scope: the summary holds applicants’ personal data.',
@@ -64,7 +65,7 @@ export class ApplicationSummaryHttpController {
       'documents and each signed consent; an SSN only as its last four digits. Only to a key granted the ' +
       'sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).',
   })
-  @ApiParam({ name: 'id', description: 'The application’s id, a positive integer.', example: 1, schema: { type: 'string' } })
+  @ApiPathId('id', 'The application’s id, a positive integer.')
   @ApiResponse({
     status: 200,
     description: 'The PDF.',

@@ -1,5 +1,5 @@
 import { Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
   applicantRefFromPath,
@@ -22,6 +22,7 @@ import { ApiErrorResponses, ApiSuccess, errorBody, REQUEST_ID } from '../openapi
 import { APPLICANT_404 } from '../openapi/applicant-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
 export const DOCUMENTS_403 = {
   description: 'A key that API_KEY_SCOPES does not grant the sensitive_data scope: documents are sensitive data.',
@@ -87,12 +88,7 @@ export class DocumentsHttpController {
       '(GET /api/v2/audit_events).',
   })
   @APPLICANT_PARAMS
-  @ApiParam({
-    name: 'document_id',
-    description: 'The document’s id, a positive integer.',
-    example: 3,
-    schema: { type: 'string' },
-  })
+  @ApiPathId('document_id', 'The document’s id, a positive integer.', 3)
   @ApiResponse({
     status: 200,
     description: 'The bytes.',

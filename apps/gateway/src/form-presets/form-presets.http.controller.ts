@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
   CreateFormPresetRequest,
@@ -24,12 +24,9 @@ import { ApiErrorResponses, ApiSuccess, errorBody, REQUEST_ID } from '../openapi
 import { ApiEntityTag, IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
-const PRESET_ID = ApiParam({
-  name: 'id',
-  description: 'The preset’s id, a positive integer: one of the caller’s presets or a shipped one.',
-  example: 1,
-});
+const PRESET_ID = ApiPathId('id', 'The preset’s id, a positive integer: one of the caller’s presets or a shipped one.');
 
 const PRESET_404 = {
   description: 'The id is not a positive integer, names no preset, a deleted one or another client’s; or no such version.',

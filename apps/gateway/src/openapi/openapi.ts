@@ -5,6 +5,7 @@ import { publicBase } from '@app/config';
 import { GatewayEnvironment } from '../config/gateway.environment';
 import { BODY_LIMIT_BYTES } from '../http/http-setup';
 import { meetLintRules } from './lint-rules';
+import { describeWebhookEvents } from './webhook-events';
 
 export const OPENAPI_JSON_PATH = 'api/openapi.json';
 export const OPENAPI_UI_PATH = 'api/docs';
@@ -79,7 +80,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   // The API's own URLs start with PUBLIC_BASE_URL; the one server is this deployment, public.
   const server = { url: publicBase(app.get(GatewayEnvironment).PUBLIC_BASE_URL), description: 'This deployment' };
   document.servers = [{ ...server, 'x-internal': false } as typeof server];
-  return meetLintRules(closeObjectSchemas(document));
+  return meetLintRules(describeWebhookEvents(describeRequestDefaults(closeObjectSchemas(document))));
 }
 
 /**
@@ -90,6 +91,48 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 export function closeObjectSchemas(document: OpenAPIObject): OpenAPIObject {
   for (const schema of Object.values(document.components?.schemas ?? {})) {
     if ('properties' in schema && schema.additionalProperties === undefined) schema.additionalProperties = false;
+  }
+  return document;
+}
+
+interface Schema {
+  $ref?: string;
+  description?: string;
+  default?: unknown;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+}
+type Operation = { requestBody?: { content?: Record<string, { schema?: Schema }> } } | undefined;
+
+/**
+ * A request field's default is said in its description rather than declared: openapi-typescript,
+ * with the default options integrators run it with, types a field that declares a default as
+ * always present, so a typed caller would have to send what it may leave out. Responses keep
+ * theirs: their fields are always present anyway.
+ */
+export function describeRequestDefaults(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const visited = new Set<Schema>();
+  const visit = (schema: Schema | undefined): void => {
+    if (!schema || visited.has(schema)) return;
+    visited.add(schema);
+    if (schema.$ref) return visit(schemas[schema.$ref.split('/').pop()!]);
+    for (const field of Object.values(schema.properties ?? {})) {
+      if ('default' in field) {
+        field.description = [field.description, `Default: ${JSON.stringify(field.default)}.`].filter(Boolean).join(' ');
+        delete field.default;
+      }
+      visit(field);
+    }
+    for (const nested of [schema.items, ...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) visit(nested);
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Operation[]) {
+      for (const media of Object.values(operation?.requestBody?.content ?? {})) visit(media.schema);
+    }
   }
   return document;
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
   CreateFloorPlanMessage,
@@ -23,9 +23,10 @@ import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { ApiEntityTag, IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
-const PROPERTY_ID = ApiParam({ name: 'pid', description: 'The property’s id, a positive integer.', example: 1 });
-const FLOOR_PLAN_ID = ApiParam({ name: 'id', description: 'The floor plan’s id, a positive integer.', example: 1 });
+const PROPERTY_ID = ApiPathId('pid', 'The property’s id, a positive integer.');
+const FLOOR_PLAN_ID = ApiPathId('id', 'The floor plan’s id, a positive integer.');
 
 const error = (summary: string, message: string, details: unknown = null) => ({
   summary,

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
   CreateInvitationMessage,
@@ -13,6 +13,7 @@ import { Backends } from '../backends/backends';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
 @ApiTags('properties')
 @ApiBearerAuth(API_KEY_SCHEME)
@@ -31,7 +32,7 @@ export class InvitationsHttpController {
       'A link into the property’s online application form for an invitation_only property: it opens the form ' +
       'until expires_at and starts one application. The link is shown in this answer only.',
   })
-  @ApiParam({ name: 'pid', description: 'The property’s id, a positive integer.', example: 1 })
+  @ApiPathId('pid', 'The property’s id, a positive integer.')
   @ApiSuccess(201, InvitationResponse, 'The invitation, with its link.')
   @ApiErrorResponses([400, 401, 404, 413, 415, 422, 429, 503])
   create(

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
   CreatePropertyMessage,
@@ -24,6 +24,7 @@ import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { ApiEntityTag, IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
 const UPDATE_422 = {
   description:
@@ -45,7 +46,7 @@ const UPDATE_422 = {
   },
 };
 
-const PROPERTY_ID = ApiParam({ name: 'id', description: 'The property’s id, a positive integer.', example: 1 });
+const PROPERTY_ID = ApiPathId('id', 'The property’s id, a positive integer.');
 
 @ApiTags('properties')
 @ApiBearerAuth(API_KEY_SCHEME)

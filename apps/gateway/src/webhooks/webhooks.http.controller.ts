@@ -88,8 +88,9 @@ const DELIVERY_404 = {
 };
 import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
 import { RateLimitGuard, WebhookSendLimitGuard } from '../rate-limit/rate-limit.guard';
+import { ApiPathId } from '../openapi/path-ids';
 
-const WEBHOOK_ID = ApiParam({ name: 'id', description: 'The webhook’s id, a positive integer.', example: 1 });
+const WEBHOOK_ID = ApiPathId('id', 'The webhook’s id, a positive integer.');
 
 @ApiTags('webhooks')
 @ApiBearerAuth(API_KEY_SCHEME)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainEventName, FloorPlanChanges, FloorPlanInput, FloorPlanRepresentation, ServiceError } from '@app/contracts';
+import { FloorPlanChanges, FloorPlanInput, FloorPlanRepresentation, ServiceError } from '@app/contracts';
 import { EventSpec } from '@app/events';
 import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
 import { PropertiesService } from '../properties/properties.service';
@@ -86,6 +86,10 @@ export class FloorPlansService {
   }
 }
 
-function floorPlanEvent(event: DomainEventName, propertyId: number, id: number): EventSpec {
+function floorPlanEvent(
+  event: 'floor_plan.created' | 'floor_plan.updated' | 'floor_plan.deleted',
+  propertyId: number,
+  id: number,
+): EventSpec {
   return { event, data: { property_id: propertyId, floor_plan_id: id } };
 }
