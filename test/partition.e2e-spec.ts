@@ -22,6 +22,12 @@ async function probe(process: RunningProcess, path: '/health/live' | '/health/re
   return response.status;
 }
 
+/** Resolves once `process` answers its readiness probe with `status`, within `timeoutMs`. */
+async function untilReadiness(process: RunningProcess, status: 200 | 503, timeoutMs: number): Promise<void> {
+  const what = `${process.app} (pid ${process.child.pid}) to answer ${status} on /health/ready`;
+  await eventually(what, async () => (await probe(process, '/health/ready')) === status, { timeoutMs, intervalMs: 500 });
+}
+
 describe('a partitioned instance', () => {
   let stack: Stack | undefined;
   let toxiproxy: Toxiproxy | undefined;
@@ -46,18 +52,12 @@ describe('a partitioned instance', () => {
     const propertyId = (await client.post('/api/v2/properties', { property: { name: 'Under load' } })).body.property.id;
     const load = new Load(client, { workers: 8, propertyId }).start();
     await load.successes(20);
-    await eventually('the instance to be cut off to answer ready', async () => (await probe(cutOff, '/health/ready')) === 200, {
-      timeoutMs: READY_AGAIN_WITHIN_MS,
-      intervalMs: 500,
-    });
+    await untilReadiness(cutOff, 200, READY_AGAIN_WITHIN_MS);
 
     const cutAt = Date.now();
     await toxiproxy!.partition('broker');
     await toxiproxy!.partition('database');
-    await eventually('the cut-off instance to answer not ready', async () => (await probe(cutOff, '/health/ready')) === 503, {
-      timeoutMs: NOT_READY_WITHIN_MS,
-      intervalMs: 500,
-    });
+    await untilReadiness(cutOff, 503, NOT_READY_WITHIN_MS);
     const notReadyAfterMs = Date.now() - cutAt;
     expect(await probe(cutOff, '/health/live')).toBe(200);
     // The other instance carries the load meanwhile.
@@ -70,10 +70,7 @@ describe('a partitioned instance', () => {
     const healedAt = Date.now();
     await toxiproxy!.heal('broker');
     await toxiproxy!.heal('database');
-    await eventually('the cut-off instance to answer ready again', async () => (await probe(cutOff, '/health/ready')) === 200, {
-      timeoutMs: READY_AGAIN_WITHIN_MS,
-      intervalMs: 500,
-    });
+    await untilReadiness(cutOff, 200, READY_AGAIN_WITHIN_MS);
     const readyAfterMs = Date.now() - healedAt;
     await eventually('both instances to consume again', async () => (await stack!.consumerCount('applications')) === 2, {
       timeoutMs: 10000,
