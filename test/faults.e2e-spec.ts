@@ -6,7 +6,7 @@ import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { assertServiceQueue, MAX_DELIVERIES } from '@app/messaging';
 import { api, Api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
-import { Load, stopEveryLoad, tally, Tally } from './support/load';
+import { Load, stopEveryLoad, storedByName, tally, Tally } from './support/load';
 import { Stack } from '../tools/stack';
 
 /**
@@ -61,33 +61,6 @@ async function phase(load: Load, successes: number, share: number): Promise<void
   const until = Date.now() + CHAOS_MS * share;
   await load.successes(successes);
   while (Date.now() < until) await load.successes(1);
-}
-
-async function storedByName(stack: Stack, load: Load): Promise<Map<string, { count: number; ids: number[] }>> {
-  const names = load.creates.map((c) => c.name);
-  const stored = new Map<string, { count: number; ids: number[] }>();
-  const add = (name: string, id: number) => {
-    const entry = stored.get(name) ?? { count: 0, ids: [] };
-    entry.count += 1;
-    entry.ids.push(id);
-    stored.set(name, entry);
-  };
-  const properties = await stack.database('properties');
-  const applications = await stack.database('applications');
-  try {
-    for (const doc of await properties
-      .collection('properties')
-      .find({ name: { $in: names } })
-      .toArray())
-      add(doc.name, doc.id);
-    const filter = { 'applicants.first_name': { $in: names } };
-    for (const doc of await applications.collection('applications').find(filter).toArray())
-      add(doc.applicants[0].first_name, doc.id);
-  } finally {
-    await properties.close();
-    await applications.close();
-  }
-  return stored;
 }
 
 async function settle(scenario: string, stack: Stack, load: Load, faultEndedAt: number | null): Promise<Tally> {

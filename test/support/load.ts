@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Stack } from '../../tools/stack';
 import { Api } from './http';
 
 /** One HTTP attempt made by the load. */
@@ -9,6 +10,10 @@ export interface Attempt {
   status: number;
   startedAt: number;
   ms: number;
+  /** The Retry-After header it was answered with, if any. */
+  retryAfter: string | null;
+  /** Why it got no answer (status 0): the connection refused, reset, closed. */
+  failure?: string;
 }
 
 /** One logical create: the client retries 503s with the same Idempotency-Key. */
@@ -29,6 +34,12 @@ export interface LoadOptions {
   attempts?: number;
 }
 
+/**
+ * The answers a client tries again, with the same Idempotency-Key: the documented retryable ones
+ * (503, and 409 for a key another try is still working on) and a broken connection (0).
+ */
+const RETRIED = new Set([0, 409, 503]);
+
 /** What a client does between retries of a 503 (it honours Retry-After in spirit, faster). */
 const RETRY_BACKOFF_MS = 100;
 
@@ -45,8 +56,8 @@ export async function stopEveryLoad(): Promise<void> {
 
 /**
  * Mixed create traffic from a number of concurrent clients, each behaving as a careful
- * integrator: every create has its own Idempotency-Key and unique name, and a 503 (or a broken
- * connection) is retried with the same key. Records every attempt and every final outcome.
+ * integrator: every create has its own Idempotency-Key and unique name, and a 503 or 409 (or a
+ * broken connection) is retried with the same key. Records every attempt and every final outcome.
  */
 export class Load extends EventEmitter {
   readonly attempts: Attempt[] = [];
@@ -108,7 +119,7 @@ export class Load extends EventEmitter {
     for (let i = 0; i < attempts; i++) {
       const status = await this.attempt(create);
       create.status = status;
-      if (status !== 503 && status !== 0) return;
+      if (!RETRIED.has(status)) return;
       if (!this.running && i > 0) return;
       await delay(RETRY_BACKOFF_MS);
     }
@@ -117,6 +128,8 @@ export class Load extends EventEmitter {
   private async attempt(create: Create): Promise<number> {
     const startedAt = Date.now();
     let status: number;
+    let retryAfter: string | null = null;
+    let failure: string | undefined;
     try {
       const answer =
         create.kind === 'property'
@@ -136,15 +149,25 @@ export class Load extends EventEmitter {
               { headers: { 'idempotency-key': create.key } },
             );
       status = answer.status;
+      retryAfter = answer.headers.get('retry-after');
       if (status === 201) create.id = (answer.body.property ?? answer.body.application).id;
-    } catch {
+    } catch (error) {
       status = 0; // the connection broke: the client cannot know whether it was done
+      failure = String((error as Error).cause ?? error);
     }
-    const attempt: Attempt = { kind: create.kind, status, startedAt, ms: Date.now() - startedAt };
+    const attempt: Attempt = { kind: create.kind, status, startedAt, ms: Date.now() - startedAt, retryAfter, failure };
     this.attempts.push(attempt);
     this.emit('attempt', attempt);
     return status;
   }
+}
+
+/**
+ * Every attempt answered with more than a documented retryable answer (503 with Retry-After, 409
+ * for a key another try is working on), or not answered at all (a reset, a refused connection).
+ */
+export function beyondRetryable(attempts: Attempt[]): Attempt[] {
+  return attempts.filter((a) => !(a.status === 201 || a.status === 409 || (a.status === 503 && Number(a.retryAfter) > 0)));
 }
 
 export interface Tally {
@@ -186,4 +209,32 @@ export function tally(
     slowest: Math.max(0, ...load.attempts.map((a) => a.ms)),
     recoveryMs: recovered && faultEndedAt !== null ? recovered.startedAt + recovered.ms - faultEndedAt : null,
   };
+}
+
+/** How many times each create of `load` was stored, by its name, and under which ids. */
+export async function storedByName(stack: Stack, load: Load): Promise<Map<string, { count: number; ids: number[] }>> {
+  const names = load.creates.map((c) => c.name);
+  const stored = new Map<string, { count: number; ids: number[] }>();
+  const add = (name: string, id: number) => {
+    const entry = stored.get(name) ?? { count: 0, ids: [] };
+    entry.count += 1;
+    entry.ids.push(id);
+    stored.set(name, entry);
+  };
+  const properties = await stack.database('properties');
+  const applications = await stack.database('applications');
+  try {
+    for (const doc of await properties
+      .collection('properties')
+      .find({ name: { $in: names } })
+      .toArray())
+      add(doc.name, doc.id);
+    const filter = { 'applicants.first_name': { $in: names } };
+    for (const doc of await applications.collection('applications').find(filter).toArray())
+      add(doc.applicants[0].first_name, doc.id);
+  } finally {
+    await properties.close();
+    await applications.close();
+  }
+  return stored;
 }

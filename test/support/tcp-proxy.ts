@@ -102,3 +102,66 @@ export function hostAndPort(url: string, defaultPort: number): { host: string; p
   const parsed = new URL(url);
   return { host: parsed.hostname, port: Number(parsed.port || defaultPort) };
 }
+
+/**
+ * A round-robin TCP balancer in front of several servers (gateways), as a Kubernetes Service is:
+ * each new connection goes to the next server still in rotation, and a server taken out of it
+ * (a terminating pod leaving the endpoints) gets no new connection while those it has stay.
+ */
+export class RoundRobinBalancer {
+  private readonly inRotation: number[];
+  private next = 0;
+  private readonly sockets = new Set<Socket>();
+  /** New connections relayed to each server, by port. */
+  readonly connections = new Map<number, number>();
+
+  private constructor(
+    private readonly server: Server,
+    ports: number[],
+  ) {
+    this.inRotation = [...ports];
+  }
+
+  static async start(ports: number[]): Promise<RoundRobinBalancer> {
+    const server = createServer();
+    const balancer = new RoundRobinBalancer(server, ports);
+    server.on('connection', (client) => balancer.relay(client));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return balancer;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+  }
+
+  /** Sends no new connection to the server on `port`. */
+  remove(port: number): void {
+    this.inRotation.splice(this.inRotation.indexOf(port), 1);
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private relay(client: Socket): void {
+    const port = this.inRotation[this.next++ % this.inRotation.length];
+    this.connections.set(port, (this.connections.get(port) ?? 0) + 1);
+    const upstream = createConnection({ host: '127.0.0.1', port });
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      // A reset on either side is passed on as a reset, so that the client sees what the server
+      // did; a close is passed on once what was sent before it has been.
+      socket.on('close', (hadError) => {
+        this.sockets.delete(socket);
+        const other = socket === client ? upstream : client;
+        if (hadError) other.resetAndDestroy();
+        else other.end();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+}

@@ -6,7 +6,7 @@ import { instrumentHttp, REQUEST_ID_OPTIONS, returnRequestId } from '@app/observ
 import { DOCUMENT_LIMITS } from '@app/documents';
 import { environmentValidator } from '@app/config';
 import { RateLimiter } from '@app/rate-limit';
-import { exitOnStartupFailure, stopGracefully } from '@app/runtime';
+import { drainConnectionsWhenStopping, exitOnStartupFailure, stopGracefully } from '@app/runtime';
 import { AppModule } from './app.module';
 import { FormBackends } from './backends/form-backends';
 import { FormEnvironment } from './config/form.environment';
@@ -48,7 +48,9 @@ async function bootstrap(): Promise<void> {
     new FastifyAdapter(REQUEST_ID_OPTIONS),
     { logger },
   );
+  const drainConnections = drainConnectionsWhenStopping(app);
   stopGracefully(app, async () => {
+    await drainConnections();
     await operations.close();
   });
   await operations.listen(env.HTTP_PORT, '0.0.0.0');

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger, Params, PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
 import { instrumentHttp, OperationsEndpoint } from '@app/observability';
-import { exitOnStartupFailure, stopGracefully } from '@app/runtime';
+import { drainConnectionsWhenStopping, exitOnStartupFailure, stopGracefully } from '@app/runtime';
 import { AppModule } from './app.module';
 import { ApiGate, gateApi } from './auth/api-gate';
 import { ApiKeys } from './auth/api-keys';
@@ -10,7 +10,7 @@ import { Backends } from './backends/backends';
 import { GatewayEnvironment } from './config/gateway.environment';
 import { gatewayReadinessChecks } from './health/health.module';
 import { RateLimiter } from '@app/rate-limit';
-import { closeConnectionsWhenStopping, configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
+import { configureHttp, FASTIFY_OPTIONS } from './http/http-setup';
 import { serveOpenApi } from './openapi/openapi';
 
 async function bootstrap(): Promise<void> {
@@ -37,9 +37,9 @@ async function bootstrap(): Promise<void> {
   );
   instrumentHttp(app);
   serveOpenApi(app);
-  // Closing Fastify lets requests in flight finish before the broker connections close.
-  const stopKeepingAlive = closeConnectionsWhenStopping(app);
-  stopGracefully(app, async () => stopKeepingAlive());
+  // Requests on the connections clients keep are answered before Fastify and the broker
+  // connections close.
+  stopGracefully(app, drainConnectionsWhenStopping(app));
   // Probes and metrics on a port of their own, never the API's; closed with the app.
   await app.get(OperationsEndpoint).open({
     checks: gatewayReadinessChecks(app.get(Backends)),

@@ -1,4 +1,4 @@
-import { MessageHandler, ServerRMQ } from '@nestjs/microservices';
+import { MessageHandler, OutgoingResponse, RmqContext, ServerRMQ } from '@nestjs/microservices';
 import { countDeadLettered } from '@app/observability';
 import { assertDeadLetterRoute, DeclaringChannel, rmqServerOptions } from './rmq-options';
 import { Settlement } from './settlement';
@@ -50,6 +50,20 @@ export class ReliableServerRMQ extends ServerRMQ {
     const handler = super.getHandlerByPattern(pattern);
     if (!handler) countDeadLettered(this.settings.queue, 'unroutable');
     return handler;
+  }
+
+  /**
+   * Sends a reply as Nest does, but hears how it ends. Nest drops the promise of the publish; when
+   * the connection is lost before the broker confirmed it (heartbeats missed across a partition),
+   * its rejection went unhandled and ended the process. The reply is lost either way (its caller
+   * is answered 503 at its deadline, and a retry finds what was stored): it is logged instead.
+   */
+  override sendMessage<T = unknown>(message: T, replyTo: string, correlationId: string, context: RmqContext): void {
+    const { options, ...outgoing } = this.serializer.serialize(message as OutgoingResponse) as { options?: object };
+    this.onProcessingEndHook?.(this.transportId!, context);
+    this.channel!.sendToQueue(replyTo, Buffer.from(JSON.stringify(outgoing)), { correlationId, ...options }).catch(
+      (error: unknown) => this.logger.warn(`a reply was not confirmed by the broker, and is lost: ${String(error)}`),
+    );
   }
 
   /** Stops the consumer and waits up to `timeoutMs` for the messages in hand; true if all settled. */

@@ -76,11 +76,18 @@ export const DEAD_LETTER_QUEUE_OPTIONS = {
   },
 } as const;
 
-/** Every broker connection's: heartbeats, reconnects, and Nagle's algorithm off. */
+/**
+ * Every broker connection's: heartbeats, reconnects, a bound on connecting, and Nagle's algorithm
+ * off. Across a partition (packets dropped, nothing closed) a connection's heartbeats stop: both
+ * ends give it up after two missed ones (10 s), the consumer's messages go back to the queue for
+ * the other instances, and readiness says not connected. A connection attempt then would wait on
+ * a handshake that never comes (amqplib sets no limit of its own) and the instance would not come
+ * back when the network does; `timeout` gives each attempt up after 5 s, and the next starts.
+ */
 export const SOCKET_OPTIONS = {
   heartbeatIntervalInSeconds: 5,
   reconnectTimeInSeconds: 1,
-  connectionOptions: { noDelay: true },
+  connectionOptions: { noDelay: true, timeout: 5000 },
 };
 
 const REQUESTS_SUFFIX = '.requests';

@@ -69,6 +69,10 @@ interface DriverError {
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // An insertMany or bulkWrite that failed as a whole (its connection timed out or was lost, as
+  // across a partition) throws a MongoBulkWriteError that holds the driver's error as its response.
+  const { errorResponse } = error as { errorResponse?: unknown };
+  if (errorResponse instanceof Error && errorResponse !== error) return isDatabaseUnavailable(errorResponse);
   const { name, code, message, errorLabels } = error as DriverError;
   if (name && UNAVAILABLE_NAMES.test(name)) return true;
   if (typeof code === 'number' && UNAVAILABLE_CODES.has(code)) return true;

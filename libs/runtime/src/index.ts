@@ -1,2 +1,3 @@
+export * from './http-drain';
 export * from './run-service';
 export * from './service-operations.module';

@@ -151,25 +151,6 @@ function acceptEmptyJsonWhereNoBodyIsRead(fastify: FastifyInstance): void {
 }
 
 /**
- * Makes a stopping gateway finish well: once the returned function is called, every response
- * carries `Connection: close`, so keep-alive clients hang up after their answer and closing the
- * server does not wait on their idle sockets. (Sockets already idle are closed by Fastify.)
- */
-export function closeConnectionsWhenStopping(app: NestFastifyApplication): () => void {
-  let stopping = false;
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onSend', (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) => {
-      if (stopping) reply.header('connection', 'close');
-      done(null, payload);
-    });
-  return () => {
-    stopping = true;
-  };
-}
-
-/**
  * What Fastify's router refuses before any hook runs: a path segment longer than a route
  * parameter may be (only a property id is one, so the id names no property: 404) and a path
  * that is not valid percent-encoding (400). The security headers are set here, as no hook ran.
