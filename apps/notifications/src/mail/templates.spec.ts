@@ -75,7 +75,9 @@ describe('renderMessage', () => {
   it('says in an invitation to a property’s form how long its link works, and until when', () => {
     const now = new Date('2026-11-28T08:10:30Z');
     const message = renderMessage('invitation', { ...DATA, expires_at: '2026-12-05T08:10:30Z' }, now);
-    expect(message.text).toContain(`${DATA.url}\n\nIt works for 7 days, until 5 December 2026 at 08:10 UTC.\n\nThe link is yours`);
+    expect(message.text).toContain(
+      `${DATA.url}\n\nIt works for 7 days, until 5 December 2026 at 08:10 UTC.\n\nThe link is yours`,
+    );
     expect(message.html).toContain('<p>It works for 7 days, until 5 December 2026 at 08:10 UTC.</p>');
     // A lifetime set to hours is said in hours.
     expect(renderMessage('invitation', { ...DATA, expires_at: '2026-11-28T20:10:30Z' }, now).text).toContain(
