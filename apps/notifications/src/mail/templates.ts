@@ -101,11 +101,11 @@ const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', time
  * How long a link that expires at `expiresAt` works, seen from `now`: "7 days, until 5 December
  * 2026 at 08:10 UTC" (in hours when under two days, for a lifetime set that short).
  */
-export function validity(expiresAt: string, now: Date): string {
+function validity(expiresAt: string, now: Date): string {
   const expires = new Date(expiresAt);
   const left = expires.getTime() - now.getTime();
-  const span =
-    left >= 2 * DAY_MS ? `${Math.round(left / DAY_MS)} days` : `${Math.max(1, Math.round(left / HOUR_MS))} hours`;
+  const hours = Math.max(1, Math.round(left / HOUR_MS));
+  const span = left >= 2 * DAY_MS ? `${Math.round(left / DAY_MS)} days` : hours === 1 ? '1 hour' : `${hours} hours`;
   return `${span}, until ${EXPIRY_FORMAT.format(expires)} UTC`;
 }
 
