@@ -16,8 +16,10 @@
 //
 // Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the apps and the inbox, then the FerretDB it started,
 // and exits once all of them have; so does its parent going away (npm killed outright, or by a
-// signal npm does not pass on: package.json runs this with `exec`, so npm's own child is this
-// process and the SIGINT and SIGTERM npm passes on arrive here). API_KEYS and the key rings (FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS,
+// signal npm does not pass on). package.json runs this with `exec`, so that npm's own child is
+// this process and the SIGINT and SIGTERM npm passes on arrive here, not at a shell between.
+//
+// API_KEYS and the key rings (FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS,
 // FORM_SEALING_KEYS and its FORM_SEALING_PUBLIC_KEY) default to public development keys,
 // PUBLIC_BASE_URL to the gateway on PORT (default 3000), and WEBHOOK_ALLOW_PRIVATE_URLS to true.
 'use strict';
