@@ -207,12 +207,12 @@ describe('the application form’s pages', () => {
     expect(await ssn.getAttribute('type')).toBe('password');
     expect(await ssn.getAttribute('autocomplete')).toBe('off');
     // Bordered like every other field, not with the browser's default.
-    const border = (field: string) =>
-      page.locator(field).evaluate((input) => {
-        const style = getComputedStyle(input);
-        return [style.borderStyle, style.borderWidth, style.borderColor, style.borderRadius, style.padding].join(' ');
-      });
-    expect(await border('input[type="password"]')).toBe(await border('input[name="middle_name"]'));
+    const border = (selector: string) =>
+      page.evaluate<string>(
+        `(() => { const s = getComputedStyle(document.querySelector('${selector}')); ` +
+          'return [s.borderStyle, s.borderWidth, s.borderColor, s.borderRadius, s.padding].join(" "); })()',
+      );
+    expect(await border('input[type=password]')).toBe(await border('input[name=middle_name]'));
     expect(await page.locator('#ssn-privacy').innerText()).toContain('Harbor View Apartments, 1 Quay Street, Portland');
     await page.getByLabel('Middle name').fill(HOSTILE);
     await page.getByLabel('Date of birth').fill('1990-12-10');
