@@ -1,6 +1,6 @@
-# One image definition for the four apps; the build argument APP picks which one runs:
+# One image definition for the six apps; the build argument APP picks which one runs:
 #   docker build --build-arg APP=gateway -t rental-applications-gateway .
-#   (APP is gateway, applications, properties or form)
+#   (APP is gateway, properties, applications, webhooks, notifications or form)
 
 # --- build: all dependencies, compile TypeScript ------------------------------------------------
 FROM node:20-alpine AS build
@@ -34,9 +34,10 @@ COPY scripts/apps.js scripts/run-app.js ./scripts/
 RUN node scripts/run-app.js --check "$APP"
 
 USER node
-# The gateway serves the API on PORT (default 3000), the form its pages on FORM_PORT (3003); each
-# service and the form serve their health and metrics on HTTP_PORT (defaults 3001 properties,
-# 3002 applications, 3004 form) and talk to the rest over RabbitMQ.
-EXPOSE 3000 3001 3002 3003 3004
+# The gateway serves the API on PORT (default 3000), the form its pages on FORM_PORT (3003); every
+# app serves its health and metrics on HTTP_PORT (defaults 3001 properties, 3002 applications,
+# 3004 form, 3005 webhooks, 3006 notifications, 3010 gateway) and the services talk to the rest
+# over RabbitMQ.
+EXPOSE 3000 3001 3002 3003 3004 3005 3006 3010
 ENTRYPOINT ["/sbin/tini", "--"]
 CMD ["node", "scripts/run-app.js"]

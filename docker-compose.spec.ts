@@ -63,10 +63,13 @@ describe('docker-compose.yml', () => {
   it('starts each app only once what it needs is healthy', () => {
     const needs = Object.fromEntries(apps.map((app) => [app, services[app].depends_on]));
     expect(needs).toEqual({
+      // Every service it forwards to: early calls to one not yet up would answer 503.
       gateway: {
         rabbitmq: { condition: 'service_healthy' },
         properties: { condition: 'service_healthy' },
         applications: { condition: 'service_healthy' },
+        webhooks: { condition: 'service_healthy' },
+        notifications: { condition: 'service_healthy' },
         redis: { condition: 'service_healthy' },
       },
       properties: { rabbitmq: { condition: 'service_healthy' }, mongodb: { condition: 'service_healthy' } },
@@ -198,6 +201,12 @@ describe('docker-compose.yml', () => {
     it('sends the e-mails to the local inbox, whose page alone is published', () => {
       expect(services.notifications.environment.SMTP_URL).toBe('smtp://maildev:1025');
       expect(services.maildev.ports).toEqual(['127.0.0.1:1080:1080']);
+    });
+
+    it('runs the MailDev that `npm start` runs from node_modules, checked on that version’s API path', () => {
+      const lock = JSON.parse(readFileSync(join(__dirname, 'package-lock.json'), 'utf8'));
+      expect(services.maildev.image).toBe(`maildev/maildev:${lock.packages['node_modules/maildev'].version}`);
+      expect(services.maildev.healthcheck.test.join(' ')).toContain('http://127.0.0.1:1080/api/healthz');
     });
 
     it('lets the notifications service keep its queues, take events, ask the applications service, and the properties service hand it invitations', () => {

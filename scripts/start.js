@@ -3,18 +3,23 @@
 //
 //   1. Checks that RabbitMQ answers at AMQP_URL; when it does not, says in one line how to start
 //      one and exits 1 (before anything slow).
-//   2. Runs the steps of `npm run build`, one by one, when an app of scripts/apps.js is not built,
-//      or anything it is built from (apps/, libs/, the TypeScript and Nest settings) is newer than
-//      its build; it says which step runs, how long it took the last time, and every so often that
-//      it is still at it.
+//   2. Builds the apps (the `nest build` steps of `npm run build`, one by one, not the bench) when
+//      an app of scripts/apps.js is not built, or anything it is built from (apps/, libs/, the
+//      TypeScript and Nest settings) is newer than its build; it says which step runs, how long it
+//      took the last time, and every so often that it is still at it.
 //   3. Without MONGODB_URI, starts a FerretDB of its own with scripts/ferretdb.sh, its data in
 //      .data/ferretdb (kept from one run to the next), on FERRETDB_PORT, else 27017 when that is
-//      free, else any free port.
-//   4. Starts every app of scripts/apps.js, its output prefixed by its name; once the gateway is
+//      free, else any free port. Its first build (Go, minutes) runs beside the apps' build.
+//   4. Without SMTP_URL, starts a local inbox (MailDev), its mail in .data/inbox, owner-only.
+//   5. Starts every app of scripts/apps.js, its output prefixed by its name; once the gateway is
 //      ready, prints the URLs and the development keys.
 //
-// Ctrl-C (SIGINT) or SIGTERM stops the apps, then the FerretDB it started, and exits once all of
-// them have. API_KEYS and the key rings (FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS,
+// Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the apps and the inbox, then the FerretDB it started,
+// and exits once all of them have; so does its parent going away (npm killed outright, or by a
+// signal npm does not pass on). package.json runs this with `exec`, so that npm's own child is
+// this process and the SIGINT and SIGTERM npm passes on arrive here, not at a shell between.
+//
+// API_KEYS and the key rings (FIELD_ENCRYPTION_KEYS, FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS,
 // FORM_SEALING_KEYS and its FORM_SEALING_PUBLIC_KEY) default to public development keys,
 // PUBLIC_BASE_URL to the gateway on PORT (default 3000), and WEBHOOK_ALLOW_PRIVATE_URLS to true.
 'use strict';
@@ -54,6 +59,10 @@ const DEFAULT_FERRETDB_PORT = 27017;
 /** The local inbox's SMTP and web ports, MailDev's own defaults, when free. */
 const DEFAULT_INBOX_SMTP_PORT = 1025;
 const DEFAULT_INBOX_WEB_PORT = 1080;
+/** The inbox's mail (names, form links): kept from one run to the next, readable by its owner only. */
+const INBOX_DIR = path.join(ROOT, '.data', 'inbox');
+/** Files and folders MailDev creates while this mask is set are the owner's alone (0600, 0700). */
+const OWNER_ONLY_UMASK = 0o077;
 const FERRETDB_DIR = path.join(ROOT, '.data', 'ferretdb');
 const FERRETDB_SCRIPT = path.join(ROOT, 'scripts', 'ferretdb.sh');
 /** Written beside FerretDB's data while this launcher runs it: tells a later run whose it is. */
@@ -72,6 +81,8 @@ const BUILD_TIMES_FILE = path.join(ROOT, '.data', 'build-times.json');
 const FIRST_BUILD_STEP_ESTIMATE = '30 to 90 s, on 2 cores';
 /** npm passes a Ctrl-C on as well, so one press can arrive twice; only a later one is a second. */
 const REPEAT_SIGNAL_MS = 1000;
+/** How often the launcher looks whether its parent (npm, a shell, a supervisor) is still there. */
+const PARENT_CHECK_MS = 1000;
 
 const NAME = 'start';
 const say = (message) => process.stdout.write(`[${NAME}] ${message}\n`);
@@ -82,9 +93,12 @@ const state = {
   stopping: false,
   exitCode: 0,
   firstSignalAt: 0,
-  /** The one-off command running now (the build, FerretDB's install or start), if any. */
-  step: null,
-  stepLabel: '',
+  /**
+   * The one-off commands running now (the build and FerretDB's install side by side, FerretDB's
+   * start), each with its label.
+   * @type {Map<import('node:child_process').ChildProcess, string>}
+   */
+  steps: new Map(),
   /** @type {Map<string, import('node:child_process').ChildProcess>} */
   apps: new Map(),
   ferretdbStarted: false,
@@ -146,8 +160,7 @@ function prefixLines(stream, out, prefix) {
 function runStep(label, command, args, { capture = false, detached = false, env = process.env, doing = null } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached });
-    state.step = child;
-    state.stepLabel = label;
+    state.steps.set(child, label);
     const startedAt = Date.now();
     // Some steps print nothing for minutes: say now and then that they are still under way.
     const progress =
@@ -158,13 +171,16 @@ function runStep(label, command, args, { capture = false, detached = false, env 
     else prefixLines(child.stdout, process.stdout, `[${label}]`);
     prefixLines(child.stderr, process.stderr, `[${label}]`);
     child.on('error', (error) => {
-      state.step = null;
+      state.steps.delete(child);
       reject(error);
     });
     child.on('close', (code, signal) => {
-      state.step = null;
-      if (state.stopping) reject(new Stopped());
-      else if (code === 0) resolve(stdout.trim());
+      state.steps.delete(child);
+      if (state.stopping) {
+        reject(new Stopped());
+        // The step beside one that failed ends here, after the failure has been reported.
+        finishIfDone();
+      } else if (code === 0) resolve(stdout.trim());
       else
         reject(new Error(`${[command, ...args].join(' ')} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`));
     });
@@ -250,17 +266,25 @@ function readBuildTimes() {
 }
 
 /**
- * Runs the steps of `npm run build` one at a time (`nest build <app>`, ..., the bench), so that
- * a first build, minutes long, says where it is; each step's time is kept for the next run's
- * estimate.
+ * The steps of `npm run build` that build an app (`nest build <app>`): the bench, which `npm run
+ * build` compiles too, is not needed to run the stack.
+ */
+function appBuildSteps() {
+  const steps = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.build.split(' && ');
+  return steps.filter((step) => APPS.some((app) => step === `nest build ${app}`));
+}
+
+/**
+ * Runs the apps' build steps one at a time, so that a first build, minutes long, says where it
+ * is; each step's time is kept for the next run's estimate.
  */
 async function build() {
-  const steps = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.build.split(' && ');
+  const steps = appBuildSteps();
   const env = { ...process.env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` };
   const times = readBuildTimes();
   const startedAt = Date.now();
   for (const [index, step] of steps.entries()) {
-    const name = step.replace(/^nest build /, '').replace(/^tsc -p (\w+)\/.*$/, '$1');
+    const name = step.replace(/^nest build /, '');
     const estimate = times[step] ? `${seconds(times[step])} last time` : FIRST_BUILD_STEP_ESTIMATE;
     say(`building ${index + 1} of ${steps.length}: ${name} (${estimate})`);
     const stepStartedAt = Date.now();
@@ -274,13 +298,21 @@ async function build() {
   say(`built in ${seconds(Date.now() - startedAt)}`);
 }
 
-/** Starts FerretDB on its data folder; resolves with its MongoDB URI. */
-async function startFerretdb() {
+/** Makes FerretDB's data folder this run's, before anything slow. */
+function claimFerretdbDir() {
   fs.mkdirSync(FERRETDB_DIR, { recursive: true });
   reclaimFerretdbDir();
   fs.writeFileSync(OWNER_FILE, `${process.pid}\n`);
+}
+
+/** Builds FerretDB if it is not built yet. */
+async function installFerretdb() {
   // Instant once built; the first time, Go builds it for minutes without a word.
   await runStep('ferretdb', FERRETDB_SCRIPT, ['install'], { capture: true, doing: 'building FerretDB' });
+}
+
+/** Starts the installed FerretDB on its data folder; resolves with its MongoDB URI. */
+async function startFerretdb() {
   let port;
   if (process.env.FERRETDB_PORT) port = Number(process.env.FERRETDB_PORT);
   else port = (await portIsFree(DEFAULT_FERRETDB_PORT)) ? DEFAULT_FERRETDB_PORT : await anyFreePort();
@@ -345,7 +377,7 @@ function startApps(env, perApp = {}) {
     if (app === 'form') for (const name of ['FIELD_ENCRYPTION_KEYS', 'FORM_SEALING_KEYS']) delete own[name];
     startChild(app, [distMain(app, ROOT)], own);
   }
-  say(`started ${APPS.map((app) => `${app} (pid ${state.apps.get(app).pid})`).join(', ')}`);
+  say(`started ${[...state.apps].map(([app, child]) => `${app} (pid ${child.pid})`).join(', ')}`);
 }
 
 /**
@@ -359,7 +391,17 @@ async function startInbox(env) {
   const maildevDir = path.join(ROOT, 'node_modules', 'maildev');
   const maildev = path.join(maildevDir, require(path.join(maildevDir, 'package.json')).bin.maildev);
   const args = [maildev, '--ip', '127.0.0.1', '--web-ip', '127.0.0.1', '--smtp', String(smtpPort), '--web', String(webPort)];
-  startChild('inbox', args, env);
+  // MailDev writes each message to a file of its own (in its temporary folder when given none),
+  // readable by every user of the machine: here they are the owner's alone.
+  fs.mkdirSync(INBOX_DIR, { recursive: true });
+  fs.chmodSync(INBOX_DIR, 0o700);
+  args.push('--mail-directory', INBOX_DIR);
+  const umask = process.umask(OWNER_ONLY_UMASK);
+  try {
+    startChild('inbox', args, env);
+  } finally {
+    process.umask(umask);
+  }
   env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
   return `http://localhost:${webPort}`;
 }
@@ -432,7 +474,8 @@ function printReady(env, startedAt, inbox) {
   const local = `http://localhost:${env.PORT}`;
   const lines = [
     `ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; Ctrl-C stops everything`,
-    `  API   ${local}/api/v2`,
+    // The index (where the documentation is): every path under /api/v2 wants a key.
+    `  API   ${local}/`,
     `  docs  ${local}/api/docs`,
   ];
   lines.push(`  form  ${env.APPLY_BASE_URL}/properties/<id>/apply`);
@@ -450,7 +493,7 @@ function printReady(env, startedAt, inbox) {
 }
 
 function finishIfDone() {
-  if (!state.stopping || state.apps.size > 0 || state.step) return;
+  if (!state.stopping || state.apps.size > 0 || state.steps.size > 0) return;
   if (state.forceKillTimer) clearTimeout(state.forceKillTimer);
   if (state.ferretdbStarted) {
     stopFerretdb();
@@ -460,12 +503,11 @@ function finishIfDone() {
 }
 
 function forceKill() {
-  const left = [...state.apps.keys()];
-  if (left.length === 0 && !state.step) return;
+  const left = [...state.steps.values(), ...state.apps.keys()];
+  if (left.length === 0) return;
   state.exitCode = 1;
-  complain(`still running after ${FORCE_KILL_AFTER_MS / 1000} s: ${left.join(', ') || 'a step'}; killing`);
-  for (const child of state.apps.values()) child.kill('SIGKILL');
-  state.step?.kill('SIGKILL');
+  complain(`still running after ${FORCE_KILL_AFTER_MS / 1000} s: ${left.join(', ')}; killing`);
+  for (const child of [...state.apps.values(), ...state.steps.keys()]) child.kill('SIGKILL');
 }
 
 /** Stops whatever runs (the apps, or the step under way), then FerretDB, then exits. */
@@ -473,14 +515,9 @@ function stop(reason, exitCode) {
   if (state.stopping) return;
   state.stopping = true;
   state.exitCode = Math.max(state.exitCode, exitCode);
-  const running = [
-    ...(state.step ? [state.stepLabel] : []),
-    ...state.apps.keys(),
-    ...(state.ferretdbStarted ? ['FerretDB'] : []),
-  ];
+  const running = [...state.steps.values(), ...state.apps.keys(), ...(state.ferretdbStarted ? ['FerretDB'] : [])];
   say(`${reason}; stopping ${running.join(', ') || 'nothing'}`);
-  for (const child of state.apps.values()) child.kill('SIGTERM');
-  state.step?.kill('SIGTERM');
+  for (const child of [...state.apps.values(), ...state.steps.keys()]) child.kill('SIGTERM');
   state.forceKillTimer = setTimeout(forceKill, FORCE_KILL_AFTER_MS);
   state.forceKillTimer.unref();
   finishIfDone();
@@ -495,9 +532,25 @@ function onSignal(signal) {
   }
 }
 
+/**
+ * Stops everything once the parent is gone: npm ends on a signal it does not pass on (SIGHUP) or
+ * on SIGKILL, and this launcher, left to pid 1, would otherwise keep the whole stack running.
+ */
+function watchParent() {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) stop(`its parent (pid ${parent}) is gone`, 0);
+  }, PARENT_CHECK_MS);
+  timer.unref();
+}
+
 async function main() {
   const startedAt = Date.now();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal);
+  // A reader gone (a closed terminal, a supervisor's pipe) must not end the launcher before it has
+  // stopped what it started; what it would have printed is lost either way.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  watchParent();
 
   const amqpUrl = process.env.AMQP_URL || DEFAULT_AMQP_URL;
   try {
@@ -510,14 +563,15 @@ async function main() {
     process.exit(1);
   }
 
+  const ownDatabase = !process.env.MONGODB_URI;
+  if (ownDatabase) claimFerretdbDir();
   const stale = staleness();
-  if (stale) {
-    say(`building (${stale})`);
-    await build();
-  }
+  if (stale) say(`building (${stale})`);
+  // FerretDB's first build (Go) and the apps' (TypeScript) run side by side.
+  await Promise.all([ownDatabase ? installFerretdb() : null, stale ? build() : null]);
 
   let mongodbUri = null;
-  if (!process.env.MONGODB_URI) mongodbUri = await startFerretdb();
+  if (ownDatabase) mongodbUri = await startFerretdb();
   if (state.stopping) throw new Stopped();
 
   // The gateway's operations port is its own, whatever HTTP_PORT the services were given.

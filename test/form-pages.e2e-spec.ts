@@ -206,6 +206,13 @@ describe('the application form’s pages', () => {
     const ssn = page.getByLabel('Social security number');
     expect(await ssn.getAttribute('type')).toBe('password');
     expect(await ssn.getAttribute('autocomplete')).toBe('off');
+    // Bordered like every other field, not with the browser's default.
+    const border = (selector: string) =>
+      page.evaluate<string>(
+        `(() => { const s = getComputedStyle(document.querySelector('${selector}')); ` +
+          'return [s.borderStyle, s.borderWidth, s.borderColor, s.borderRadius, s.padding].join(" "); })()',
+      );
+    expect(await border('input[type=password]')).toBe(await border('input[name=middle_name]'));
     expect(await page.locator('#ssn-privacy').innerText()).toContain('Harbor View Apartments, 1 Quay Street, Portland');
     await page.getByLabel('Middle name').fill(HOSTILE);
     await page.getByLabel('Date of birth').fill('1990-12-10');
@@ -357,6 +364,22 @@ describe('the application form’s pages', () => {
     expect((await seriousViolations()).map((violation) => violation.split(':')[0])).toEqual(
       expect.arrayContaining(['html-has-lang', 'label']),
     );
+  });
+
+  it('keeps the manager’s phone number on one line on a 375 px wide screen', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    // Name, address and number fill more than a line: without care the line ends inside the number.
+    const property = await createProperty({
+      name: 'Phone Court',
+      manager_name: 'Marguerite Duras',
+      manager_email: 'lettings@example.com',
+      manager_phone: '5550101234',
+    });
+    await page.goto(property.application_url);
+    const phone = page.locator('.property-manager a[href^="tel:"]');
+    expect(await phone.innerText()).toBe('(555) 010-1234');
+    expect(await phone.evaluate((link) => link.getClientRects().length)).toBe(1);
+    await noHorizontalScroll();
   });
 
   it('shows a multiple choice question as checkboxes that fit a 375 px wide screen and pass axe, ticked as chosen', async () => {

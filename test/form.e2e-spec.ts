@@ -125,6 +125,24 @@ describe('the online application form', () => {
     expect(heard('application_form.completed').map((event) => event.data)).toEqual([about]);
   });
 
+  it('states the floor plan of a multi_family property that has only one, rather than asking to choose it', async () => {
+    // A multi_family property comes with one floor plan, named after it.
+    const property = await createProperty({ name: 'Lone Plan Court', kind: 'multi_family' });
+    const plans = (await client.get(`/api/v2/properties/${property.id}/floor_plans`)).body.floor_plans;
+    expect(plans).toHaveLength(1);
+    await page.goto(property.application_url);
+    await fillContact('Mary', 'Jackson', 'mary@example.com');
+    await submit(page, /\/details$/);
+
+    expect(await page.getByLabel('Floor plan').count()).toBe(0);
+    expect(await page.locator('select').count()).toBe(0);
+    expect(await mainText(page)).toContain('Floor plan: Lone Plan Court');
+    await submit(page, /\/identity$/);
+
+    const { application } = await primaryApplicant(property.id);
+    expect(application.floor_plan_id).toBe(plans[0].id);
+  });
+
   it('asks a single_family property for neither a floor plan nor a desired unit', async () => {
     const property = await createProperty({ name: 'Cedar House', kind: 'single_family' });
     await page.goto(property.application_url);
@@ -333,6 +351,37 @@ describe('the online application form', () => {
     expect(after.map((r) => r.form_status)).toEqual(['completed', 'completed', 'completed']);
   });
 
+  it('carries an invitation to a property that is not invitation_only: the address filled in, used once', async () => {
+    const property = await createProperty({ name: 'Open Gardens', kind: 'single_family' });
+    const created = await client.post(`/api/v2/properties/${property.id}/invitations`, {
+      invitation: { email: 'katherine@example.com' },
+    });
+    expect(created.status).toBe(201);
+    const { url } = created.body.invitation;
+    const token = new URL(url).searchParams.get('invitation')!;
+
+    await page.goto(url);
+    expect(await page.getByLabel('E-mail address').inputValue()).toBe('katherine@example.com');
+    expect(await page.locator('input[name="invitation"]').inputValue()).toBe(token);
+    await fillContact('Katherine', 'Johnson', 'katherine@example.com');
+    await submit(page, /\/details$/);
+    const { applicant } = await primaryApplicant(property.id);
+    expect(applicant.email).toBe('katherine@example.com');
+
+    // Used by that application: the same link now opens the form as the property's own address does.
+    const again = await page.goto(url);
+    expect(again!.status()).toBe(200);
+    expect(await page.getByLabel('E-mail address').inputValue()).toBe('');
+    expect(await page.locator('input[name="invitation"]').count()).toBe(0);
+    const db = await stack.database('properties');
+    try {
+      const [invitation] = await db.collection('invitations').find({ id: created.body.invitation.id }).toArray();
+      expect(await db.collection('invitation_uses').countDocuments({ _id: invitation._id })).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
   describe('an invitation_only property', () => {
     let property: Record<string, any>;
 
@@ -473,8 +522,9 @@ describe('the online application form', () => {
       expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
       await fillContact('<b>Bold</b>', '"quoted', 'x@example.com');
       await submit(page, /\/details$/);
-      // The floor plan's name is the property's: an option's text, not markup.
-      expect(await page.getByLabel('Floor plan').locator('option').nth(1).innerText()).toBe(name);
+      // The floor plan's name is the property's, stated as text, not markup, since it is the only one.
+      expect(await mainText(page)).toContain(`Floor plan: ${name}`);
+      expect(await page.locator('main script').count()).toBe(0);
       expect(dialogs).toEqual([]);
     });
 

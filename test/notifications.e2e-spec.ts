@@ -192,7 +192,7 @@ describe('notifications', () => {
     expect(unset.body).toEqual({ notification_settings: { sender_name: null, reply_to: null } });
   });
 
-  it('e-mails an invitation to a property’s form only when asked, with its link, the sender and the property’s name as text', async () => {
+  it('e-mails an invitation to a property’s form only when asked, with its link, when it expires, the sender and the property’s name as text', async () => {
     const property = await createProperty(MARKUP_PROPERTY);
     const quiet = newAddress('quiet');
     const unasked = await client.post(`/api/v2/properties/${property.id}/invitations`, { invitation: { email: quiet } });
@@ -212,7 +212,15 @@ describe('notifications', () => {
     expect(parsed.messageId).toMatch(/^<[0-9a-f]{32}@mail\.example\.test>$/);
     expect(parsed.text).toContain(asked.body.invitation.url);
     expect(parsed.text).toContain(MARKUP_PROPERTY);
+    // INVITATION_LIFETIME_HOURS is left at its default, a week; the line names the invitation's expires_at, to the minute.
+    const expiry = parsed.text!.match(/^It works for 7 days, until (\d{1,2} [A-Z][a-z]+ \d{4}) at (\d\d:\d\d) UTC\.$/m);
+    expect(expiry).not.toBeNull();
+    expect(new Date(`${expiry![1]} ${expiry![2]} UTC`).toISOString()).toBe(
+      new Date(Math.floor(Date.parse(asked.body.invitation.expires_at) / 60_000) * 60_000).toISOString(),
+    );
     const html = String(parsed.html);
+    expect(html).toContain(`<p>${expiry![0]}</p>`);
+    expect(html).toContain('<title>You are invited to apply for &lt;b&gt;Maple&lt;/b&gt; &amp; &quot;Court&quot;</title>');
     expect(html).toContain('&lt;b&gt;Maple&lt;/b&gt; &amp; &quot;Court&quot;');
     expect(html).not.toContain('<b>Maple</b>');
     expect(html).toContain(`href="${asked.body.invitation.url}"`);
@@ -235,7 +243,10 @@ describe('notifications', () => {
     });
     expect(invited.form_url).toMatch(new RegExp(`^${stack.formUrl}/applicants/`));
 
-    const mail = await mailTo(invited.email, /invited to apply for Birch Flats/);
+    // Added through the API, it learns whose application it joins, as one listed on a form does.
+    const mail = await mailTo(invited.email, /invited to join Grace Hopper’s application for Birch Flats/);
+    expect(mail.parsed.subject).toBe('You are invited to join Grace Hopper’s application for Birch Flats');
+    expect(mail.parsed.text).toContain('You are invited to join Grace Hopper’s application for Birch Flats. Your own');
     expect(mail.recipients).toEqual([invited.email]);
     expect(mail.parsed.text).toContain(invited.form_url);
     expect(mail.parsed.text).toContain(`Hello ${MARKUP_NAME},`);

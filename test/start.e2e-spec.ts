@@ -11,6 +11,7 @@ import {
   readlinkSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
 } from 'node:fs';
@@ -24,13 +25,13 @@ import { APPS } from '../scripts/apps';
 
 import { freePort, removeBrokerObjects } from '../tools/stack';
 
-/** Steps of `npm run build`: one per app, then the bench. */
-const BUILD_STEPS = APPS.length + 1;
+/** The build steps `npm start` runs: one per app (the bench, which `npm run build` compiles too, it leaves out). */
+const BUILD_STEPS = APPS.length;
 
 const ROOT = resolve(__dirname, '..');
 /**
- * Building inside the copy takes most of it, on a machine shared with other work: six build
- * steps of 30 to 90 s each on 2 cores.
+ * Building inside the copy takes most of it, on a machine shared with other work: a build step
+ * of 30 to 90 s for each app on 2 cores.
  */
 const FIRST_START_MS = 10 * 60_000;
 const START_MS = 60_000;
@@ -84,6 +85,32 @@ function processesIn(dir: string): OwnProcess[] {
     if (cwd === dir || cwd.startsWith(`${dir}/`) || command.includes(dir)) found.push({ pid: Number(entry), command });
   }
   return found;
+}
+
+/** Whether `pid` is a live process: not gone, and not a zombie that has exited and waits to be reaped. */
+function alive(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+}
+
+/** The pids of `parent`'s children. */
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** `npm start` running in `cwd`, in a process group of its own as a terminal's foreground job is. */
@@ -187,6 +214,8 @@ describe('npm start', () => {
   let env: NodeJS.ProcessEnv;
   const launches: Launch[] = [];
   let propertyId: number;
+  /** What the first start printed once ready: the URLs and the keys. */
+  let banner: string;
 
   const launch = (extraEnv: NodeJS.ProcessEnv = {}): Launch => {
     const started = new Launch(copy, { ...env, ...extraEnv });
@@ -256,24 +285,25 @@ describe('npm start', () => {
     'builds, starts a FerretDB of its own and every app, and prints the URLs and development keys',
     async () => {
       const started = launch();
-      const [ready] = await started.until(
-        /^\[start\] ready in .*\n(?:\[start\] .*\n)*?\[start\] +development keys .*\n/m,
-        FIRST_START_MS,
-      );
+      const [ready] = await started.until(/^\[start\] ready in .*\n(?:\[start\] .*\n)*?\[start\] +e\.g\. .*\n/m, FIRST_START_MS);
 
+      banner = ready;
       expect(started.output).toContain('[start] building');
       // A first build takes minutes: it says each step, what to expect, and when it is done.
-      for (const app of ['gateway', 'applications', 'properties', 'form', 'webhooks', 'bench']) {
+      for (const app of APPS) {
         expect(started.output).toMatch(
           new RegExp(`^\\[start\\] building \\d of ${BUILD_STEPS}: ${app} \\(30 to 90 s, on 2 cores\\)$`, 'm'),
         );
       }
       expect(started.output).toMatch(/^\[start\] built in \d+ (s|min \d+ s)$/m);
+      // Only what running the stack needs.
+      expect(started.output).not.toContain('bench');
+      expect(existsSync(join(copy, 'dist', 'bench'))).toBe(false);
       // Its own readiness polling included: a normal start logs no error.
       expect(started.output).not.toMatch(/"level":"(error|fatal)"|Health Check has failed/);
       // Into a pipe, the apps log JSON.
       expect(started.output).toMatch(/^\[gateway\] +\{"level":"info",.*"msg":"HTTP API listening on port \d+"\}$/m);
-      expect(ready).toContain(`API   http://localhost:${port}/api/v2`);
+      expect(ready).toContain(`API   http://localhost:${port}/\n`);
       expect(ready).toContain(`docs  http://localhost:${port}/api/docs`);
       expect(ready).toContain(`${DEV_KEY} (client 1), ${DEV_KEY_2} (client 2)`);
       expect(ready).toContain(`form  http://localhost:${formPort}/properties/<id>/apply`);
@@ -323,6 +353,49 @@ describe('npm start', () => {
     expect((await client.get(`/api/v2/properties/${propertyId}`, { key: DEV_KEY_2 })).status).toBe(404);
   });
 
+  it('prints only links that answer', async () => {
+    const links = [...banner.matchAll(/http:\/\/localhost:\d+\S*/g)].map(([link]) => link);
+    // The API's index, its docs, the form (of the property made above), the inbox and the example's list.
+    expect(links).toHaveLength(5);
+    for (const link of links) {
+      const url = link.replace('localhost', '127.0.0.1').replace('<id>', String(propertyId));
+      // As a browser opens it (the inbox's page answers a browser alone), with the key the example uses.
+      const response = await fetch(url, {
+        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', authorization: `Bearer ${DEV_KEY}` },
+      });
+      await response.arrayBuffer();
+      expect([link, response.status]).toEqual([link, 200]);
+    }
+  });
+
+  it('keeps the inbox’s mail under .data/inbox, readable by its owner alone, and empties it on request', async () => {
+    const invited = await api(`http://127.0.0.1:${port}`).post(
+      `/api/v2/properties/${propertyId}/invitations`,
+      { invitation: { email: 'ines@example.com', send_email: true } },
+      { key: DEV_KEY },
+    );
+    expect(invited.status).toBe(201);
+    const inbox = banner.match(/inbox +(http:\/\/localhost:\d+)/)![1].replace('localhost', '127.0.0.1');
+    // The API path the README names.
+    await eventually('the invitation in the inbox', async () => {
+      const emails = (await (await fetch(`${inbox}/api/email`)).json()) as Array<{ to: Array<{ address: string }> }>;
+      return emails.some((email) => email.to.some(({ address }) => address === 'ines@example.com'));
+    });
+    const folder = join(copy, '.data', 'inbox');
+    const files = readdirSync(folder, { recursive: true, encoding: 'utf8' });
+    expect(files.filter((file) => file.endsWith('.eml')).length).toBeGreaterThan(0);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const file of files) {
+      const stat = statSync(join(folder, file));
+      expect([file, stat.mode & 0o777]).toEqual([file, stat.isDirectory() ? 0o700 : 0o600]);
+    }
+
+    const emptied = await fetch(`${inbox}/api/email/all`, { method: 'DELETE' });
+    expect(emptied.status).toBe(200);
+    expect(await (await fetch(`${inbox}/api/email`)).json()).toEqual([]);
+    expect(readdirSync(folder).filter((file) => file.endsWith('.eml'))).toEqual([]);
+  });
+
   it('delivers webhooks to a receiver on this machine over plain http', async () => {
     const client = api(`http://127.0.0.1:${port}`);
     const receiver = await WebhookReceiver.start();
@@ -346,14 +419,14 @@ describe('npm start', () => {
     'stops every app and its FerretDB on Ctrl-C, and leaves nothing running',
     async () => {
       const started = launches[0];
-      // npm, the launcher, three apps and FerretDB: the check below looks where they are.
-      expect(processesIn(copy).length).toBeGreaterThanOrEqual(6);
+      // npm, the launcher, six apps, the inbox and FerretDB: the check below looks where they are.
+      expect(processesIn(copy).length).toBeGreaterThanOrEqual(10);
 
       const exit = await started.interrupt(STOP_MS);
 
-      // sh, between npm and the launcher, ends by the SIGINT it got once its child has exited, and
-      // npm follows it; either way nothing failed.
-      expect(exit.code === 0 || exit.signal === 'SIGINT').toBe(true);
+      // npm passes the SIGINT on to the launcher (its own child: the script runs it with exec), which
+      // got it from the terminal as well, and follows it out once everything has stopped.
+      expect(exit).toEqual({ code: 0, signal: null });
       // The launcher says why whenever it ends other than cleanly, and npm when its script fails.
       expect(started.output).not.toMatch(/while stopping|killing|npm error/);
       for (const app of ['properties', 'applications', 'gateway']) expect(started.output).toContain(`[start] ${app} stopped`);
@@ -413,6 +486,44 @@ describe('npm start', () => {
     2 * START_MS + STOP_MS + 10_000,
   );
 
+  // A supervisor, an editor's stop button or `timeout npm start` signal npm's own pid, nothing else:
+  // npm passes SIGINT and SIGTERM on to its child, and ends on SIGHUP without a word to it.
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+    'stops everything it started when npm alone gets %s, as from a supervisor',
+    async (signal) => {
+      const started = launch();
+      try {
+        await started.until(/^\[start\] ready in /m, START_MS);
+        const npm = started.child.pid!;
+        const launchers = childrenOf(npm);
+        expect(launchers).toHaveLength(1);
+        const [, children] = started.output.match(/^\[start\] started (.*)$/m)!;
+        const pids = [
+          ...launchers,
+          ...[...children.matchAll(/\(pid (\d+)\)/g)].map(([, pid]) => Number(pid)),
+          Number(started.output.match(/^\[start\] FerretDB \(pid (\d+)\)/m)![1]),
+        ];
+        // The launcher, the inbox, the six apps and FerretDB.
+        expect(pids).toHaveLength(APPS.length + 3);
+        expect(pids.filter(alive)).toEqual(pids);
+
+        process.kill(npm, signal);
+        await started.exited();
+        await eventually('every process it started to be gone', () => pids.filter(alive).length === 0, { timeoutMs: STOP_MS });
+        await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+        expect(processesIn(copy)).toEqual([]);
+        // Its last words may still be on their way through the pipe.
+        await eventually('the launcher to say it stopped FerretDB', () => started.output.includes('[start] FerretDB stopped'));
+        expect(started.output).not.toMatch(/while stopping|killing/);
+      } finally {
+        // Whatever the outcome, nothing of this run is left: its group, and FerretDB in a session of its own.
+        started.kill();
+        for (const { pid } of processesIn(copy)) process.kill(pid, 'SIGKILL');
+      }
+    },
+    START_MS + 2 * STOP_MS,
+  );
+
   it(
     'builds again once a source has changed, and a Ctrl-C during the build leaves nothing running',
     async () => {
@@ -429,7 +540,8 @@ describe('npm start', () => {
 
       await started.interrupt(STOP_MS);
 
-      expect(started.output).toMatch(/^\[start\] received SIGINT; stopping build$/m);
+      // FerretDB's install, instant once built, runs beside the build and may not have ended yet.
+      expect(started.output).toMatch(/^\[start\] received SIGINT; stopping (ferretdb, )?build$/m);
       expect(started.output).not.toMatch(/FerretDB \(pid|while stopping|killing|npm error/);
       expect(processesIn(copy)).toEqual([]);
     },

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FORM_PRESETS } from '../libs/contracts/src/form-presets';
 import { APPS } from '../scripts/apps';
 
 /**
@@ -47,5 +48,38 @@ describe('the README’s apps', () => {
       ([, name]) => name,
     );
     expect(sorted(users)).toEqual(sorted([...APPS, 'operator']));
+  });
+});
+
+describe('the Dockerfile', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+
+  it('counts and names the apps it builds an image of', () => {
+    expect(dockerfile).toContain(`One image definition for the ${NUMBERS[APPS.length]} apps`);
+    const named = /\(APP is ([^)]*)\)/.exec(dockerfile)?.[1] ?? '';
+    expect(sorted(named.split(/, | or /))).toEqual(sorted(APPS));
+  });
+
+  it('exposes every port the apps listen on by default, and no other', () => {
+    const ports = APPS.flatMap((app) => {
+      const source = readFileSync(join(ROOT, 'apps', app, 'src', 'config', `${app}.environment.ts`), 'utf8');
+      return [...source.matchAll(/\b\w*PORT: number = (\d+);/g)].map(([, port]) => Number(port));
+    });
+    // Each app has its operations port; the gateway and the form a port of their own besides.
+    expect(ports).toHaveLength(APPS.length + 2);
+    const exposed = (/^EXPOSE (.*)$/m.exec(dockerfile)?.[1] ?? '').split(' ').map(Number);
+    expect(sorted(exposed.map(String))).toEqual(sorted(ports.map(String)));
+  });
+});
+
+describe('the form presets the docs say ship', () => {
+  const shipped = FORM_PRESETS.map((preset) => preset.id);
+  const listed = `${shipped.slice(0, -1).join(', ')} and ${shipped[shipped.length - 1]}`;
+
+  it('are counted and listed as they are', () => {
+    const api = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+    expect(api).toContain(`${NUMBERS[shipped.length].replace(/^./, (c) => c.toUpperCase())} presets ship with the service`);
+    expect(api).toContain(`ids ${listed})`);
+    expect(readme).toContain(`the presets that ship (${listed})`);
   });
 });

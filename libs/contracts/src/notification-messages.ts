@@ -57,4 +57,9 @@ export interface NotificationSubject {
   invite: boolean;
   /** The full name of the applicant whose form listed this one; null for one added otherwise. */
   added_by: string | null;
+  /**
+   * For a co-applicant or guarantor: the full name of the primary applicant, whose application it
+   * joins; null for the primary.
+   */
+  joins: string | null;
 }

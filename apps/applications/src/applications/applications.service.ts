@@ -29,7 +29,7 @@ import { toApplicantRepresentation, toApplicationRepresentation } from './applic
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicantForms, withFormProgress } from './applicant-forms';
-import { addedBy } from './form-added';
+import { addedBy, joining } from './form-added';
 import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
 
@@ -118,6 +118,7 @@ export class ApplicationsService {
       form_status: withFormProgress(applicant, form).form_status ?? 'not_started',
       invite: applicant.send_email === true,
       added_by: addedBy(application, applicant),
+      joins: joining(application, applicant)?.primary_name ?? null,
     };
   }
 

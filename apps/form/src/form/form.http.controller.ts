@@ -35,7 +35,7 @@ const NOT_OPEN = new Refusal(
 
 const DEFAULT_INVITATION_ONLY_MESSAGE = 'This property accepts applications by invitation only.';
 
-/** An invitation to an invitation_only property, as its link gave it. */
+/** An invitation to a property, as its link gave it. */
 interface Invitation {
   token: string;
   email: string;
@@ -211,8 +211,10 @@ export class FormHttpController {
   }
 
   /**
-   * The live property `id` that takes applications, with the invitation an invitation_only
-   * property requires (`token`, from the link); otherwise the page that says why not.
+   * The live property `id` that takes applications, with the invitation its link carried
+   * (`token`) when that one is usable: on every property it fills in the address it was sent to
+   * and is used up by the application it starts. An invitation_only property without one answers
+   * the page that says why not; an open one opens the form as to anyone.
    */
   private async openProperty(id: string, token: unknown): Promise<FormProperty & { invitation: Invitation | null }> {
     const propertyId = parseIdSegment(id);
@@ -220,7 +222,6 @@ export class FormHttpController {
     const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: propertyId });
     if (!found || !found.property.available) throw NOT_OPEN;
     const { property } = found;
-    if (!property.invitation_only) return { ...found, invitation: null };
     const usable =
       typeof token === 'string' && FORM_TOKEN.test(token)
         ? await this.backends.properties<UsableInvitation | null>(INVITATIONS.CHECK, {
@@ -228,8 +229,9 @@ export class FormHttpController {
             token_digest: formTokenDigest(token),
           })
         : null;
-    if (!usable) throw invitationOnly(property);
-    return { ...found, invitation: { token: token as string, email: usable.email } };
+    if (usable) return { ...found, invitation: { token: token as string, email: usable.email } };
+    if (property.invitation_only) throw invitationOnly(property);
+    return { ...found, invitation: null };
   }
 
   /** Uses the invitation up before an application is started with it; a used one is refused. */

@@ -57,6 +57,10 @@ interface Recipient {
   first_name: string | null;
   /** Who listed the addressee on their own form, by full name (an invitation says so). */
   added_by?: string | null;
+  /** Whose application the addressee joins, by full name, when no form listed it (an invitation says so). */
+  joins?: string | null;
+  /** When the invitation's link stops working (an invitation to a property's form says so). */
+  expires_at?: string | null;
 }
 
 /**
@@ -214,6 +218,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       property_name: notice.property_name,
       email: notice.email,
       first_name: null,
+      expires_at: notice.expires_at,
     };
     await this.compose(notice.id, 'invitation', recipient, notice.url);
   }
@@ -237,13 +242,20 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
    */
   private async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
     const settings = await this.settings.get(recipient.client_id);
-    const content = renderMessage(kind, {
-      first_name: recipient.first_name,
-      property_name: recipient.property_name,
-      url,
-      sender_name: settings.sender_name,
-      added_by: recipient.added_by ?? null,
-    });
+    const now = new Date();
+    const content = renderMessage(
+      kind,
+      {
+        first_name: recipient.first_name,
+        property_name: recipient.property_name,
+        url,
+        sender_name: settings.sender_name,
+        added_by: recipient.added_by ?? null,
+        joins: recipient.joins ?? null,
+        expires_at: recipient.expires_at ?? null,
+      },
+      now,
+    );
     const record = newMessageRecord(
       {
         source,
@@ -258,7 +270,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
         content,
       },
       this.env.MAIL_FROM,
-      new Date(),
+      now,
     );
     const created = await this.messages.create(record);
     countNotificationMessage(kind, created ? 'made' : 'already_made');

@@ -59,6 +59,41 @@ describe('renderMessage', () => {
     expect(renderMessage('invitation', DATA).text).toContain('You are invited to apply for Maple Court. Your own');
   });
 
+  it('says in an invitation added through the API whose application it joins, escaped in the HTML', () => {
+    const message = renderMessage('invitation', { ...DATA, joins: 'Grace <i>Hopper</i>' });
+    expect(message.subject).toBe('You are invited to join Grace <i>Hopper</i>’s application for Maple Court');
+    expect(message.text).toContain('You are invited to join Grace <i>Hopper</i>’s application for Maple Court. Your own');
+    expect(message.html).toContain(
+      '<p>You are invited to join Grace &lt;i&gt;Hopper&lt;/i&gt;’s application for <strong>Maple Court</strong>. ',
+    );
+    // One listed on a form is told who listed it.
+    expect(renderMessage('invitation', { ...DATA, joins: 'Grace Hopper', added_by: 'Alan Turing' }).subject).toBe(
+      'Alan Turing added you to their application for Maple Court',
+    );
+  });
+
+  it('says in an invitation to a property’s form how long its link works, and until when', () => {
+    const now = new Date('2026-11-28T08:10:30Z');
+    const message = renderMessage('invitation', { ...DATA, expires_at: '2026-12-05T08:10:30Z' }, now);
+    expect(message.text).toContain(
+      `${DATA.url}\n\nIt works for 7 days, until 5 December 2026 at 08:10 UTC.\n\nThe link is yours`,
+    );
+    expect(message.html).toContain('<p>It works for 7 days, until 5 December 2026 at 08:10 UTC.</p>');
+    // A lifetime set to hours is said in hours.
+    expect(renderMessage('invitation', { ...DATA, expires_at: '2026-11-28T20:10:30Z' }, now).text).toContain(
+      'It works for 12 hours, until 28 November 2026 at 20:10 UTC.',
+    );
+    // An applicant's own form link does not expire: no such line.
+    expect(renderMessage('invitation', DATA).text).not.toContain('It works for');
+  });
+
+  it.each(MESSAGE_KINDS)('titles the HTML part of a %s with its subject, escaped', (kind) => {
+    const message = renderMessage(kind, { ...DATA, property_name: '<b>Elm</b> & Oak' });
+    const title = message.subject.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(message.html).toContain(`<head><meta charset="utf-8"><title>${title}</title></head>`);
+    expect(message.subject).toContain('<b>Elm</b> & Oak');
+  });
+
   it('keeps a subject on one line whatever the property is named', () => {
     expect(renderMessage('confirmation', { ...DATA, property_name: 'Elm\r\nBcc: x@example.test' }).subject).toBe(
       'We received your application for Elm Bcc: x@example.test',

@@ -15,6 +15,13 @@ export interface MessageData {
   sender_name: string | null;
   /** For an invitation: the applicant whose form listed the addressee, by full name; null otherwise. */
   added_by?: string | null;
+  /**
+   * For an invitation to an application the addressee joins without having been listed on a form
+   * (added through the API): its primary applicant, by full name; null otherwise.
+   */
+  joins?: string | null;
+  /** For an invitation to a property's form: when its link stops working (ISO 8601); null otherwise. */
+  expires_at?: string | null;
 }
 
 export interface MailContent {
@@ -36,24 +43,32 @@ const SIGNATURE_HTML = `<% if (it.sender_name) { %><p><%= it.sender_name %></p><
 const LINK_HTML = `<p><a href="<%= it.url %>"><%= it.url %></a></p>`;
 const INVITED_TEXT =
   `<% if (it.added_by) { %><%= it.added_by %> added you to their application for <%= it.property_name %>.` +
+  `<% } else if (it.joins) { %>You are invited to join <%= it.joins %>’s application for <%= it.property_name %>.` +
   `<% } else { %>You are invited to apply for <%= it.property_name %>.<% } %>`;
 const INVITED_HTML =
   `<% if (it.added_by) { %><%= it.added_by %> added you to their application for <strong><%= it.property_name %></strong>.` +
+  `<% } else if (it.joins) { %>You are invited to join <%= it.joins %>’s application for <strong><%= it.property_name %></strong>.` +
   `<% } else { %>You are invited to apply for <strong><%= it.property_name %></strong>.<% } %>`;
 const PRIVATE_LINK = 'The link is yours alone: please do not forward this message.';
+/** it.validity is set by renderMessage from expires_at. */
+const EXPIRY = `<% if (it.validity) { %>It works for <%= it.validity %>.<% } %>`;
+const EXPIRY_TEXT = `<% if (it.validity) { %>\n\n${EXPIRY}<% } %>`;
+const EXPIRY_HTML = `<% if (it.validity) { %><p>${EXPIRY}</p><% } %>`;
 
 const TEMPLATES: Record<MessageKind, Template> = {
   invitation: {
     subject: (data) =>
       data.added_by
         ? `${data.added_by} added you to their application for ${data.property_name}`
-        : `You are invited to apply for ${data.property_name}`,
+        : data.joins
+          ? `You are invited to join ${data.joins}’s application for ${data.property_name}`
+          : `You are invited to apply for ${data.property_name}`,
     text:
       `${GREETING_TEXT}\n\n${INVITED_TEXT} Your own application form is here:\n\n` +
-      `<%= it.url %>\n\n${PRIVATE_LINK}${SIGNATURE_TEXT}\n`,
+      `<%= it.url %>${EXPIRY_TEXT}\n\n${PRIVATE_LINK}${SIGNATURE_TEXT}\n`,
     html:
       `${GREETING_HTML}<p>${INVITED_HTML} ` +
-      `Your own application form is here:</p>${LINK_HTML}<p>${PRIVATE_LINK}</p>${SIGNATURE_HTML}`,
+      `Your own application form is here:</p>${LINK_HTML}${EXPIRY_HTML}<p>${PRIVATE_LINK}</p>${SIGNATURE_HTML}`,
   },
   confirmation: {
     subject: (data) => `We received your application for ${data.property_name}`,
@@ -73,21 +88,40 @@ const TEMPLATES: Record<MessageKind, Template> = {
   },
 };
 
-const LAYOUT = (body: string) =>
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title></title></head>' +
+/** The HTML document around a message's body, titled with its subject (already escaped). */
+const LAYOUT = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
   `<body style="font-family: sans-serif; line-height: 1.5">${body}</body></html>`;
+
+const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/**
+ * How long a link that expires at `expiresAt` works, seen from `now`: "7 days, until 5 December
+ * 2026 at 08:10 UTC" (in hours when under two days, for a lifetime set that short).
+ */
+function validity(expiresAt: string, now: Date): string {
+  const expires = new Date(expiresAt);
+  const left = expires.getTime() - now.getTime();
+  const hours = Math.max(1, Math.round(left / HOUR_MS));
+  const span = left >= 2 * DAY_MS ? `${Math.round(left / DAY_MS)} days` : hours === 1 ? '1 hour' : `${hours} hours`;
+  return `${span}, until ${EXPIRY_FORMAT.format(expires)} UTC`;
+}
 
 /** The HTML part escapes every value it shows; the text part shows them as they are, being text. */
 const html = new Eta({ autoEscape: true, autoTrim: false, cache: true });
 const text = new Eta({ autoEscape: false, autoTrim: false, cache: true });
 
-/** Subject, text and HTML parts of a message of `kind`. */
-export function renderMessage(kind: MessageKind, data: MessageData): MailContent {
+/** Subject, text and HTML parts of a message of `kind`, made at `now`. */
+export function renderMessage(kind: MessageKind, data: MessageData, now = new Date()): MailContent {
   const template = TEMPLATES[kind];
+  const values = { ...data, validity: data.expires_at ? validity(data.expires_at, now) : null };
+  // A header is one line: a name with a line break in it must not start another header.
+  const subject = template.subject(data).replace(/[\r\n]+/g, ' ');
   return {
-    // A header is one line: a name with a line break in it must not start another header.
-    subject: template.subject(data).replace(/[\r\n]+/g, ' '),
-    text: text.renderString(template.text, data),
-    html: LAYOUT(html.renderString(template.html, data)),
+    subject,
+    text: text.renderString(template.text, values),
+    html: LAYOUT(html.renderString('<%= it.subject %>', { subject }), html.renderString(template.html, values)),
   };
 }

@@ -25,10 +25,10 @@ interface InvitationRecord {
 }
 
 /**
- * Invitations to an invitation_only property's form. Each is a link with a random token, shown
- * once; it opens the form until it expires, and starts one application: its use is claimed by
- * inserting `{_id: digest}` into invitation_uses, which the `_id` index makes happen once even
- * when two submissions race.
+ * Invitations to a property's form, the only way in to an invitation_only one. Each is a link
+ * with a random token, shown once; it opens the form with its address filled in until it expires,
+ * and starts one application: its use is claimed by inserting `{_id: digest}` into
+ * invitation_uses, which the `_id` index makes happen once even when two submissions race.
  */
 @Injectable()
 export class InvitationsService implements OnModuleInit {
