@@ -49,7 +49,7 @@ describe('the README’s apps', () => {
     expect(sorted(users)).toEqual(sorted([...APPS, 'operator']));
   });
 
-  it('are upgraded in the order the README prescribes, which the upgrade suite follows', () => {
+  it('are upgraded in the order the README prescribes, UPGRADE_ORDER', () => {
     expect(sorted(UPGRADE_ORDER)).toEqual(sorted(APPS));
     const named = [...section('### Upgrading').matchAll(/\*\*(\w+)\*\*/g)].map(([, name]) => name);
     expect(named.filter((name) => APPS.includes(name))).toEqual(UPGRADE_ORDER);
