@@ -8,6 +8,14 @@ const path = require('node:path');
 /** Every deployable app, in the order a local run starts them (services before the gateway). */
 const APPS = ['properties', 'applications', 'webhooks', 'notifications', 'form', 'gateway'];
 
+/**
+ * The order a rolling upgrade replaces the apps in (README, "Upgrading"): the services that only
+ * consume events first, so that every event a newer producer publishes finds consumers that know
+ * it; then the services the others ask (properties, then applications); the front ends last, so
+ * that a field the newer API takes reaches services that read it. A rollback goes the other way.
+ */
+const UPGRADE_ORDER = ['webhooks', 'notifications', 'properties', 'applications', 'form', 'gateway'];
+
 /** The built entry point of `app` under the repository root `root`. */
 function distMain(app, root = path.resolve(__dirname, '..')) {
   if (!APPS.includes(app)) throw new Error(`unknown app "${app}" (one of ${APPS.join(', ')})`);
@@ -15,4 +23,4 @@ function distMain(app, root = path.resolve(__dirname, '..')) {
   return path.join(root, 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
 }
 
-module.exports = { APPS, distMain };
+module.exports = { APPS, UPGRADE_ORDER, distMain };

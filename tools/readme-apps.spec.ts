@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FORM_PRESETS } from '../libs/contracts/src/form-presets';
-import { APPS } from '../scripts/apps';
+import { APPS, UPGRADE_ORDER } from '../scripts/apps';
 
 /**
  * What the README says about the apps, against the apps there are: an app added to apps/ (and to
@@ -48,6 +48,12 @@ describe('the README’s apps', () => {
       ([, name]) => name,
     );
     expect(sorted(users)).toEqual(sorted([...APPS, 'operator']));
+  });
+
+  it('are upgraded in the order the README prescribes, UPGRADE_ORDER', () => {
+    expect(sorted(UPGRADE_ORDER)).toEqual(sorted(APPS));
+    const named = [...section('### Upgrading').matchAll(/\*\*(\w+)\*\*/g)].map(([, name]) => name);
+    expect(named.filter((name) => APPS.includes(name))).toEqual(UPGRADE_ORDER);
   });
 });
 

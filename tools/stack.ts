@@ -57,6 +57,8 @@ export interface StackOptions {
   nodeArgs?: string[];
   /** Extra environment for each process of one app (its own broker user, say), over `env`. */
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
+  /** The built release the processes start from: this tree by default, another's root for the upgrade suites. */
+  root?: string;
 }
 
 export interface RunningProcess {
@@ -92,12 +94,15 @@ function repositoryRoot(from: string): string {
   throw new Error(`no repository root (nest-cli.json) above ${from}`);
 }
 
-/** Where the build put `app`'s entry point: scripts/apps.js is the one place that knows. */
-export function distMain(app: AppName): string {
+/**
+ * Where the build put `app`'s entry point under `root` (this tree's by default): that tree's
+ * scripts/apps.js is the one place that knows.
+ */
+export function distMain(app: AppName, root = ROOT): string {
   // Required from the root found at run time: compiled under dist/bench this file moves.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const apps = require(join(ROOT, 'scripts', 'apps.js')) as typeof import('../scripts/apps');
-  return apps.distMain(app, ROOT);
+  const apps = require(join(root, 'scripts', 'apps.js')) as typeof import('../scripts/apps');
+  return apps.distMain(app, root);
 }
 
 /**
@@ -128,6 +133,8 @@ export class Stack {
   env: Record<string, string> = {};
   nodeArgs: string[] = [];
   appEnv: Partial<Record<AppName, Record<string, string>>> = {};
+  /** The built release `startApp` starts processes from unless told another. */
+  root = ROOT;
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack();
@@ -166,6 +173,7 @@ export class Stack {
     };
     stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
     stack.appEnv = options.appEnv ?? {};
+    stack.root = options.root ?? ROOT;
     try {
       const starts: Promise<RunningProcess>[] = [];
       for (const app of ['properties', 'applications', 'webhooks', 'notifications'] as const) {
@@ -185,13 +193,14 @@ export class Stack {
   /**
    * Starts one more process of `app` and resolves once it says it is serving. Each app gets a
    * free port of its own for its health and metrics listener (unless `extraEnv` names one).
+   * `root` is the built release it starts from (the stack's by default).
    */
-  async startApp(app: AppName, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+  async startApp(app: AppName, extraEnv: Record<string, string> = {}, root = this.root): Promise<RunningProcess> {
     const own = { ...this.appEnv[app], ...extraEnv };
     const env: Record<string, string> = { ...this.env, ...own };
     for (const name of WITHHELD_KEYS[app] ?? []) env[name] = own[name] ?? '';
     if (env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
-    const child = spawn(process.execPath, [...this.nodeArgs, distMain(app)], {
+    const child = spawn(process.execPath, [...this.nodeArgs, distMain(app, root)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -59,7 +59,8 @@ export interface NotificationSubject {
   added_by: string | null;
   /**
    * For a co-applicant or guarantor: the full name of the primary applicant, whose application it
-   * joins; null for the primary.
+   * joins; null for the primary. Optional: a release before this one does not send it, and its
+   * answer is read as if it said null.
    */
-  joins: string | null;
+  joins?: string | null;
 }
