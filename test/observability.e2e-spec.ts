@@ -71,6 +71,7 @@ describe('observability', () => {
     stack = await Stack.start({
       form: true,
       instances: { webhooks: 1, notifications: 1 },
+      startTimeoutMs: 90_000,
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -84,7 +85,7 @@ describe('observability', () => {
       },
     });
     client = api(stack.url);
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();
