@@ -52,11 +52,11 @@ export class RequestContextInterceptor implements NestInterceptor {
       const durationMs = Math.round(performance.now() - started);
       this.logger[levelOf(pattern, outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
     };
-    return span.within(() =>
-      this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
-        next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
-      ),
+    const handling = this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
+      next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
     );
+    // Subscribed inside the span: the handler's work, which runs on subscription, is its child.
+    return new Observable((subscriber) => span.within(() => handling.subscribe(subscriber)));
   }
 
   /** Subscribes to the handler inside the request's context, so all it does runs there. */
