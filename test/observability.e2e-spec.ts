@@ -142,6 +142,13 @@ describe('observability', () => {
     // which descends from the gateway's request: parent links across the broker, every hop.
     const chain = ancestry(spans, delivery);
     expect(chain[0]).toBe('gateway POST /api/v2/applications');
+    expect({ chain }).toEqual({
+      chain: expect.arrayContaining([
+        'gateway applications.create',
+        'applications applications.create',
+        'applications relay application.created',
+      ]),
+    });
     const at = (step: string) => chain.findIndex((name) => name === step);
     expect(at('gateway applications.create')).toBeGreaterThan(0);
     expect(at('applications applications.create')).toBeGreaterThan(at('gateway applications.create'));
@@ -150,7 +157,11 @@ describe('observability', () => {
     // The receiver got the trace context too, and no path or query of a URL is recorded.
     const [webhook] = await eventually('the webhook', () => hooks.received.length > 0 && hooks.received);
     expect(webhook.headers.traceparent).toMatch(new RegExp(`^00-${root.traceId}-`));
-    expect(delivery.attributes['url.full']).toBe('not recorded');
+    for (const name of ['url.full', 'http.url', 'http.target'])
+      expect(delivery.attributes[name] ?? 'not recorded').toBe('not recorded');
+    for (const name of ['url.path', 'http.target'])
+      expect(server.attributes[name] ?? '/api/v2/applications').toBe('/api/v2/applications');
+    expect(JSON.stringify(spans)).not.toContain(hooks.url);
     // Each service's log line of the message it handled leads to the trace and to its span.
     const handler = spans.find((span) => span.service === 'applications' && span.name === 'applications.create')!;
     const line = stack.processes
@@ -263,7 +274,9 @@ describe('observability', () => {
       await eventually('every hostile message answered', () => ids.every((id) => answers.has(id)));
       for (const id of ids) expect(answers.get(id)).toMatchObject({ response: expect.anything(), isDisposed: true });
       const handled = await eventually('a span for each', () => {
-        const consumed = receiver.spans.filter((span) => ids.includes(String(span.attributes['messaging.conversation_id'])));
+        const consumed = receiver.spans.filter(
+          (span) => span.kind === SPAN_KIND.consumer && ids.includes(String(span.attributes['messaging.conversation_id'])),
+        );
         return consumed.length === ids.length && consumed;
       });
       for (const span of handled) {

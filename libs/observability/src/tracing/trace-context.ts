@@ -31,7 +31,7 @@ export function traceLogFields(): { trace_id?: string; span_id?: string } {
 export function nameHttpSpan(method: string, route: string): void {
   const span = trace.getSpan(context.active());
   span?.updateName(`${method} ${route}`);
-  span?.setAttributes({ 'http.route': route, 'url.path': route });
+  span?.setAttributes({ 'http.route': route, 'url.path': route, 'http.target': route });
 }
 
 /**

@@ -42,11 +42,14 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
         // A path or query may hold a secret (an applicant's form link token, a receiver's key in
         // its webhook URL): none is recorded; a served request's span gets its route pattern
         // once routed (nameHttpSpan), a webhook's request keeps the receiver's host and port.
+        // Both the stable attribute names and the older ones the instrumentation may write instead.
         startIncomingSpanHook: (request) => ({
           'url.path': UNMATCHED_ROUTE,
+          'http.target': UNMATCHED_ROUTE,
+          'http.url': NOT_RECORDED,
           ...(request.url?.includes('?') ? { 'url.query': NOT_RECORDED } : {}),
         }),
-        startOutgoingSpanHook: () => ({ 'url.full': NOT_RECORDED }),
+        startOutgoingSpanHook: () => ({ 'url.full': NOT_RECORDED, 'http.url': NOT_RECORDED, 'http.target': NOT_RECORDED }),
       }),
       new AmqplibInstrumentation(),
       // Background work outside any trace (the relay's passes, purges, index checks) would
