@@ -1,5 +1,6 @@
 // Command kube-decode reads the objects `helm template` prints (YAML documents on stdin) and
-// decodes each one strictly into its Kubernetes API type, or KEDA's for KEDA's objects: a field
+// decodes each one strictly into its Kubernetes API type, or KEDA's for KEDA's objects and the
+// Prometheus Operator's for a PrometheusRule: a field
 // that is misspelled, misplaced or of the wrong type, a duplicate field, or a kind it does not know
 // fails, naming the object. It prints one line per object decoded.
 //
@@ -15,6 +16,7 @@ import (
 	"os"
 
 	kedav1alpha1 "github.com/kedacore/keda/v2/apis/keda/v1alpha1"
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -34,6 +36,7 @@ var addToScheme = []func(*runtime.Scheme) error{
 	networkingv1.AddToScheme,
 	policyv1.AddToScheme,
 	kedav1alpha1.AddToScheme,
+	monitoringv1.AddToScheme,
 }
 
 func main() {
