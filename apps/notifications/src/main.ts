@@ -1,4 +1,3 @@
-import './tracing';
 import { exitOnStartupFailure, runService } from '@app/runtime';
 import { QUEUES } from '@app/contracts';
 import { AppModule } from './app.module';

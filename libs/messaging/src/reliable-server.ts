@@ -1,6 +1,5 @@
 import { MessageHandler, OutgoingResponse, RmqContext, ServerRMQ } from '@nestjs/microservices';
-import { countDeadLettered, watchQueue } from '@app/observability';
-import { queueStateOf } from './broker-channel';
+import { countDeadLettered } from '@app/observability';
 import { assertDeadLetterRoute, DeclaringChannel, rmqServerOptions } from './rmq-options';
 import { Settlement } from './settlement';
 
@@ -30,11 +29,6 @@ export class ReliableServerRMQ extends ServerRMQ {
     const { queue } = this.settings;
     await assertDeadLetterRoute(channel, queue);
     this.consumerChannel = channel;
-    const { prefetchCount } = this.settings;
-    watchQueue(queue, async () => ({
-      ...(await queueStateOf((this.server as { connection?: Parameters<typeof queueStateOf>[0] } | null)?.connection, queue)),
-      utilization: this.settlement.inFlight / prefetchCount,
-    }));
     return super.setupChannel(channel, callback);
   }
 

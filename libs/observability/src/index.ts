@@ -12,4 +12,3 @@ export * from './health/health-indicators';
 export * from './health/ping.message.controller';
 export * from './observability.module';
 export * from './operations-endpoint';
-export * from './tracing/trace-context';

@@ -13,7 +13,6 @@ import {
   ServiceError,
 } from '@app/contracts';
 import { DocumentRefusal, DocumentUploads } from '@app/documents';
-import { countDocument } from '@app/observability';
 import { FormBackends } from '../backends/form-backends';
 import { FormFlow, Iframe, OpenStep, Refusal } from '../form/form-flow';
 import { FormBody } from '../questions/question-kinds';
@@ -79,7 +78,6 @@ export class DocumentsHttpController {
         throw error;
       });
       if (stored instanceof DocumentRefusal) {
-        countDocument('refused', stored.code);
         return this.page(reply, iframe, token, opened, body, [{ field: 'file', message: stored.message }], 422);
       }
       const message: AddDocumentMessage = {
@@ -100,7 +98,6 @@ export class DocumentsHttpController {
           await this.vault.remove(stored.file_id);
         throw error;
       });
-      countDocument('stored');
       return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'documents', iframe), iframe);
     });
   }
