@@ -279,7 +279,7 @@ describe('the online application form’s sections', () => {
     const contact =
       '<p class="property-manager">Managed by Birch &amp; &lt;b&gt;Sons&lt;/b&gt; Management' +
       ' · <a href="mailto:leasing@birch.example">leasing@birch.example</a>' +
-      ' · <a href="tel:+12175550134">(217) 555-0134</a></p>';
+      ' · <a class="phone" href="tel:+12175550134">(217) 555-0134</a></p>';
     expect(identity.html).toContain(contact);
     expect(identity.html).toContain(
       'Only Birch &amp; &lt;b&gt;Sons&lt;/b&gt; Management, which manages Manager Court, 1 Main St',
