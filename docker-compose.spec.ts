@@ -31,11 +31,12 @@ const APPS: Record<string, { environment: new () => object; port: string }> = {
 const apps = Object.keys(APPS);
 
 describe('docker-compose.yml', () => {
-  it('runs the broker, the database, the local inbox, Redis for the rate limits and the six apps', () => {
+  it('runs the broker, the database, the local inbox, Redis for the rate limits, Jaeger and the six apps', () => {
     expect(Object.keys(services).sort()).toEqual([
       'applications',
       'form',
       'gateway',
+      'jaeger',
       'maildev',
       'mongodb',
       'notifications',
@@ -308,6 +309,22 @@ describe('docker-compose.yml', () => {
       expect(can('notifications', 'write', requestExchange('applications'))).toBe(true);
       expect(can('properties', 'write', requestExchange('applications'))).toBe(false);
     });
+  });
+
+  it.each(apps)('sends the traces of %s to Jaeger over OTLP, keeping every one', (app) => {
+    expect(services[app].environment).toMatchObject({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+    });
+    // Not a dependency: an app whose traces cannot go out still serves.
+    expect(services[app].depends_on.jaeger).toBeUndefined();
+  });
+
+  it('runs Jaeger from its official image, pinned, its UI on 127.0.0.1 and OTLP inside the stack only', () => {
+    expect(services.jaeger.image).toMatch(/^jaegertracing\/jaeger:\d+\.\d+\.\d+$/);
+    expect(services.jaeger.ports).toEqual(['127.0.0.1:16686:16686']);
+    expect(services.jaeger.expose).toEqual(['4318']);
   });
 
   it('can run three applications instances, and says how', () => {

@@ -59,6 +59,12 @@ export interface StackOptions {
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
   /** The built release the processes start from: this tree by default, another's root for the upgrade suites. */
   root?: string;
+  /**
+   * How long each app may take to say it serves (30 s by default). Traced, every module an app
+   * loads goes through the instrumentations' require hooks, and six apps loading the SDK at once
+   * on a busy two-core machine take longer.
+   */
+  startTimeoutMs?: number;
 }
 
 export interface RunningProcess {
@@ -135,6 +141,7 @@ export class Stack {
   appEnv: Partial<Record<AppName, Record<string, string>>> = {};
   /** The built release `startApp` starts processes from unless told another. */
   root = ROOT;
+  startTimeoutMs = START_TIMEOUT_MS;
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack();
@@ -174,6 +181,7 @@ export class Stack {
     stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
     stack.appEnv = options.appEnv ?? {};
     stack.root = options.root ?? ROOT;
+    stack.startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
     try {
       const starts: Promise<RunningProcess>[] = [];
       for (const app of ['properties', 'applications', 'webhooks', 'notifications'] as const) {
@@ -218,8 +226,8 @@ export class Stack {
     this.started.push(running);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`${app} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
-        START_TIMEOUT_MS,
+        () => reject(new Error(`${app} did not start within ${this.startTimeoutMs} ms:\n${running.output.join('')}`)),
+        this.startTimeoutMs,
       );
       const onRecord = (record: LogRecord) => {
         running.logs.push(record);

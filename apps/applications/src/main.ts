@@ -1,3 +1,4 @@
+import './tracing';
 import { exitOnStartupFailure, runService } from '@app/runtime';
 import { QUEUES } from '@app/contracts';
 import { AppModule } from './app.module';

@@ -1,6 +1,7 @@
 import { Logger, OnModuleInit } from '@nestjs/common';
 import { Connection } from 'mongoose';
 import { DomainEvent, DomainEventName, EventDataOf, formatTimestamp, newEventId } from '@app/contracts';
+import { traceHeaders, watchOutbox } from '@app/observability';
 import { ignoreExistingCollection } from '@app/persistence';
 
 /**
@@ -23,6 +24,11 @@ export interface PendingEvent {
   event: DomainEvent;
   witness: EventWitness;
   recorded_at: Date;
+  /**
+   * The trace context (`traceparent`) of the change that recorded it: the relay publishes it
+   * later, from a context of its own, as part of that trace. Absent when tracing is off.
+   */
+  trace?: Record<string, string>;
 }
 
 export const OUTBOX_COLLECTION = 'event_outbox';
@@ -65,10 +71,28 @@ export class EventOutbox implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection(OUTBOX_COLLECTION).catch(ignoreExistingCollection);
+    watchOutbox(() => this.state());
+  }
+
+  /**
+   * How many events wait, and how long the oldest has: the relay's lag, for the metrics. Read
+   * at each scrape; the outbox stays small (the relay empties it as events go out).
+   */
+  async state(now = Date.now()): Promise<{ waiting: number; oldestAgeSeconds: number }> {
+    const [waiting, [oldest]] = await Promise.all([
+      this.pending.countDocuments({}),
+      this.pending
+        .find({}, { projection: { recorded_at: 1 } })
+        .sort({ recorded_at: 1 })
+        .limit(1)
+        .toArray(),
+    ]);
+    return { waiting, oldestAgeSeconds: oldest ? Math.max(0, (now - oldest.recorded_at.getTime()) / 1000) : 0 };
   }
 
   /** Records the events of a change about to write `witness`; returns their ids, for its `event_ids`. */
   async record(clientId: number, witness: EventWitness, specs: EventSpec[], now = new Date()): Promise<string[]> {
+    const trace = traceHeaders();
     const pending: PendingEvent[] = specs.map(({ event, data }) => {
       const id = newEventId();
       return {
@@ -76,6 +100,7 @@ export class EventOutbox implements OnModuleInit {
         event: { id, event, client_id: clientId, test_mode: false, created_at: formatTimestamp(now), data },
         witness,
         recorded_at: now,
+        ...(trace.traceparent ? { trace } : {}),
       };
     });
     if (pending.length === 0) return [];

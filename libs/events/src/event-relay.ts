@@ -1,7 +1,8 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { outsideRequests, withDeadline } from '@app/contracts';
 import { assertEventsExchange, BrokerChannel, eventsExchange } from '@app/messaging';
-import { countEventsRelayed } from '@app/observability';
+import { SpanKind } from '@opentelemetry/api';
+import { countEventsRelayed, inSpan, outsideTraces, withinCarriedTrace } from '@app/observability';
 import { EventOutbox, PendingEvent } from './event-outbox';
 
 /** Events read from the outbox, or taken from writers, per batch; more wait for the next. */
@@ -94,7 +95,8 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
     clearTimeout(this.timer);
     // Set outside the request whose writer said written (take), whose deadline a timer would
     // otherwise keep for every later pass: once it has passed, each of them would fail at once.
-    this.timer = outsideRequests(() => setTimeout(() => this.passNow(), delayMs));
+    // Outside its trace too: each event is published in the trace that recorded it (relay).
+    this.timer = outsideRequests(() => outsideTraces(() => setTimeout(() => this.passNow(), delayMs)));
   }
 
   private passNow(): void {
@@ -140,11 +142,7 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
     for (const pending of batch) {
       if (this.stopped) break;
       if (written.has(pending._id)) {
-        publishes.push(
-          this.broker!.publish(this.exchange, pending.event.event, pending.event, { messageId: pending._id }).then(() =>
-            done.push(pending._id),
-          ),
-        );
+        publishes.push(this.publish(pending).then(() => done.push(pending._id)));
       } else if (now - pending.recorded_at.getTime() >= this.settings.graceMs) {
         this.logger.log(`dropping event ${pending._id} (${pending.event.event}): its change was never written`);
         done.push(pending._id);
@@ -156,5 +154,16 @@ export class EventRelay implements OnApplicationBootstrap, OnModuleDestroy {
     countEventsRelayed('published', found, done.length - dropped);
     countEventsRelayed('dropped', found, dropped);
     if (failed) throw failed.reason;
+  }
+
+  /** Publishes one event, in a span of the trace of the change that recorded it. */
+  private publish(pending: PendingEvent): Promise<void> {
+    return withinCarriedTrace(pending.trace, () =>
+      inSpan(
+        `relay ${pending.event.event}`,
+        () => this.broker!.publish(this.exchange, pending.event.event, pending.event, { messageId: pending._id }),
+        { kind: SpanKind.PRODUCER },
+      ),
+    );
   }
 }

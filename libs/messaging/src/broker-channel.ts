@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { QueueState, traceHeaders, watchQueue } from '@app/observability';
 import { SOCKET_OPTIONS } from './rmq-options';
 import { brokerUserOf, UntrustedSender } from './senders';
 
@@ -37,12 +38,17 @@ export class BrokerChannel {
     this.channel.on('error', (error: unknown) => logger.warn(`broker channel failed: ${String(error)}`));
   }
 
-  /** Publishes a persistent JSON message; resolves once the broker confirmed it. */
+  /**
+   * Publishes a persistent JSON message; resolves once the broker confirmed it. It carries the
+   * current trace context in its headers, taken now: the channel may publish it later, on
+   * reconnect, in another context.
+   */
   async publish(exchange: string, routingKey: string, body: unknown, options: { messageId?: string } = {}): Promise<void> {
     await this.channel.publish(exchange, routingKey, Buffer.from(JSON.stringify(body)), {
       persistent: true,
       contentType: 'application/json',
       userId: this.user,
+      headers: traceHeaders(),
       ...options,
     });
   }
@@ -85,9 +91,33 @@ export class BrokerChannel {
     }
   }
 
+  /**
+   * Has the metrics read `queue` at each scrape (messages ready, consumers), on a channel of its
+   * own: a queue gone closes that channel only.
+   */
+  watchQueue(queue: string): void {
+    watchQueue(queue, () => queueStateOf(this.connection.connection, queue));
+  }
+
   async close(): Promise<void> {
     await this.channel.close().catch(() => undefined);
     await this.connection.close().catch(() => undefined);
+  }
+}
+
+/** Messages ready in `queue` and its consumers, asked on a channel of `connection` opened for it. */
+export async function queueStateOf(
+  connection: { createChannel(): Promise<Channel> } | undefined,
+  queue: string,
+): Promise<QueueState> {
+  if (!connection) throw new Error('not connected');
+  const channel = await connection.createChannel();
+  channel.on('error', () => undefined);
+  try {
+    const { messageCount, consumerCount } = await channel.checkQueue(queue);
+    return { ready: messageCount, consumers: consumerCount };
+  } finally {
+    await channel.close().catch(() => undefined);
   }
 }
 

@@ -1,5 +1,6 @@
 import { MessageHandler, OutgoingResponse, RmqContext, ServerRMQ } from '@nestjs/microservices';
-import { countDeadLettered } from '@app/observability';
+import { countDeadLettered, watchQueue } from '@app/observability';
+import { queueStateOf } from './broker-channel';
 import { assertDeadLetterRoute, DeclaringChannel, rmqServerOptions } from './rmq-options';
 import { Settlement } from './settlement';
 
@@ -29,6 +30,11 @@ export class ReliableServerRMQ extends ServerRMQ {
     const { queue } = this.settings;
     await assertDeadLetterRoute(channel, queue);
     this.consumerChannel = channel;
+    const { prefetchCount } = this.settings;
+    watchQueue(queue, async () => ({
+      ...(await queueStateOf((this.server as { connection?: Parameters<typeof queueStateOf>[0] } | null)?.connection, queue)),
+      utilization: this.settlement.inFlight / prefetchCount,
+    }));
     return super.setupChannel(channel, callback);
   }
 

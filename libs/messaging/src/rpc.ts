@@ -1,7 +1,8 @@
 import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { ErrorCode, isErrorPayload, SENT_AT_HEADER, ServiceError, TIME_REMAINING_HEADER } from '@app/contracts';
-import { requestIdHeaders, rpcTimer } from '@app/observability';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, requestIdHeaders, rpcTimer, traceHeaders } from '@app/observability';
 import { brokerUserOf } from './senders';
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailable, retry later';
@@ -12,8 +13,9 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'the service is temporarily unavailab
  * the queue, and one taken late (held by a reconnecting channel, say) carries the time its caller
  * had left and when it was sent in its headers, so the service drops it instead of doing the work
  * behind the caller's back (see deadlineOf: the clocks of the two need not agree). The
- * message also carries the current request's id in its headers, and the time to its answer is
- * measured.
+ * message also carries the current request's id and trace context (`traceparent`, written now,
+ * not when the channel gets to publish it) in its headers, and the time to its answer is measured
+ * and traced, as a span named by its pattern.
  * Resolves with the answer or rejects with a ServiceError, never anything else.
  */
 export async function sendRpc<TResult>(
@@ -23,12 +25,27 @@ export async function sendRpc<TResult>(
   timeoutMs: number,
   { persistent = true }: { persistent?: boolean } = {},
 ): Promise<TResult> {
+  return inSpan(pattern, () => ask<TResult>(client, pattern, data, timeoutMs, persistent), { kind: SpanKind.CLIENT });
+}
+
+async function ask<TResult>(
+  client: ClientProxy,
+  pattern: string,
+  data: unknown,
+  timeoutMs: number,
+  persistent: boolean,
+): Promise<TResult> {
   const record = new RmqRecordBuilder(data)
     .setOptions({
       expiration: String(timeoutMs),
       persistent,
       userId: brokerUserOfClient(client),
-      headers: { ...requestIdHeaders(), [TIME_REMAINING_HEADER]: String(timeoutMs), [SENT_AT_HEADER]: String(Date.now()) },
+      headers: {
+        ...requestIdHeaders(),
+        ...traceHeaders(),
+        [TIME_REMAINING_HEADER]: String(timeoutMs),
+        [SENT_AT_HEADER]: String(Date.now()),
+      },
     })
     .build();
   const timer = rpcTimer(pattern);

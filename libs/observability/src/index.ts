@@ -12,3 +12,4 @@ export * from './health/health-indicators';
 export * from './health/ping.message.controller';
 export * from './observability.module';
 export * from './operations-endpoint';
+export * from './tracing/trace-context';

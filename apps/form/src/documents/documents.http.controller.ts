@@ -13,6 +13,7 @@ import {
   ServiceError,
 } from '@app/contracts';
 import { DocumentRefusal, DocumentUploads } from '@app/documents';
+import { countDocument } from '@app/observability';
 import { FormBackends } from '../backends/form-backends';
 import { FormFlow, Iframe, OpenStep, Refusal } from '../form/form-flow';
 import { FormBody } from '../questions/question-kinds';
@@ -78,6 +79,7 @@ export class DocumentsHttpController {
         throw error;
       });
       if (stored instanceof DocumentRefusal) {
+        countDocument('refused', stored.code);
         return this.page(reply, iframe, token, opened, body, [{ field: 'file', message: stored.message }], 422);
       }
       const message: AddDocumentMessage = {
@@ -98,6 +100,7 @@ export class DocumentsHttpController {
           await this.vault.remove(stored.file_id);
         throw error;
       });
+      countDocument('stored');
       return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'documents', iframe), iframe);
     });
   }

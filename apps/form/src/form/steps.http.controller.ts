@@ -13,6 +13,7 @@ import {
 } from '@app/contracts';
 import { FormFieldSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
+import { countFormStep } from '@app/observability';
 import { FormBackends } from '../backends/form-backends';
 import { requiredDocumentProblems } from '../documents/missing-documents';
 import { SectionContext } from '../sections/section';
@@ -147,6 +148,7 @@ export class StepsHttpController {
       };
       const parsed = module.parse(body, context);
       if (parsed.value === null) {
+        countFormStep(step, 'refused');
         return this.sectionPage(reply, iframe, {
           opened,
           token,
@@ -160,6 +162,7 @@ export class StepsHttpController {
         APPLICATION_FORMS.SAVE_SECTION,
         this.sectionMessage(opened.link, step, parsed.value, body.nonce),
       );
+      countFormStep(step, 'submitted');
       return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
     });
   }

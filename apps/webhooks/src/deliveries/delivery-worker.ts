@@ -15,6 +15,7 @@ import {
   SenderCheck,
   unroutedEvents,
 } from '@app/messaging';
+import { countWebhookAttempt, countWebhookAttemptHeld, watchOpenEndpoints } from '@app/observability';
 import { isDatabaseUnavailable } from '@app/persistence';
 import { WebhooksEnvironment } from '../config/webhooks.environment';
 import { SubscriptionStore } from '../subscriptions/subscription-store';
@@ -137,6 +138,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
           `webhook endpoint ${endpoint} left alone for ${env.WEBHOOK_BREAKER_OPEN_SECONDS} s after ${failures} attempts in a row without an answer or with a 5xx; its deliveries wait`,
         ),
     );
+    watchOpenEndpoints(() => this.gate.openEndpoints().length);
     const name = (base: string) => queueName(env.NAMESPACE, base);
     const exchange = eventsExchange(env.NAMESPACE);
     this.names = {
@@ -298,6 +300,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /** The task, held once more, back on the deliveries queue once the wait for `reason` is over. */
   private async hold(task: DeliveryTask, held: NonNullable<DeliveryTask['held']>, reason: WaitReason): Promise<void> {
     const times = held.times + 1;
+    countWebhookAttemptHeld(reason);
     await this.broker!.publish('', this.waitQueue(reason, times), { ...task, held: { ...held, times } });
   }
 
@@ -332,9 +335,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const attempt = await this.deliveries.recordAttempt(delivery, outcome, at, task.retry + 1);
     // Every update below moves the delivery's attempt head up to this attempt (once numbered).
     const head = delivery.attempt_head === undefined ? {} : { attempt_head: attempt.number };
+    const retrying = !outcome.success && !task.manual && task.retry < this.schedule.length;
+    countWebhookAttempt(outcome.success ? 'delivered' : retrying ? 'retrying' : 'failed');
     if (outcome.success) {
       await this.deliveries.update(delivery._id, { status: 'succeeded', next_attempt_at: null, ...head });
-    } else if (!task.manual && task.retry < this.schedule.length) {
+    } else if (retrying) {
       const seconds = this.schedule[task.retry];
       const next: DeliveryTask = { key: delivery._id, retry: task.retry + 1, token: retryToken() };
       // Updated first: an update that fails leaves this message to be taken again, where a retry

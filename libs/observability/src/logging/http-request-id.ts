@@ -1,7 +1,8 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { recordRoutePattern } from './route-pattern';
+import { nameHttpSpan } from '../tracing/trace-context';
+import { recordRoutePattern, routePatternOf } from './route-pattern';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-context';
 
 /**
@@ -15,7 +16,7 @@ export const REQUEST_ID_OPTIONS = {
 
 /**
  * Every response, refusals before a route runs included, names its request in X-Request-Id; and
- * the request's line in the access log names its route pattern (see recordRoutePattern).
+ * the request's line in the access log and its span name its route pattern (see recordRoutePattern).
  */
 export function returnRequestId(app: NestFastifyApplication): void {
   app
@@ -24,6 +25,7 @@ export function returnRequestId(app: NestFastifyApplication): void {
     .addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       recordRoutePattern(request.raw, request.routeOptions.url);
+      nameHttpSpan(request.method, routePatternOf(request.raw));
       done();
     });
 }

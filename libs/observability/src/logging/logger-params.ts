@@ -7,6 +7,7 @@ import { DestinationStream, stdSerializers, stdTimeFunctions } from 'pino';
 import pretty from 'pino-pretty';
 import { REDACT_PATHS, REDACTED, redactedError } from './redact';
 import { routePatternOf } from './route-pattern';
+import { traceLogFields } from '../tracing/trace-context';
 
 /** Polled by probes and scrapers every few seconds: worth a line at debug only. */
 const OPERATIONS_PATH = /^\/(health(\/|$)|metrics$)/;
@@ -100,6 +101,8 @@ export function loggerParams(app: string, level: LogLevel, format: LineFormat = 
   const options: HttpOptions = {
     level,
     base: { service: app, hostname: hostname(), pid: process.pid },
+    // Every line written inside a traced operation leads to its trace: trace_id and span_id.
+    mixin: traceLogFields,
     timestamp: stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     // Applied to every line, bindings included, before it is serialized, whichever the format.

@@ -5,7 +5,9 @@ import { PinoLogger } from 'nestjs-pino';
 import { Store, storage } from 'nestjs-pino/storage';
 import { Observable, tap } from 'rxjs';
 import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
+import { SpanKind } from '@opentelemetry/api';
 import { messagesHandled } from '../metrics/metrics';
+import { startSpan } from '../tracing/trace-context';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-context';
 
 /** Readiness pings arrive every few seconds: a line at debug is enough for them. */
@@ -20,6 +22,8 @@ export type MessageOutcome = 'ok' | ErrorCode | 'error';
  * (see sendRpc). Over HTTP the id is the one Fastify gave the request (REQUEST_ID_OPTIONS); for
  * a message, its X-Request-Id header, or a new one for a message sent without it. A service also
  * logs one line per message it handled, with its pattern, outcome and duration, and counts it.
+ * Each message is handled in a span named by its pattern (amqplib's instrumentation only sees
+ * the delivery).
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
@@ -40,14 +44,19 @@ export class RequestContextInterceptor implements NestInterceptor {
     const headers = rmq.getMessage()?.properties?.headers as Record<string, unknown> | undefined;
     const pattern = rmq.getPattern();
     const started = performance.now();
+    const span = startSpan(pattern, SpanKind.SERVER, { 'messaging.rabbitmq.pattern': pattern });
     const handled = (outcome: MessageOutcome) => {
+      span.span.setAttribute('outcome', outcome);
+      span.end(outcome === 'ok' ? undefined : outcome);
       messagesHandled.inc({ pattern, outcome });
       const durationMs = Math.round(performance.now() - started);
       this.logger[levelOf(pattern, outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
     };
-    return this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
+    const handling = this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
       next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
     );
+    // Subscribed inside the span: the handler's work, which runs on subscription, is its child.
+    return new Observable((subscriber) => span.within(() => handling.subscribe(subscriber)));
   }
 
   /** Subscribes to the handler inside the request's context, so all it does runs there. */

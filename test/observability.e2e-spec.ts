@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from 'amqplib';
+import { parse } from 'yaml';
+import { queueName } from '@app/contracts';
+import { Stack } from '../tools/stack';
+import { Api, api } from './support/http';
+import { scrape, valueOf } from './support/metrics';
+import { ReceivedSpan, OtlpReceiver, SPAN_KIND } from './support/otlp-receiver';
+import { SmtpInbox } from './support/smtp-inbox';
+import { eventually } from './support/wait';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+/** A trace of the test's own: the API request it makes is a child of this span, so its trace is known. */
+function testTrace(): { traceId: string; spanId: string; traceparent: string } {
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
+}
+
+/**
+ * Every span of the trace has its parent in the trace (or is the test's own request's child):
+ * one tree, no orphan, whichever process sent each part. Resolves to the spans once `wanted`
+ * holds of them and the tree is whole, as the apps export them in batches.
+ */
+async function wholeTrace(
+  receiver: OtlpReceiver,
+  root: { traceId: string; spanId: string },
+  what: string,
+  wanted: (spans: ReceivedSpan[]) => boolean,
+): Promise<ReceivedSpan[]> {
+  return eventually(
+    what,
+    () => {
+      const spans = receiver.trace(root.traceId);
+      const ids = new Set([root.spanId, ...spans.map(({ spanId }) => spanId)]);
+      return wanted(spans) && spans.every(({ parentSpanId }) => ids.has(parentSpanId)) && spans;
+    },
+    { timeoutMs: 20000 },
+  );
+}
+
+const has = (spans: ReceivedSpan[], service: string, test: (span: ReceivedSpan) => boolean) =>
+  spans.some((span) => span.service === service && test(span));
+
+/** The chain of parents from `span` up to the trace's root, as `service name` strings. */
+function ancestry(spans: ReceivedSpan[], span: ReceivedSpan): string[] {
+  const byId = new Map(spans.map((each) => [each.spanId, each]));
+  const chain: string[] = [];
+  for (let at: ReceivedSpan | undefined = span; at; at = byId.get(at.parentSpanId)) chain.unshift(`${at.service} ${at.name}`);
+  return chain;
+}
+
+/**
+ * Traces and metrics across every app: the stack exports to an OTLP/HTTP receiver of the test's own, and one
+ * request's work, through the broker, the outbox relay, the webhook delivery and the e-mail,
+ * arrives as one trace.
+ */
+describe('observability', () => {
+  let receiver: OtlpReceiver;
+  let hooks: WebhookReceiver;
+  let inbox: SmtpInbox;
+  let stack: Stack;
+  let client: Api;
+
+  beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
+    hooks = await WebhookReceiver.start();
+    inbox = await SmtpInbox.start();
+    stack = await Stack.start({
+      form: true,
+      instances: { webhooks: 1, notifications: 1 },
+      startTimeoutMs: 90_000,
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        // The batch span processor exports every 100 ms instead of every 5 s.
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        EVENT_RELAY_INTERVAL_MS: '100',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        SMTP_URL: inbox.url,
+        MAIL_FROM: 'applications@mail.example.test',
+        FORM_RATE_LIMIT_PER_MINUTE: '1000000',
+      },
+    });
+    client = api(stack.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await hooks?.down();
+    await inbox?.close();
+    await receiver?.close();
+  });
+
+  async function createProperty(name: string): Promise<Record<string, any>> {
+    const created = await client.post('/api/v2/properties', { property: { name } });
+    expect(created.status).toBe(201);
+    return created.body.property;
+  }
+
+  it('follows an API create of an application through both services, the database, the relay and the webhook delivery', async () => {
+    const property = await createProperty('Trace Court');
+    expect((await client.post('/api/v2/webhooks', { webhook: { url: hooks.url, events: ['application.created'] } })).status).toBe(
+      201,
+    );
+    const root = testTrace();
+    const created = await client.post(
+      '/api/v2/applications',
+      {
+        application: {
+          property_id: property.id,
+          applicant: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+        },
+      },
+      { headers: { traceparent: root.traceparent } },
+    );
+    expect(created.status).toBe(201);
+
+    const spans = await wholeTrace(receiver, root, 'the create, its event and its webhook in one trace', (trace) =>
+      has(trace, 'webhooks', (span) => span.kind === SPAN_KIND.client && span.attributes['http.request.method'] === 'POST'),
+    );
+    const server = spans.find((span) => span.service === 'gateway' && span.kind === SPAN_KIND.server)!;
+    expect(server.name).toBe('POST /api/v2/applications');
+    expect(server.parentSpanId).toBe(root.spanId);
+    expect(has(spans, 'gateway', (span) => span.name === 'applications.create' && span.kind === SPAN_KIND.client)).toBe(true);
+    expect(has(spans, 'applications', (span) => span.name === 'applications.create' && span.kind === SPAN_KIND.server)).toBe(
+      true,
+    );
+    expect(has(spans, 'applications', (span) => span.name === 'properties.lookup' && span.kind === SPAN_KIND.client)).toBe(true);
+    expect(has(spans, 'properties', (span) => span.name === 'properties.lookup' && span.kind === SPAN_KIND.server)).toBe(true);
+    expect(
+      has(
+        spans,
+        'applications',
+        (span) => span.attributes['db.system.name'] === 'mongodb' || span.attributes['db.system'] === 'mongodb',
+      ),
+    ).toBe(true);
+    const delivery = spans.find((span) => span.service === 'webhooks' && span.kind === SPAN_KIND.client)!;
+    // The delivery descends from the relay's publish, which descends from the service's handler,
+    // which descends from the gateway's request: parent links across the broker, every hop.
+    const chain = ancestry(spans, delivery);
+    expect(chain[0]).toBe('gateway POST /api/v2/applications');
+    expect({ chain }).toEqual({
+      chain: expect.arrayContaining([
+        'gateway applications.create',
+        'applications applications.create',
+        'applications relay application.created',
+      ]),
+    });
+    const at = (step: string) => chain.findIndex((name) => name === step);
+    expect(at('gateway applications.create')).toBeGreaterThan(0);
+    expect(at('applications applications.create')).toBeGreaterThan(at('gateway applications.create'));
+    expect(at('applications relay application.created')).toBeGreaterThan(at('applications applications.create'));
+    expect(at('webhooks ' + delivery.name)).toBe(chain.length - 1);
+    // The receiver got the trace context too, and no path or query of a URL is recorded.
+    const [webhook] = await eventually('the webhook', () => hooks.received.length > 0 && hooks.received);
+    expect(webhook.headers.traceparent).toMatch(new RegExp(`^00-${root.traceId}-`));
+    for (const name of ['url.full', 'http.url', 'http.target'])
+      expect(delivery.attributes[name] ?? 'not recorded').toBe('not recorded');
+    for (const name of ['url.path', 'http.target'])
+      expect(server.attributes[name] ?? '/api/v2/applications').toBe('/api/v2/applications');
+    expect(JSON.stringify(spans)).not.toContain(hooks.url);
+    // Each service's log line of the message it handled leads to the trace and to its span.
+    const handler = spans.find((span) => span.service === 'applications' && span.name === 'applications.create')!;
+    const line = stack.processes
+      .find((running) => running.app === 'applications')!
+      .logs.find(
+        (record) =>
+          record.msg === 'message handled' && record.pattern === 'applications.create' && record.trace_id === root.traceId,
+      );
+    expect(line?.span_id).toBe(handler.spanId);
+  });
+
+  it('follows an e-mail: an applicant added with send_email is e-mailed in the trace of the request that added it', async () => {
+    const property = await createProperty('Mail Court');
+    const created = await client.post('/api/v2/applications', {
+      application: {
+        property_id: property.id,
+        applicant: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const root = testTrace();
+    const address = `ada.${randomBytes(4).toString('hex')}@example.com`;
+    const added = await client.post(
+      `/api/v2/applications/${created.body.application.id}/applicants`,
+      { applicant: { first_name: 'Ada', last_name: 'Lovelace', email: address, send_email: true } },
+      { headers: { traceparent: root.traceparent } },
+    );
+    expect(added.status).toBe(201);
+    const spans = await wholeTrace(receiver, root, 'the e-mail in the trace of its request', (trace) =>
+      has(trace, 'notifications', (span) => span.name === 'smtp send'),
+    );
+    const send = spans.find((span) => span.name === 'smtp send')!;
+    expect(send.kind).toBe(SPAN_KIND.client);
+    const chain = ancestry(spans, send);
+    expect(chain[0]).toBe('gateway POST /api/v2/applications/:application_id/applicants');
+    expect(chain).toContain('applications relay applicant.created');
+    await eventually('the e-mail', () => inbox.to(address).length > 0);
+  });
+
+  it('follows a form submission from the form through the applications service and its writes', async () => {
+    const property = await createProperty('Form Court');
+    const page = await fetch(property.application_url);
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const root = testTrace();
+    const submitted = await fetch(property.application_url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', traceparent: root.traceparent },
+      body: new URLSearchParams({
+        first_name: 'Alan',
+        last_name: 'Turing',
+        email: 'alan@example.com',
+        csrf_token: csrf,
+      }).toString(),
+    });
+    expect(submitted.status).toBe(303);
+    const spans = await wholeTrace(
+      receiver,
+      root,
+      'the submission in one trace',
+      (trace) =>
+        has(trace, 'applications', (span) => span.kind === SPAN_KIND.server) &&
+        has(
+          trace,
+          'applications',
+          (span) => span.attributes['db.system.name'] === 'mongodb' || span.attributes['db.system'] === 'mongodb',
+        ),
+    );
+    const form = spans.find((span) => span.service === 'form' && span.kind === SPAN_KIND.server)!;
+    expect(form.name).toBe('POST /properties/:id/apply');
+    expect(form.parentSpanId).toBe(root.spanId);
+    const handler = spans.find((span) => span.service === 'applications' && span.kind === SPAN_KIND.server)!;
+    expect(ancestry(spans, handler)[0]).toBe('form POST /properties/:id/apply');
+  });
+
+  it('handles a message whose traceparent is malformed or hostile as if it had none', async () => {
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const channel = await connection.createChannel();
+      const { queue: replyTo } = await channel.assertQueue('', { exclusive: true });
+      const answers = new Map<string, unknown>();
+      await channel.consume(
+        replyTo,
+        (message) => message && answers.set(message.properties.correlationId, JSON.parse(message.content.toString())),
+        {
+          noAck: true,
+        },
+      );
+      const valid = testTrace();
+      const hostile: unknown[] = [
+        'garbage',
+        `00-${'0'.repeat(32)}-${valid.spanId}-01`,
+        `00-${valid.traceId}-${'0'.repeat(16)}-01`,
+        `ff-${valid.traceId}-${valid.spanId}-01`,
+        `00-${valid.traceId.toUpperCase()}-${valid.spanId}-01`,
+        `00-${valid.traceId}-${valid.spanId}-01-${'x'.repeat(10_000)}`,
+        12345,
+        { nested: valid.traceparent },
+      ];
+      const ids = hostile.map((traceparent, index) => {
+        const id = `hostile-${index}-${randomBytes(4).toString('hex')}`;
+        const body = JSON.stringify({ pattern: 'properties.ping', data: {}, id });
+        channel.sendToQueue(queueName(stack.namespace, 'properties'), Buffer.from(body), {
+          replyTo,
+          correlationId: id,
+          headers: { traceparent, tracestate: 'a'.repeat(600) },
+        });
+        return id;
+      });
+      await eventually('every hostile message answered', () => ids.every((id) => answers.has(id)));
+      for (const id of ids) expect(answers.get(id)).toMatchObject({ response: expect.anything(), isDisposed: true });
+      const handled = await eventually('a span for each', () => {
+        const consumed = receiver.spans.filter(
+          (span) => span.kind === SPAN_KIND.consumer && ids.includes(String(span.attributes['messaging.conversation_id'])),
+        );
+        return consumed.length === ids.length && consumed;
+      });
+      for (const span of handled) {
+        expect(span.service).toBe('properties');
+        expect(span.parentSpanId).toBe('');
+        expect(span.traceId).not.toBe(valid.traceId);
+      }
+    } finally {
+      await connection.close();
+    }
+  });
+  it('serves every metric the dashboard and the alert rules name, from the apps themselves', async () => {
+    const chart = join(__dirname, '..', 'deploy', 'helm', 'rental-applications', 'files');
+    const dashboard = JSON.parse(readFileSync(join(chart, 'grafana', 'rental-applications.json'), 'utf8')) as {
+      panels: Array<{ targets?: Array<{ expr: string }> }>;
+    };
+    const rules = parse(readFileSync(join(chart, 'prometheus', 'rules.yaml'), 'utf8')) as {
+      groups: Array<{ rules: Array<{ expr: string }> }>;
+    };
+    const queries = [
+      ...dashboard.panels.flatMap(({ targets = [] }) => targets.map(({ expr }) => expr)),
+      ...rules.groups.flatMap((group) => group.rules.map(({ expr }) => expr)),
+    ];
+    const named = new Set(queries.flatMap(metricNamesIn));
+    expect(named.size).toBeGreaterThan(15);
+    const served = new Set<string>();
+    for (const running of stack.processes) {
+      const text = await (await fetch(`${running.operationsUrl}/metrics`)).text();
+      for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+        const suffixes =
+          type === 'histogram' ? ['_bucket', '_count', '_sum'] : type === 'summary' ? ['', '_count', '_sum'] : [''];
+        for (const suffix of suffixes) served.add(name + suffix);
+      }
+    }
+    expect([...named].filter((name) => !served.has(name))).toEqual([]);
+  });
+
+  it('counts the deliveries and reads the queues and the outbox at each scrape', async () => {
+    const metricsOf = async (app: string) => scrape(stack.processes.find((running) => running.app === app)!.operationsUrl);
+    expect(valueOf(await metricsOf('webhooks'), 'webhook_attempts_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+    const applications = await metricsOf('applications');
+    const queue = queueName(stack.namespace, 'applications');
+    expect(valueOf(applications, 'queue_consumers', { queue })).toBe(1);
+    expect(applications.filter(({ name }) => name === 'queue_messages_ready' || name === 'events_outbox_waiting')).toHaveLength(
+      2,
+    );
+  });
+});
+
+/**
+ * The metric names a PromQL expression reads: what is left once strings, label matchers, ranges
+ * and label lists are taken out, less functions (a name before a parenthesis) and keywords.
+ */
+function metricNamesIn(expr: string): string[] {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '');
+  const keywords = new Set(['and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']);
+  return [...bare.matchAll(/\b([a-zA-Z_:][a-zA-Z0-9_:]*)\b(?!\s*\()/g)]
+    .map(([name]) => name)
+    .filter((name) => !keywords.has(name));
+}

@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/** One span as an OTLP/HTTP JSON export carries it, with the service that sent it. */
+export interface ReceivedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  name: string;
+  /** OTLP's SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind: number;
+  attributes: Record<string, unknown>;
+  links: Array<{ traceId: string; spanId: string }>;
+}
+
+export const SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
+
+type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type KeyValue = { key: string; value: AnyValue };
+
+/**
+ * An OTLP/HTTP trace receiver on 127.0.0.1, as a collector would be: it takes `POST /v1/traces`
+ * in the JSON encoding (OTEL_EXPORTER_OTLP_PROTOCOL=http/json) and keeps every span. Bodies in
+ * another encoding are kept aside, by content type, undecoded.
+ */
+export class OtlpReceiver {
+  readonly spans: ReceivedSpan[] = [];
+  readonly otherBodies: Array<{ contentType: string; body: Buffer }> = [];
+  private server?: Server;
+
+  static async start(): Promise<OtlpReceiver> {
+    const receiver = new OtlpReceiver();
+    receiver.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const contentType = String(request.headers['content-type'] ?? '');
+        if (request.url === '/v1/traces' && contentType.startsWith('application/json'))
+          receiver.take(JSON.parse(body.toString()));
+        else receiver.otherBodies.push({ contentType, body });
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    receiver.server.listen(0, '127.0.0.1');
+    await once(receiver.server, 'listening');
+    return receiver;
+  }
+
+  /** OTEL_EXPORTER_OTLP_ENDPOINT for the apps. */
+  get url(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  /** The spans of one trace received so far. */
+  trace(traceId: string): ReceivedSpan[] {
+    return this.spans.filter((span) => span.traceId === traceId);
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    this.server?.close();
+    if (this.server?.listening) await once(this.server, 'close');
+  }
+
+  private take(request: {
+    resourceSpans?: Array<{
+      resource?: { attributes?: KeyValue[] };
+      scopeSpans?: Array<{ spans?: Array<Record<string, any>> }>;
+    }>;
+  }): void {
+    for (const { resource, scopeSpans = [] } of request.resourceSpans ?? []) {
+      const service = String(attributesOf(resource?.attributes)['service.name']);
+      for (const { spans = [] } of scopeSpans) {
+        for (const span of spans) {
+          this.spans.push({
+            service,
+            traceId: span.traceId,
+            spanId: span.spanId,
+            parentSpanId: span.parentSpanId ?? '',
+            name: span.name,
+            kind: span.kind,
+            attributes: attributesOf(span.attributes),
+            links: (span.links ?? []).map(({ traceId, spanId }: ReceivedSpan['links'][number]) => ({ traceId, spanId })),
+          });
+        }
+      }
+    }
+  }
+}
+
+function attributesOf(attributes: KeyValue[] = []): Record<string, unknown> {
+  return Object.fromEntries(
+    attributes.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]),
+  );
+}
