@@ -15,6 +15,7 @@ import {
   SettlementInterceptor,
 } from '@app/messaging';
 import { OperationsEndpoint } from '@app/observability';
+import { stopTracing } from '@app/observability/tracing/tracing';
 import { isDatabaseUnavailable } from '@app/persistence';
 
 /** A stopping process must be gone within 10 s; this leaves time to close connections. */
@@ -66,8 +67,9 @@ export async function runService(module: Type<unknown>, baseQueue: string): Prom
 }
 
 /**
- * On SIGTERM or SIGINT: `drain`, then close the application (connections included), then exit
- * 0. Nest's own shutdown hooks would re-raise the signal and exit non-zero.
+ * On SIGTERM or SIGINT: `drain`, then close the application (connections included), then export
+ * the last spans, then exit 0. Nest's own shutdown hooks would re-raise the signal and exit
+ * non-zero.
  */
 export function stopGracefully(app: Pick<INestMicroservice, 'close'>, drain: () => Promise<void> = async () => {}): void {
   let stopping = false;
@@ -86,6 +88,7 @@ export function stopGracefully(app: Pick<INestMicroservice, 'close'>, drain: () 
     try {
       await drain();
       await app.close();
+      await stopTracing();
       process.exit(0);
     } catch (error) {
       console.error(error);

@@ -1,6 +1,12 @@
 import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { UNMATCHED_ROUTE } from '../logging/route-pattern';
 
+/** How long a stopping process waits for its last spans to be exported. */
+const FLUSH_DEADLINE_MS = 3000;
+
+/** The SDK this process started, if tracing is on. */
+let started: { shutdown(): Promise<void> } | undefined;
+
 /** What stands for a path, query or URL that is not recorded. */
 const NOT_RECORDED = 'not recorded';
 
@@ -59,6 +65,7 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
     ],
   });
   sdk.start();
+  started = sdk;
   publishInCarriedTrace();
   return true;
 }
@@ -95,4 +102,19 @@ function publishInCarriedTrace(): void {
       return context.with(carried, () => publish.apply(this, args));
     };
   }
+}
+
+/**
+ * Exports the spans still batched and stops the SDK: a stopping process calls it last, or the
+ * spans of its final seconds (its drain included) would be lost with it. Bounded, so that an
+ * unreachable collector cannot hold up the exit; nothing to do when tracing is off.
+ */
+export async function stopTracing(): Promise<void> {
+  const sdk = started;
+  if (!sdk) return;
+  started = undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_DEADLINE_MS)));
+  await Promise.race([sdk.shutdown().catch(() => undefined), deadline]);
+  clearTimeout(timer);
 }
