@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicantSealer, StoredOwner } from '@app/crypto';
 import { EventOutbox } from '@app/events';
+import { linkToTrace } from '@app/observability';
 import {
   ErrorCode,
   FORM_SUBMISSION_FIELD,
@@ -329,6 +330,7 @@ export class ApplicationFormsService {
     const application = await this.versions.current(stored);
     const applicant = application.applicants.find((candidate) => candidate.form_token_digest === digest);
     if (!applicant) return null;
+    linkToTrace(applicant.form_trace);
     const preset = await this.forms.findPreset(application.id);
     return { digest, application, applicant: withFormProgress(applicant, form), form, preset };
   }

@@ -76,6 +76,13 @@ export class ApplicantRecord {
   @Prop({ type: String, default: null })
   form_token_digest?: string | null;
 
+  /**
+   * The `traceparent` of the operation that issued the form link, when it was traced: each of
+   * the applicant's form steps, a trace of its own, links to it. Absent otherwise.
+   */
+  @Prop({ type: String })
+  form_trace?: string;
+
   @Prop({ type: String, default: 'not_started' })
   form_status?: FormStatus;
 

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { FieldCipher, FormLinkTokens, formTokenDigest } from '@app/crypto';
+import { currentTraceparent } from '@app/observability';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantRecord } from './application.schema';
 
 const CONTEXT = 'applicant.form_token';
 
-/** What an applicant stores of its form token. */
-export type IssuedFormToken = Required<Pick<ApplicantRecord, 'form_token' | 'form_token_digest'>>;
+/** What an applicant stores of its form token, and the trace that issued it (when traced). */
+export type IssuedFormToken = Required<Pick<ApplicantRecord, 'form_token' | 'form_token_digest'>> &
+  Pick<ApplicantRecord, 'form_trace'>;
 
 export { formTokenDigest };
 
@@ -33,9 +35,11 @@ export class FormTokens {
   /** A new token for the client's applicant, sealed for them: copied to another applicant, it does not open. */
   issue(clientId: number, applicationId: number, applicantId: number): IssuedFormToken {
     const token = this.links.issue(applicationId);
+    const trace = currentTraceparent();
     return {
       form_token: this.cipher.seal(token, CONTEXT, tokenOwner(clientId, applicantId)),
       form_token_digest: formTokenDigest(token),
+      ...(trace ? { form_trace: trace } : {}),
     };
   }
 

@@ -82,6 +82,26 @@ export function withinCarriedTrace<T>(headers: Record<string, unknown> | undefin
   return context.with(propagation.extract(ROOT_CONTEXT, headers ?? {}), work);
 }
 
+/**
+ * The `traceparent` of the current span, to be stored with a record whose later use should lead
+ * back to the operation that made it (see linkToTrace); undefined outside a trace.
+ */
+export function currentTraceparent(): string | undefined {
+  return traceHeaders().traceparent;
+}
+
+/**
+ * Links the current span to the trace a stored `traceparent` names: work that a record set going
+ * long before (an applicant's form steps, days after the request that issued the link) is its
+ * own trace, and leads to the one that caused it. Nothing outside a span, or for a missing or
+ * malformed `traceparent`.
+ */
+export function linkToTrace(traceparent: string | null | undefined): void {
+  if (!traceparent) return;
+  const cause = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }));
+  if (cause) trace.getActiveSpan()?.addLink({ context: cause });
+}
+
 /** Runs `work` outside any trace: background work that a request merely set going is not part of it. */
 export function outsideTraces<T>(work: () => T): T {
   return context.with(ROOT_CONTEXT, work);
