@@ -8,6 +8,7 @@ import { Stack } from '../tools/stack';
 import { Api, api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { ReceivedSpan, OtlpReceiver, SPAN_KIND } from './support/otlp-receiver';
+import { csrfOf, sendStep, uploadDocument } from './support/form-documents';
 import { SmtpInbox } from './support/smtp-inbox';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -73,8 +74,8 @@ describe('observability', () => {
       instances: { webhooks: 1, notifications: 1 },
       startTimeoutMs: 90_000,
       env: {
+        // No OTEL_EXPORTER_OTLP_PROTOCOL: the SDK's default, http/protobuf, as most deployments have it.
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         // The batch span processor exports every 100 ms instead of every 5 s.
         OTEL_BSP_SCHEDULE_DELAY: '100',
         EVENT_RELAY_INTERVAL_MS: '100',
@@ -82,6 +83,13 @@ describe('observability', () => {
         SMTP_URL: inbox.url,
         MAIL_FROM: 'applications@mail.example.test',
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
+        // A retry one second after a failed attempt, one attempt at a time per endpoint, the
+        // breaker open after two failures in a row, and one reminder 1.8 s after a form starts.
+        WEBHOOK_RETRY_SCHEDULE: '1',
+        WEBHOOK_ENDPOINT_CONCURRENCY: '1',
+        WEBHOOK_BREAKER_FAILURES: '2',
+        REMINDER_AFTER_HOURS: '0.0005',
+        MAX_REMINDERS: '1',
       },
     });
     client = api(stack.url);
@@ -94,8 +102,8 @@ describe('observability', () => {
     await receiver?.close();
   });
 
-  async function createProperty(name: string): Promise<Record<string, any>> {
-    const created = await client.post('/api/v2/properties', { property: { name } });
+  async function createProperty(name: string, kind?: string): Promise<Record<string, any>> {
+    const created = await client.post('/api/v2/properties', { property: { name, ...(kind ? { kind } : {}) } });
     expect(created.status).toBe(201);
     return created.body.property;
   }
@@ -237,6 +245,118 @@ describe('observability', () => {
     expect(ancestry(spans, handler)[0]).toBe('form POST /properties/:id/apply');
   });
 
+  it('keeps a webhook delivery and its retry in the trace of the change that caused them', async () => {
+    const flaky = await WebhookReceiver.start();
+    let unsubscribe = async (): Promise<unknown> => undefined;
+    try {
+      let answered = 0;
+      flaky.answer = (_request, response) => response.writeHead(answered++ === 0 ? 503 : 204).end();
+      const subscribed = await client.post('/api/v2/webhooks', { webhook: { url: flaky.url, events: ['property.created'] } });
+      expect(subscribed.status).toBe(201);
+      unsubscribe = () => client.delete(`/api/v2/webhooks/${subscribed.body.webhook.id}`);
+      const root = testTrace();
+      const created = await client.post(
+        '/api/v2/properties',
+        { property: { name: 'Retry Court' } },
+        { headers: { traceparent: root.traceparent } },
+      );
+      expect(created.status).toBe(201);
+      const attemptsIn = (trace: ReceivedSpan[]) =>
+        trace.filter(
+          (span) =>
+            span.service === 'webhooks' && span.kind === SPAN_KIND.client && span.attributes['http.request.method'] === 'POST',
+        );
+      const spans = await wholeTrace(
+        receiver,
+        root,
+        'both attempts in the trace of the create',
+        (trace) => attemptsIn(trace).length === 2,
+      );
+      const attempts = attemptsIn(spans);
+      // The retry descends from the failed attempt's message, which descends from the create.
+      expect(ancestry(spans, attempts[1])).toEqual(expect.arrayContaining(ancestry(spans, attempts[0]).slice(0, -1)));
+      for (const attempt of attempts) expect(ancestry(spans, attempt)[0]).toBe('gateway POST /api/v2/properties');
+      expect(flaky.received.map(({ headers }) => headers.traceparent.split('-')[1])).toEqual([root.traceId, root.traceId]);
+    } finally {
+      // Its later events would fail against a receiver gone, and open the breaker the next test counts.
+      await unsubscribe();
+      await flaky.down();
+    }
+  });
+
+  it("links an applicant's form step to the trace that issued its link, and keeps its reminder in the step's trace", async () => {
+    const property = await createProperty('Link Court');
+    const issued = testTrace();
+    const address = `edsger.${randomBytes(4).toString('hex')}@example.com`;
+    const created = await client.post(
+      '/api/v2/applications',
+      { application: { property_id: property.id, applicant: { first_name: 'Edsger', last_name: 'Dijkstra', email: address } } },
+      { headers: { traceparent: issued.traceparent } },
+    );
+    expect(created.status).toBe(201);
+    const applicant = (await client.get(new URL(created.body.application.applicants[0].api_url).pathname)).body.applicant;
+    const page = await fetch(applicant.form_url);
+    const step = testTrace();
+    const started = await fetch(applicant.form_url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', traceparent: step.traceparent },
+      body: new URLSearchParams({
+        csrf_token: csrfOf(await page.text()),
+        first_name: 'Edsger',
+        last_name: 'Dijkstra',
+        email: address,
+      }),
+    });
+    expect(started.status).toBe(303);
+    const spans = await wholeTrace(
+      receiver,
+      step,
+      "the step linked to the link's trace, then its reminder",
+      (trace) =>
+        has(trace, 'applications', (span) => span.links.some(({ traceId }) => traceId === issued.traceId)) &&
+        has(
+          trace,
+          'notifications',
+          (span) => span.name === 'smtp send' && span.attributes['rental.notification.kind'] === 'reminder',
+        ),
+    );
+    expect(spans.every((span) => span.traceId === step.traceId)).toBe(true);
+    const reminder = spans.find(
+      (span) => span.name === 'smtp send' && span.attributes['rental.notification.kind'] === 'reminder',
+    )!;
+    expect(ancestry(spans, reminder)[0]).toMatch(/^form POST \/applicants\/:token/);
+    await eventually('the reminder', () => inbox.to(address).length > 0);
+  });
+
+  it('exports every span of a stopping app before it exits', async () => {
+    const flushed = await OtlpReceiver.start();
+    // Spans are batched for ten minutes: only the flush at the stop can send them.
+    const stopping = await Stack.start({
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: flushed.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
+      },
+    });
+    try {
+      const root = testTrace();
+      const created = await api(stopping.url).post(
+        '/api/v2/properties',
+        { property: { name: 'Flush Court' } },
+        { headers: { traceparent: root.traceparent } },
+      );
+      expect(created.status).toBe(201);
+      await stopping.stop();
+      const services = new Set(flushed.trace(root.traceId).map((span) => span.service));
+      expect([...services].sort()).toEqual(['gateway', 'properties']);
+      expect([...flushed.encodings]).toEqual(['application/json']);
+    } finally {
+      await stopping.stop();
+      await flushed.close();
+    }
+  });
+
   it('handles a message whose traceparent is malformed or hostile as if it had none', async () => {
     const connection = await connect(process.env.AMQP_URL!);
     try {
@@ -312,6 +432,97 @@ describe('observability', () => {
       }
     }
     expect([...named].filter((name) => !served.has(name))).toEqual([]);
+  });
+
+  it('counts webhook attempts held back by the caps and endpoints the breaker left alone', async () => {
+    const slow = await WebhookReceiver.start();
+    const held: Array<() => void> = [];
+    slow.answer = (_request, response) => held.push(() => response.writeHead(500).end());
+    try {
+      expect((await client.post('/api/v2/webhooks', { webhook: { url: slow.url, events: ['property.updated'] } })).status).toBe(
+        201,
+      );
+      const property = await createProperty('Held Court');
+      for (const name of ['Held Court 2', 'Held Court 3'])
+        expect((await client.patch(`/api/v2/properties/${property.id}`, { property: { name } })).status).toBe(200);
+      const webhooks = () => scrape(stack.processes.find((running) => running.app === 'webhooks')!.operationsUrl);
+      // One attempt at a time to an endpoint: while the first is held, the second waits its turn.
+      await eventually(
+        'an attempt held back',
+        async () => valueOf(await webhooks(), 'webhook_attempts_held_total', { reason: 'busy' }) >= 1,
+      );
+      expect(valueOf(await webhooks(), 'webhook_endpoints_open')).toBe(0);
+      // Two failures in a row: the breaker leaves the endpoint alone.
+      await eventually('the breaker open', async () => {
+        held.splice(0).forEach((answer) => answer());
+        return valueOf(await webhooks(), 'webhook_endpoints_open') === 1;
+      });
+    } finally {
+      held.splice(0).forEach((answer) => answer());
+      await slow.down();
+    }
+  });
+
+  it("counts the form's steps submitted and refused, and documents stored and refused, by bounded labels only", async () => {
+    const property = await createProperty('Count Court', 'single_family');
+    const created = await client.post('/api/v2/applications', {
+      application: {
+        property_id: property.id,
+        applicant: { first_name: 'Barbara', last_name: 'Liskov', email: 'barbara@example.com' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const applicant = (await client.get(new URL(created.body.application.applicants[0].api_url).pathname)).body.applicant;
+    const token = applicant.form_url.split('/').pop();
+    const page = await fetch(applicant.form_url);
+    const started = await fetch(applicant.form_url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        csrf_token: csrfOf(await page.text()),
+        first_name: 'Barbara',
+        last_name: 'Liskov',
+        email: 'barbara@example.com',
+      }),
+    });
+    expect(started.status).toBe(303);
+    expect((await sendStep(stack.formUrl, token, 'details', { desired_move_in: '2027-03-01' })).status).toBe(303);
+    const form = () => scrape(stack.processes.find((running) => running.app === 'form')!.operationsUrl);
+    const before = await form();
+    const refusedStep = await sendStep(stack.formUrl, token, 'identity', { dob: 'not a date', id_number: '' });
+    expect(refusedStep.status).toBe(422);
+    const savedStep = await sendStep(stack.formUrl, token, 'identity', { dob: '1990-04-12', id_number: '123-45-6789' });
+    expect(savedStep.status).toBe(303);
+    const pdf = Buffer.from('%PDF-1.4\n% a pay stub\n%%EOF\n');
+    expect(
+      (
+        await uploadDocument(stack.formUrl, token, {
+          kind: 'proof_of_income',
+          name: 'stub.pdf',
+          type: 'application/pdf',
+          bytes: pdf,
+        })
+      ).status,
+    ).toBe(303);
+    const refusedUpload = await uploadDocument(stack.formUrl, token, {
+      name: 'note.png',
+      type: 'image/png',
+      bytes: Buffer.from('not an image'),
+    });
+    expect(refusedUpload.status).toBe(422);
+    const after = await form();
+    const grew = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    expect(grew('form_steps_total', { step: 'identity', outcome: 'refused' })).toBe(1);
+    expect(grew('form_steps_total', { step: 'identity', outcome: 'submitted' })).toBe(1);
+    expect(grew('documents_total', { outcome: 'stored', reason: '' })).toBe(1);
+    const refusedDocuments = after.filter((sample) => sample.name === 'documents_total' && sample.labels.outcome === 'refused');
+    expect(refusedDocuments.reduce((sum, sample) => sum + sample.value, 0)).toBeGreaterThanOrEqual(1);
+    // No label value is an id, a token or a URL.
+    const labelValues = after
+      .filter(({ name }) => name === 'form_steps_total' || name === 'documents_total')
+      .flatMap(({ labels }) => Object.values(labels));
+    for (const value of labelValues) expect(value).toMatch(/^[A-Za-z_]*$/);
   });
 
   it('counts the deliveries and reads the queues and the outbox at each scrape', async () => {

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { decodeTraceExport } from './otlp-protobuf';
 
 /** One span as an OTLP/HTTP JSON export carries it, with the service that sent it. */
 export interface ReceivedSpan {
@@ -22,11 +23,13 @@ type KeyValue = { key: string; value: AnyValue };
 
 /**
  * An OTLP/HTTP trace receiver on 127.0.0.1, as a collector would be: it takes `POST /v1/traces`
- * in the JSON encoding (OTEL_EXPORTER_OTLP_PROTOCOL=http/json) and keeps every span. Bodies in
- * another encoding are kept aside, by content type, undecoded.
+ * in the protobuf encoding (OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, the default) and the JSON
+ * one (http/json), and keeps every span. Bodies of another kind are kept aside, undecoded.
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
+  /** The content types of the exports taken, each once. */
+  readonly encodings = new Set<string>();
   readonly otherBodies: Array<{ contentType: string; body: Buffer }> = [];
   private server?: Server;
 
@@ -38,9 +41,18 @@ export class OtlpReceiver {
       request.on('end', () => {
         const body = Buffer.concat(chunks);
         const contentType = String(request.headers['content-type'] ?? '');
-        if (request.url === '/v1/traces' && contentType.startsWith('application/json'))
-          receiver.take(JSON.parse(body.toString()));
-        else receiver.otherBodies.push({ contentType, body });
+        const decode =
+          request.url !== '/v1/traces'
+            ? undefined
+            : contentType.startsWith('application/json')
+              ? () => JSON.parse(body.toString())
+              : contentType.startsWith('application/x-protobuf')
+                ? () => decodeTraceExport(body)
+                : undefined;
+        if (decode) {
+          receiver.encodings.add(contentType);
+          receiver.take(decode());
+        } else receiver.otherBodies.push({ contentType, body });
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
