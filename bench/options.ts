@@ -18,6 +18,10 @@ export interface BenchOptions {
   nodeArgs: string[];
   /** Count the services' database commands (DB_COMMAND_METRICS) and report them per request. */
   dbCommands: boolean;
+  /** Only what tracing costs: the traced scenarios with tracing off, on, and sampled (tracing-cost.ts). */
+  tracing: boolean;
+  /** How many times `--tracing` goes through its modes; each figure is the median of the rounds. */
+  rounds: number;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -38,6 +42,12 @@ export const USAGE = `npm run bench -- [options]
   --db-commands         start the services with DB_COMMAND_METRICS=true and report the
                         database commands each scenario sends per request (the counting
                         costs the services some CPU: leave it off when comparing CPU)
+  --tracing             only what tracing costs: get-property and create-application on a
+                        stack with tracing off, then on with every trace sampled, then on with
+                        10% sampled, exporting to an OTLP/HTTP sink of the bench's own; no
+                        references are run
+  --rounds <n>          with --tracing, go through the three modes n times (default 3) and
+                        report the median of each
 
 Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
 BENCH_URL to measure a running gateway instead of starting one, with BENCH_API_KEY (its key)
@@ -56,6 +66,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     only: null,
     nodeArgs: [],
     dbCommands: false,
+    tracing: false,
+    rounds: 3,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -93,6 +105,12 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--db-commands':
         options.dbCommands = true;
+        break;
+      case '--tracing':
+        options.tracing = true;
+        break;
+      case '--rounds':
+        options.rounds = Math.round(positive(flag, value()));
         break;
       case '--help':
         throw new Error(USAGE);

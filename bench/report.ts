@@ -1,5 +1,6 @@
 import { Measurement } from './measure';
 import { NEST_ECHO, NEST_GET_PROPERTY, QUORUM_READ } from './references';
+import { TracingCost } from './tracing-cost';
 
 export interface Run extends Measurement {
   /** Highest RSS of each process during the measured run, in MB. */
@@ -91,6 +92,8 @@ export interface BenchReport {
   peakRssMb: Record<string, number | null>;
   targets: TargetCheck[];
   soak: SoakResult | null;
+  /** What tracing costs (`--tracing`), else null. */
+  tracing: TracingCost | null;
 }
 
 export const RSS_LIMIT_MB = 200;
@@ -311,6 +314,26 @@ export function renderTables(report: BenchReport): string {
     ['target', 'actual', 'met'],
     report.targets.map((t) => [t.target, t.actual ?? '-', t.met === null ? 'not measured' : t.met ? 'yes' : 'NO']),
   );
+  if (report.tracing) {
+    const tracing = table(
+      ['scenario', 'conns', 'tracing', 'rounds', 'req/s', 'p99 ms', 'Node CPU ms/req', 'to off', 'exported bytes/req'],
+      report.tracing.rows.map((row) => [
+        row.scenario,
+        row.connections,
+        row.mode,
+        row.rounds,
+        row.rps,
+        row.p99,
+        row.nodeCpuMsPerRequest ?? '-',
+        times(row.cpuToOff),
+        row.exportedBytesPerRequest,
+      ]),
+    );
+    return [
+      `What tracing costs (medians over the rounds; Node CPU: gateway, properties and applications):\n${tracing}`,
+      `Targets:\n${targets}`,
+    ].join('\n\n');
+  }
   const parts = [
     `Measured (latencies of 2xx answers, and of the 303s a form answers; form-submission: a page and its POST as one):\n${measured}`,
     `Each process of the stack: peak RSS during the run, and CPU time per request:\n${perProcess(report.scenarios)}`,

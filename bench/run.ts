@@ -27,6 +27,16 @@ import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
 import { SideMeasurement, sideScenarios } from './side-scenarios';
 import { namedPids, startTarget, Target } from './target';
+import {
+  startOtlpSink,
+  summarizeTracing,
+  TracedRun,
+  TRACED_SCENARIOS,
+  tracedRun,
+  TracingCost,
+  tracingTargets,
+  TRACING_MODES,
+} from './tracing-cost';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_MONGODB_URI = 'mongodb://localhost:27017';
@@ -46,8 +56,9 @@ async function main(): Promise<void> {
   const sideNames = sideScenarios().map((s) => s.name);
   // Asked for side scenarios alone, the bench starts no main stack: nothing would run on it.
   const mainWanted = options.only === null || options.soakS !== null || options.only.some((name) => !sideNames.includes(name));
-  const main = mainWanted ? await runMain(options, profileDir) : measuredNothing();
-  const side = main.soak === null ? await runSideScenarios(options, profileDir, main.references) : measuredNothing();
+  const tracing = options.tracing ? await runTracingCost(options, profileDir) : null;
+  const main = mainWanted && !tracing ? await runMain(options, profileDir) : measuredNothing();
+  const side = main.soak === null && !tracing ? await runSideScenarios(options, profileDir, main.references) : measuredNothing();
   const scenarioResults = [...main.scenarios, ...side.scenarios];
   const stackProcesses = [...main.processes, ...side.processes];
   const stackNames = new Set(stackProcesses.map((p) => p.name));
@@ -77,8 +88,9 @@ async function main(): Promise<void> {
     references: main.references,
     scenarios: scenarioResults,
     peakRssMb,
-    targets: checkTargets(scenarioResults, main.references, peakRssMb, main.soak),
+    targets: tracing ? tracingTargets(tracing) : checkTargets(scenarioResults, main.references, peakRssMb, main.soak),
     soak: main.soak,
+    tracing,
   };
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
   if (profileDir) {
@@ -190,6 +202,43 @@ async function runSideScenarios(options: BenchOptions, profileDir: string | null
     measuredSide.scenarios.push(result);
   }
   return measuredSide;
+}
+
+/**
+ * `--tracing`: round after round, a stack with tracing off, one exporting every trace and one
+ * exporting 10% of them (to an OTLP/HTTP sink of the bench's own), each started afresh and
+ * driven through the traced scenarios at every concurrency, back to back so that the three are
+ * compared on the same machine's state.
+ */
+async function runTracingCost(options: BenchOptions, profileDir: string | null): Promise<TracingCost> {
+  if (process.env.BENCH_URL) throw new Error('--tracing starts stacks of its own: it cannot measure BENCH_URL');
+  const sink = await startOtlpSink();
+  const runs: TracedRun[] = [];
+  try {
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const mode of TRACING_MODES) {
+        progress(`tracing round ${round} of ${options.rounds}: ${mode.name}`);
+        const env = mode.traced ? { ...mode.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {};
+        const target = await startTarget(profileDir, options.nodeArgs, false, { env });
+        try {
+          const traced = scenarios(await createFixtures(target)).filter((s) => TRACED_SCENARIOS.includes(s.name));
+          for (const connections of options.connections) {
+            for (const scenario of traced) {
+              const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
+              const bytesBefore = sink.bytes();
+              const run = await measured(`${scenario.name} (${mode.name})`, connections, target.processes, drive, options);
+              runs.push(tracedRun(mode, scenario.name, round, run, sink.bytes() - bytesBefore));
+            }
+          }
+        } finally {
+          await target.stop();
+        }
+      }
+    }
+  } finally {
+    await sink.stop();
+  }
+  return summarizeTracing(runs);
 }
 
 /** BENCH_WATCH: `name=pid,...` of other processes to report on beside the stack's (the database, say). */

@@ -37,8 +37,15 @@ const EXTRA_PROCESSES: Record<string, string[]> = { 'form-submission': ['form'],
 const CONNECTIONS = 2;
 
 /** Runs a built script with this test's environment; what it printed, and how it exited. */
-async function runNode(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [script, ...args], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -75,6 +82,7 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
     expect(report.machine.node).toBe(process.version);
     expect(report.config).toMatchObject({ durationS: 1, connections: [CONNECTIONS] });
     expect(report.soak).toBeNull();
+    expect(report.tracing).toBeNull();
   });
 
   it('measures each scenario with the peak RSS of every stack process', () => {
@@ -153,6 +161,53 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
     const ratioTargets = report.targets.filter((t) => t !== rss && t !== commands);
     expect(ratioTargets).toHaveLength(6);
     for (const target of ratioTargets) expect(target).toMatchObject({ actual: null, met: null });
+  });
+});
+
+describe('npm run bench -- --tracing, in a smoke configuration (shape only: no speed is asserted)', () => {
+  let report: Report;
+
+  beforeAll(async () => {
+    const options = ['--tracing', '--rounds', '1', '--duration', '1', '--warmup', '0', '--connections', '1', '--json'];
+    // Spans exported every 50 ms instead of every 5 s, so that a one-second run sees its own.
+    const { code, stdout, stderr } = await runNode(BENCH, options, { OTEL_BSP_SCHEDULE_DELAY: '50' });
+    if (code !== 0) throw new Error(`the bench exited with ${code}:\n${stderr}`);
+    report = JSON.parse(stdout) as Report;
+  }, 180_000);
+
+  it('measures get property and create application with tracing off, every trace sampled and 10% sampled', () => {
+    expect(report.scenarios).toEqual([]);
+    expect(report.references).toEqual([]);
+    const rows = report.tracing!.rows;
+    expect(rows.map(({ scenario, mode }) => `${scenario} ${mode}`)).toEqual([
+      'get-property off',
+      'get-property every trace',
+      'get-property 10% of traces',
+      'create-application off',
+      'create-application every trace',
+      'create-application 10% of traces',
+    ]);
+    for (const row of rows) {
+      expect(row).toMatchObject({ connections: 1, rounds: 1 });
+      expect(row.nodeCpuMsPerRequest).toBeGreaterThan(0);
+      expect(row.cpuToOff).toBeGreaterThan(0);
+    }
+  });
+
+  it('exports spans only with tracing on: nothing from the stack with it off, every request traced with all sampled', () => {
+    const bytes = (mode: string) =>
+      report.tracing!.rows.filter((row) => row.mode === mode).map((row) => row.exportedBytesPerRequest);
+    expect(bytes('off')).toEqual([0, 0]);
+    for (const perRequest of bytes('every trace')) expect(perRequest).toBeGreaterThan(0);
+    for (const [i, perRequest] of bytes('10% of traces').entries()) expect(perRequest).toBeLessThan(bytes('every trace')[i]);
+  });
+
+  it('checks the 10% target against tracing off, per scenario', () => {
+    expect(report.targets.map((t) => t.target)).toEqual([
+      expect.stringMatching(/^get-property x1: .*10% of traces.*at most 1.1x$/),
+      expect.stringMatching(/^create-application x1: .*10% of traces.*at most 1.1x$/),
+    ]);
+    for (const target of report.targets) expect(target.met).toEqual(expect.any(Boolean));
   });
 });
 
