@@ -329,7 +329,7 @@ describe('observability', () => {
     await eventually('the reminder', () => inbox.to(address).length > 0);
   });
 
-  it('exports every span of a stopping app before it exits', async () => {
+  it('exports every span of a stopping app before it exits, over OTLP/HTTP JSON and OTLP/gRPC alike', async () => {
     const flushed = await OtlpReceiver.start();
     // Spans are batched for ten minutes: only the flush at the stop can send them.
     const stopping = await Stack.start({
@@ -340,17 +340,27 @@ describe('observability', () => {
       },
     });
     try {
-      const root = testTrace();
-      const created = await api(stopping.url).post(
-        '/api/v2/properties',
-        { property: { name: 'Flush Court' } },
-        { headers: { traceparent: root.traceparent } },
-      );
+      // A second properties instance exports over gRPC: the broker hands the reads to both in turn.
+      await stopping.startApp('properties', {
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_ENDPOINT: await flushed.listenGrpc(),
+      });
+      const own = api(stopping.url);
+      const created = await own.post('/api/v2/properties', { property: { name: 'Flush Court' } });
       expect(created.status).toBe(201);
+      const roots = Array.from({ length: 6 }, () => testTrace());
+      for (const root of roots) {
+        const read = await own.get(`/api/v2/properties/${created.body.property.id}`, {
+          headers: { traceparent: root.traceparent },
+        });
+        expect(read.status).toBe(200);
+      }
       await stopping.stop();
-      const services = new Set(flushed.trace(root.traceId).map((span) => span.service));
-      expect([...services].sort()).toEqual(['gateway', 'properties']);
-      expect([...flushed.encodings]).toEqual(['application/json']);
+      for (const root of roots) {
+        const services = new Set(flushed.trace(root.traceId).map((span) => span.service));
+        expect([...services].sort()).toEqual(['gateway', 'properties']);
+      }
+      expect([...flushed.encodings].sort()).toEqual(['application/grpc', 'application/json']);
     } finally {
       await stopping.stop();
       await flushed.close();

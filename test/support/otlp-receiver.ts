@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Server as GrpcServer, ServerCredentials, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import { decodeTraceExport } from './otlp-protobuf';
 
 /** One span as an OTLP/HTTP JSON export carries it, with the service that sent it. */
@@ -25,6 +26,7 @@ type KeyValue = { key: string; value: AnyValue };
  * An OTLP/HTTP trace receiver on 127.0.0.1, as a collector would be: it takes `POST /v1/traces`
  * in the protobuf encoding (OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, the default) and the JSON
  * one (http/json), and keeps every span. Bodies of another kind are kept aside, undecoded.
+ * `listenGrpc` adds OTLP/gRPC (OTEL_EXPORTER_OTLP_PROTOCOL=grpc) on a port of its own.
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
@@ -32,6 +34,7 @@ export class OtlpReceiver {
   readonly encodings = new Set<string>();
   readonly otherBodies: Array<{ contentType: string; body: Buffer }> = [];
   private server?: Server;
+  private grpc?: { server: GrpcServer; port: number };
 
   static async start(): Promise<OtlpReceiver> {
     const receiver = new OtlpReceiver();
@@ -61,6 +64,45 @@ export class OtlpReceiver {
     return receiver;
   }
 
+  /**
+   * Takes OTLP/gRPC exports too, the TraceService's one method served with the bytes as they
+   * come (the protobuf request, decoded as the HTTP one is); resolves to its endpoint.
+   */
+  async listenGrpc(): Promise<string> {
+    if (!this.grpc) {
+      const server = new GrpcServer();
+      const bytes = (buffer: Buffer) => buffer;
+      server.addService(
+        {
+          Export: {
+            path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+            requestStream: false,
+            responseStream: false,
+            requestSerialize: bytes,
+            requestDeserialize: bytes,
+            // An empty ExportTraceServiceResponse: every span accepted.
+            responseSerialize: () => Buffer.alloc(0),
+            responseDeserialize: bytes,
+          },
+        },
+        {
+          Export: (call: ServerUnaryCall<Buffer, Buffer>, answer: sendUnaryData<Buffer>) => {
+            this.encodings.add('application/grpc');
+            this.take(decodeTraceExport(call.request));
+            answer(null, Buffer.alloc(0));
+          },
+        },
+      );
+      const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
+          error ? reject(error) : resolve(bound),
+        ),
+      );
+      this.grpc = { server, port };
+    }
+    return `http://127.0.0.1:${this.grpc.port}`;
+  }
+
   /** OTEL_EXPORTER_OTLP_ENDPOINT for the apps. */
   get url(): string {
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
@@ -72,6 +114,7 @@ export class OtlpReceiver {
   }
 
   async close(): Promise<void> {
+    this.grpc?.server.forceShutdown();
     this.server?.closeAllConnections();
     this.server?.close();
     if (this.server?.listening) await once(this.server, 'close');
