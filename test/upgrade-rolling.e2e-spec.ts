@@ -309,18 +309,18 @@ describe('a rolling upgrade from the previous release, and a rollback, under loa
     const port = String(await freePort());
     const extra: Record<string, string> = app === 'gateway' ? { PORT: port } : app === 'form' ? { FORM_PORT: port } : {};
     const fresh = await stack.startApp(app, extra, root);
+    const before = new Map(await Promise.all(old.map(async (instance) => [instance, await served(instance)] as const)));
     const balancer = app === 'gateway' ? gateways : app === 'form' ? forms : null;
     balancer?.add(Number(port));
     enter(`${label}: both`);
     await roundsFinish(ROUNDS_PER_PHASE);
-    // Both did work for the load: the releases really ran side by side.
+    // Both did work for the load in this phase: the releases really ran side by side.
     for (const instance of [...old, fresh]) {
+      const which = instance === fresh ? 'new' : 'old';
       await eventually(
-        `${app} (${instance === fresh ? 'new' : 'old'}) serving in "${phase}"`,
-        async () => (await served(instance)) > 0,
-        {
-          timeoutMs: 60000,
-        },
+        `${app} (${which}) serving in "${phase}"`,
+        async () => (await served(instance)) > (before.get(instance) ?? 0),
+        { timeoutMs: 60000 },
       );
     }
     for (const instance of old) {
