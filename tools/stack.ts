@@ -34,6 +34,15 @@ const NOTIFICATION_WORK_QUEUES = [
   'notifications.outgoing',
   'notifications.reminders',
 ];
+/** Every work queue, each with its dead-letter queue `<queue>.dead-letter`. */
+const DEAD_LETTERED_QUEUES = [
+  'properties',
+  'applications',
+  'webhooks',
+  'webhooks.events',
+  'webhooks.deliveries',
+  ...NOTIFICATION_WORK_QUEUES,
+];
 /**
  * Keys an app is started without (set empty, whatever the stack's environment holds), as it must
  * run without them: the form holds nothing that opens what is stored.
@@ -90,8 +99,11 @@ export const KEYS = {
   clientTwo: 'test-key-client-two',
 } as const;
 
-/** The repository root, whether this file runs from tools/ or compiled under dist/bench. */
-const ROOT = repositoryRoot(__dirname);
+/**
+ * The repository root, whether this file runs from tools/ or compiled under dist/bench: the built
+ * release a stack starts its processes from unless told another.
+ */
+export const ROOT = repositoryRoot(__dirname);
 
 function repositoryRoot(from: string): string {
   for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
@@ -315,6 +327,31 @@ export class Stack {
     }
   }
 
+  /**
+   * How many messages wait in each of the stack's dead-letter queues, and in `events.unrouted`
+   * (events no consumer's queue was bound for), by queue name without the namespace. A queue no
+   * app of the stack declared counts 0.
+   */
+  async deadLetters(): Promise<Record<string, number>> {
+    const connection = await connect(process.env.AMQP_URL!);
+    try {
+      const depths: Record<string, number> = {};
+      for (const queue of [...DEAD_LETTERED_QUEUES.map((name) => `${name}.dead-letter`), 'events.unrouted']) {
+        // A channel each: checking a queue that does not exist closes the channel.
+        const channel = await connection.createChannel();
+        channel.on('error', () => undefined);
+        depths[queue] = await channel.checkQueue(`${this.namespace}${queue}`).then(
+          ({ messageCount }) => messageCount,
+          () => 0,
+        );
+        await channel.close().catch(() => undefined);
+      }
+      return depths;
+    } finally {
+      await connection.close();
+    }
+  }
+
   private async removeQueues(): Promise<void> {
     await removeBrokerObjects(this.namespace, this.env);
   }
@@ -378,14 +415,7 @@ export async function removeBrokerObjects(namespace: string, env: NodeJS.Process
   const connection = await connect(process.env.AMQP_URL!);
   try {
     const channel = await connection.createChannel();
-    for (const queue of [
-      'properties',
-      'applications',
-      'webhooks',
-      'webhooks.events',
-      'webhooks.deliveries',
-      ...NOTIFICATION_WORK_QUEUES,
-    ]) {
+    for (const queue of DEAD_LETTERED_QUEUES) {
       await channel.deleteQueue(`${namespace}${queue}`);
       await channel.deleteQueue(`${namespace}${queue}.dead-letter`);
       await channel.deleteExchange(`${namespace}${queue}.dead-letter-exchange`);

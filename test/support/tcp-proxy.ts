@@ -135,9 +135,15 @@ export class RoundRobinBalancer {
     return `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
   }
 
-  /** Sends no new connection to the server on `port`. */
+  /** Sends new connections to the server on `port` too (a new pod become ready). */
+  add(port: number): void {
+    if (!this.inRotation.includes(port)) this.inRotation.push(port);
+  }
+
+  /** Sends no new connection to the server on `port` (a terminating pod leaving the endpoints). */
   remove(port: number): void {
-    this.inRotation.splice(this.inRotation.indexOf(port), 1);
+    const index = this.inRotation.indexOf(port);
+    if (index >= 0) this.inRotation.splice(index, 1);
   }
 
   async stop(): Promise<void> {
@@ -146,6 +152,11 @@ export class RoundRobinBalancer {
   }
 
   private relay(client: Socket): void {
+    if (this.inRotation.length === 0) {
+      // No endpoint at all, as a Service without ready pods: the connection is refused.
+      client.resetAndDestroy();
+      return;
+    }
     const port = this.inRotation[this.next++ % this.inRotation.length];
     this.connections.set(port, (this.connections.get(port) ?? 0) + 1);
     const upstream = createConnection({ host: '127.0.0.1', port });

@@ -239,9 +239,39 @@ libs/runtime/src/run-service.ts), rounded up. tools/chart-shutdown.spec.ts check
 10
 {{- end }}
 
+{{/*
+The order a rolling upgrade replaces the apps in, and a rollback undoes it backwards: UPGRADE_ORDER
+of scripts/apps.js (README, "Upgrading"), which tools/chart-upgrade.spec.ts checks this against.
+*/}}
+{{- define "rental-applications.upgradeOrder" -}}
+webhooks notifications properties applications form gateway
+{{- end }}
+
+{{/*
+The tag of one app's image: its own (image.tags.<app>), else, during a rolling upgrade
+(image.upgrade.from set), image.upgrade.from for the apps after image.upgrade.through in the
+upgrade order, else image.tag, else the chart's appVersion. Takes (dict "root" $ "app" <app>).
+*/}}
+{{- define "rental-applications.imageTag" -}}
+{{- $image := .root.Values.image }}
+{{- $order := splitList " " (include "rental-applications.upgradeOrder" .) }}
+{{- $through := $image.upgrade.through }}
+{{- if and $through (not $image.upgrade.from) }}
+{{- fail "image.upgrade.through needs image.upgrade.from: the tag of the release the apps after it still run" }}
+{{- end }}
+{{- /* How many apps, from the first in the order, are upgraded: those up to `through`. */}}
+{{- $upgraded := 0 }}
+{{- range $i, $app := $order }}{{ if eq $app $through }}{{ $upgraded = add1 $i }}{{ end }}{{ end }}
+{{- $position := 0 }}
+{{- range $i, $app := $order }}{{ if eq $app $.app }}{{ $position = $i }}{{ end }}{{ end }}
+{{- $tag := $image.tag | default .root.Chart.AppVersion }}
+{{- if and $image.upgrade.from (ge $position $upgraded) }}{{ $tag = $image.upgrade.from }}{{ end }}
+{{- get $image.tags .app | default $tag }}
+{{- end }}
+
 {{/* The image of one app. Takes (dict "root" $ "app" <app>). */}}
 {{- define "rental-applications.image" -}}
-{{- printf "%s-%s:%s" .root.Values.image.repository .app (.root.Values.image.tag | default .root.Chart.AppVersion) }}
+{{- printf "%s-%s:%s" .root.Values.image.repository .app (include "rental-applications.imageTag" .) }}
 {{- end }}
 
 {{/* Whether KEDA scales this app (a consumer, with keda.enabled). Takes (dict "root" $ "app" <app>). */}}
