@@ -8,7 +8,7 @@ import { Stack } from '../tools/stack';
 import { Api, api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { ReceivedSpan, OtlpReceiver, SPAN_KIND } from './support/otlp-receiver';
-import { csrfOf, sendStep, uploadDocument } from './support/form-documents';
+import { sendStep, startForm, uploadDocument } from './support/form-documents';
 import { SmtpInbox } from './support/smtp-inbox';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -106,6 +106,21 @@ describe('observability', () => {
     const created = await client.post('/api/v2/properties', { property: { name, ...(kind ? { kind } : {}) } });
     expect(created.status).toBe(201);
     return created.body.property;
+  }
+
+  /** An application at `propertyId` with one applicant, created with `headers`: its applicant, as the API reads it. */
+  async function createApplicant(
+    propertyId: number,
+    applicant: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Record<string, any>> {
+    const created = await client.post(
+      '/api/v2/applications',
+      { application: { property_id: propertyId, applicant } },
+      { headers },
+    );
+    expect(created.status).toBe(201);
+    return (await client.get(new URL(created.body.application.applicants[0].api_url).pathname)).body.applicant;
   }
 
   it('follows an API create of an application through both services, the database, the relay and the webhook delivery', async () => {
@@ -288,27 +303,10 @@ describe('observability', () => {
     const property = await createProperty('Link Court');
     const issued = testTrace();
     const address = `edsger.${randomBytes(4).toString('hex')}@example.com`;
-    const created = await client.post(
-      '/api/v2/applications',
-      { application: { property_id: property.id, applicant: { first_name: 'Edsger', last_name: 'Dijkstra', email: address } } },
-      { headers: { traceparent: issued.traceparent } },
-    );
-    expect(created.status).toBe(201);
-    const applicant = (await client.get(new URL(created.body.application.applicants[0].api_url).pathname)).body.applicant;
-    const page = await fetch(applicant.form_url);
+    const edsger = { first_name: 'Edsger', last_name: 'Dijkstra', email: address };
+    const applicant = await createApplicant(property.id, edsger, { traceparent: issued.traceparent });
     const step = testTrace();
-    const started = await fetch(applicant.form_url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', traceparent: step.traceparent },
-      body: new URLSearchParams({
-        csrf_token: csrfOf(await page.text()),
-        first_name: 'Edsger',
-        last_name: 'Dijkstra',
-        email: address,
-      }),
-    });
-    expect(started.status).toBe(303);
+    await startForm(stack.formUrl, applicant.form_url, edsger, { traceparent: step.traceparent });
     const spans = await wholeTrace(
       receiver,
       step,
@@ -475,28 +473,8 @@ describe('observability', () => {
 
   it("counts the form's steps submitted and refused, and documents stored and refused, by bounded labels only", async () => {
     const property = await createProperty('Count Court', 'single_family');
-    const created = await client.post('/api/v2/applications', {
-      application: {
-        property_id: property.id,
-        applicant: { first_name: 'Barbara', last_name: 'Liskov', email: 'barbara@example.com' },
-      },
-    });
-    expect(created.status).toBe(201);
-    const applicant = (await client.get(new URL(created.body.application.applicants[0].api_url).pathname)).body.applicant;
-    const token = applicant.form_url.split('/').pop();
-    const page = await fetch(applicant.form_url);
-    const started = await fetch(applicant.form_url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        csrf_token: csrfOf(await page.text()),
-        first_name: 'Barbara',
-        last_name: 'Liskov',
-        email: 'barbara@example.com',
-      }),
-    });
-    expect(started.status).toBe(303);
+    const barbara = { first_name: 'Barbara', last_name: 'Liskov', email: 'barbara@example.com' };
+    const token = await startForm(stack.formUrl, (await createApplicant(property.id, barbara)).form_url, barbara);
     expect((await sendStep(stack.formUrl, token, 'details', { desired_move_in: '2027-03-01' })).status).toBe(303);
     const form = () => scrape(stack.processes.find((running) => running.app === 'form')!.operationsUrl);
     const before = await form();

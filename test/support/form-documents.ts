@@ -7,22 +7,26 @@ export function csrfOf(html: string): string {
   return match[1];
 }
 
-/** Step 1 for an applicant created through the API: its form is started. Its token. */
-export async function startForm(formUrl: string, applicantFormUrl: string): Promise<string> {
+/** Step 1 for an applicant created through the API, as `contact`, with `headers`: its form is started. Its token. */
+export async function startForm(
+  formUrl: string,
+  applicantFormUrl: string,
+  contact: { first_name: string; last_name: string; email: string } = {
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email: 'grace@example.com',
+  },
+  headers: Record<string, string> = {},
+): Promise<string> {
   const token = applicantFormUrl.split('/').pop()!;
   const page = await fetch(`${formUrl}/applicants/${token}`);
-  const contact = await fetch(`${formUrl}/applicants/${token}`, {
+  const started = await fetch(`${formUrl}/applicants/${token}`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      csrf_token: csrfOf(await page.text()),
-      first_name: 'Grace',
-      last_name: 'Hopper',
-      email: 'grace@example.com',
-    }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ csrf_token: csrfOf(await page.text()), ...contact }),
   });
-  if (contact.status !== 303) throw new Error(`step 1 answered ${contact.status}`);
+  if (started.status !== 303) throw new Error(`step 1 answered ${started.status}`);
   return token;
 }
 
