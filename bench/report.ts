@@ -1,6 +1,5 @@
 import { Measurement } from './measure';
 import { NEST_ECHO, NEST_GET_PROPERTY, QUORUM_READ } from './references';
-import { TracingCost } from './tracing-cost';
 
 export interface Run extends Measurement {
   /** Highest RSS of each process during the measured run, in MB. */
@@ -70,6 +69,41 @@ export interface SoakResult {
   /** Mean of the last tenth of the samples minus the mean of the first tenth, per process. */
   growthMb: Record<string, number | null>;
   growthPercent: Record<string, number | null>;
+}
+
+/** How the stack traced in a `--tracing` run (see tracing-cost.ts). */
+export type TracingModeName = 'off' | 'every trace' | '10% of traces';
+
+/** One scenario at one concurrency with tracing in one mode, in one round. */
+export interface TracedRun {
+  mode: TracingModeName;
+  scenario: string;
+  connections: number;
+  round: number;
+  rps: number;
+  p99: number;
+  /** Of the stack's Node processes (gateway, properties, applications), summed. */
+  nodeCpuMsPerRequest: number | null;
+  /** What the OTLP sink received while the run was measured, per request: 0 with tracing off. */
+  exportedBytesPerRequest: number;
+}
+
+/** Each mode's medians over the rounds, with the CPU per request as a multiple of tracing off's. */
+export interface TracingCostRow {
+  mode: TracingModeName;
+  scenario: string;
+  connections: number;
+  rounds: number;
+  rps: number;
+  p99: number;
+  nodeCpuMsPerRequest: number | null;
+  cpuToOff: number | null;
+  exportedBytesPerRequest: number;
+}
+
+export interface TracingCost {
+  runs: TracedRun[];
+  rows: TracingCostRow[];
 }
 
 export interface BenchReport {

@@ -22,21 +22,14 @@ import {
   Run,
   ScenarioRun,
   SoakResult,
+  TracedRun,
+  TracingCost,
 } from './report';
 import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
 import { SideMeasurement, sideScenarios } from './side-scenarios';
 import { namedPids, startTarget, Target } from './target';
-import {
-  startOtlpSink,
-  summarizeTracing,
-  TracedRun,
-  TRACED_SCENARIOS,
-  tracedRun,
-  TracingCost,
-  tracingTargets,
-  TRACING_MODES,
-} from './tracing-cost';
+import { startOtlpSink, summarizeTracing, TRACED_SCENARIOS, tracedRun, tracingTargets, TRACING_MODES } from './tracing-cost';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_MONGODB_URI = 'mongodb://localhost:27017';

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Run, STACK_NODE_PROCESSES, TargetCheck } from './report';
+import { Run, STACK_NODE_PROCESSES, TargetCheck, TracedRun, TracingCost, TracingCostRow, TracingModeName } from './report';
 import { hundredths, median } from './stats';
 
 /**
@@ -11,7 +11,7 @@ import { hundredths, median } from './stats';
 export const TRACED_SCENARIOS = ['get-property', 'create-application'];
 
 export interface TracingMode {
-  name: 'off' | 'every trace' | '10% of traces';
+  name: TracingModeName;
   /** OTEL_* variables of the stack's processes, beside the exporter's endpoint. */
   env: Record<string, string>;
   traced: boolean;
@@ -29,38 +29,6 @@ export const TRACING_MODES: TracingMode[] = [
 
 /** At 10% of traces sampled, the stack's Node CPU per request is at most this multiple of tracing off. */
 export const SAMPLED_CPU_LIMIT = 1.1;
-
-/** One scenario at one concurrency with tracing in one mode, in one round. */
-export interface TracedRun {
-  mode: TracingMode['name'];
-  scenario: string;
-  connections: number;
-  round: number;
-  rps: number;
-  p99: number;
-  /** Of the stack's Node processes (gateway, properties, applications), summed. */
-  nodeCpuMsPerRequest: number | null;
-  /** What the OTLP sink received while the run was measured, per request: 0 with tracing off. */
-  exportedBytesPerRequest: number;
-}
-
-/** Each mode's medians over the rounds, with the CPU per request as a multiple of tracing off's. */
-export interface TracingCostRow {
-  mode: TracingMode['name'];
-  scenario: string;
-  connections: number;
-  rounds: number;
-  rps: number;
-  p99: number;
-  nodeCpuMsPerRequest: number | null;
-  cpuToOff: number | null;
-  exportedBytesPerRequest: number;
-}
-
-export interface TracingCost {
-  runs: TracedRun[];
-  rows: TracingCostRow[];
-}
 
 export function tracedRun(mode: TracingMode, scenario: string, round: number, run: Run, exportedBytes: number): TracedRun {
   const cpu = STACK_NODE_PROCESSES.map((name) => run.cpuMsPerRequest[name]);
