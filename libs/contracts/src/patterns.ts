@@ -62,6 +62,12 @@ export const APPLICATIONS = {
    * own form link and whether it is to be invited. Answered to that service alone (PATTERN_SENDERS).
    */
   NOTIFICATION_SUBJECT: 'applications.applicants.notification_subject',
+  /** Records a decision on an application (approved, conditionally approved, declined, withdrawn). */
+  RECORD_DECISION: 'applications.decisions.record',
+  /** The application's current decision. */
+  GET_DECISION: 'applications.decisions.get',
+  /** Every decision recorded on the application, newest first. */
+  LIST_DECISIONS: 'applications.decisions.list',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;

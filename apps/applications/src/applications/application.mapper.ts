@@ -2,21 +2,28 @@ import {
   ApplicantIdentity,
   ApplicantRepresentation,
   ApplicationRepresentation,
+  ApplicationStatus,
   ConsentRecord,
+  DecisionRepresentation,
   EmergencyContactInput,
   EmploymentSectionInput,
   formatTimestamp,
   HouseholdSectionInput,
   ResidenceHistoryInput,
 } from '@app/contracts';
-import { ApplicantRecord, ApplicationRecord, StoredConsent } from './application.schema';
+import { ApplicantRecord, ApplicationRecord, StoredConsent, StoredDecision } from './application.schema';
 
 /**
  * The public representation: every documented field in the documented order, nulls for what
  * creation leaves unset. Applicants appear only as summaries: no SSN, date of birth or contact
- * detail is ever part of it.
+ * detail is ever part of it. `primaryCompleted` says whether the primary applicant completed the
+ * form, which the form's records hold, not the application: the caller reads it.
  */
-export function toApplicationRepresentation(record: ApplicationRecord, publicBaseUrl: string): ApplicationRepresentation {
+export function toApplicationRepresentation(
+  record: ApplicationRecord,
+  publicBaseUrl: string,
+  primaryCompleted: boolean,
+): ApplicationRepresentation {
   return {
     id: record.id,
     property_id: record.property_id,
@@ -32,6 +39,7 @@ export function toApplicationRepresentation(record: ApplicationRecord, publicBas
     showing_agent_id: record.showing_agent_id ?? null,
     referral: record.referral ?? null,
     archived: record.archived_at ? formatTimestamp(record.archived_at) : null,
+    status: applicationStatus(record, primaryCompleted),
     created_at: formatTimestamp(record.created_at),
     updated_at: formatTimestamp(record.updated_at),
     property: { id: record.property_id, name: record.property_name },
@@ -41,6 +49,26 @@ export function toApplicationRepresentation(record: ApplicationRecord, publicBas
       name: `${applicant.first_name} ${applicant.last_name}`,
       api_url: applicantUrl(publicBaseUrl, record.id, applicant.id),
     })),
+  };
+}
+
+/** The application's status: its current decision's, else submitted once the primary applicant completed the form, else draft. */
+export function applicationStatus(record: ApplicationRecord, primaryCompleted: boolean): ApplicationStatus {
+  const decision = record.decisions?.[0];
+  if (decision) return decision.status;
+  return primaryCompleted ? 'submitted' : 'draft';
+}
+
+/** A stored decision as the API shows it: every field, in order, the time formatted. */
+export function toDecisionRepresentation(decision: StoredDecision): DecisionRepresentation {
+  return {
+    status: decision.status,
+    conditions: decision.conditions.map(({ kind, amount, text }) => ({ kind, amount: amount ?? null, text: text ?? null })),
+    reasons: [...decision.reasons],
+    note: decision.note ?? null,
+    decided_by: decision.decided_by ?? null,
+    key_id: decision.key_id ?? null,
+    decided_at: formatTimestamp(decision.decided_at),
   };
 }
 

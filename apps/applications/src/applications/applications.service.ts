@@ -83,7 +83,24 @@ export class ApplicationsService {
 
   /** The client's application; another client's is as unknown as one that never existed. */
   async get(clientId: number, id: number): Promise<ApplicationRepresentation> {
-    return toApplicationRepresentation(await this.owned(clientId, id), this.publicBaseUrl);
+    return this.represent(await this.owned(clientId, id));
+  }
+
+  /**
+   * The representation of an application read with every change folded in. Its status needs the
+   * primary applicant's form progress, kept in ApplicantForms, only while nothing was decided.
+   */
+  async represent(application: ApplicationRecord, primaryFormStatus?: FormStatus): Promise<ApplicationRepresentation> {
+    const decided = (application.decisions?.length ?? 0) > 0;
+    const formStatus = decided ? undefined : (primaryFormStatus ?? (await this.primaryFormStatus(application)));
+    return toApplicationRepresentation(application, this.publicBaseUrl, formStatus === 'completed');
+  }
+
+  /** The primary applicant's form_status, from the form's records. */
+  private async primaryFormStatus(application: ApplicationRecord): Promise<FormStatus> {
+    const primary = application.applicants[0];
+    const form = primary.form_token_digest ? await this.forms.find(primary.form_token_digest) : null;
+    return withFormProgress(primary, form).form_status ?? 'not_started';
   }
 
   async getApplicant(clientId: number, applicationId: number, id: number): Promise<ApplicantRepresentation> {
@@ -169,7 +186,7 @@ export class ApplicationsService {
     const head = await this.index.head(list);
     // A cursor from beyond the head (made up, or from another list) starts at the head.
     let position = query.before === undefined ? head : Math.min(query.before - 1, head);
-    const items: Array<{ position: number; application: ApplicationRecord }> = [];
+    const items: Array<{ position: number; application: ApplicationRecord; formStatus?: FormStatus }> = [];
     for (let scanned = 0, round = 0; items.length < query.limit && position >= 1 && scanned < MAX_PAGE_SCAN; round++) {
       const wanted = query.limit - items.length;
       const ahead = round === 0 ? wanted : Math.min(wanted * 4, MAX_READ_AHEAD);
@@ -182,8 +199,8 @@ export class ApplicationsService {
       const byId = new Map(read.map((application) => [application.id, application]));
       const kept = await Promise.all(entries.map((entry) => this.keptByFilters(byId.get(entry.application_id), filters)));
       entries.forEach((entry, i) => {
-        const application = kept[i];
-        if (application && items.length < query.limit) items.push({ position: entry.position, application });
+        const found = kept[i];
+        if (found && items.length < query.limit) items.push({ position: entry.position, ...found });
       });
       position -= count;
       scanned += count;
@@ -191,24 +208,24 @@ export class ApplicationsService {
     // A full page continues below its last item (what was read beyond it is read again then).
     const last = items.length === query.limit ? items[items.length - 1].position - 1 : position;
     return {
-      items: items.map(({ application }) => toApplicationRepresentation(application, this.publicBaseUrl)),
+      items: await Promise.all(items.map(({ application, formStatus }) => this.represent(application, formStatus))),
       next_cursor: last >= 1 ? encodeCursor(last + 1) : null,
     };
   }
 
-  /** The application if there is one and the list filters keep it, else null. */
+  /**
+   * The application if there is one and the list filters keep it, else null; with its primary
+   * applicant's form status when a filter needed it read.
+   */
   private async keptByFilters(
     application: ApplicationRecord | undefined,
     filters: ApplicationListFilters,
-  ): Promise<ApplicationRecord | null> {
+  ): Promise<{ application: ApplicationRecord; formStatus?: FormStatus } | null> {
     if (!application) return null;
-    let formStatus: FormStatus | undefined;
-    if (filters.form_status !== undefined) {
-      const primary = application.applicants[0];
-      const form = primary.form_token_digest ? await this.forms.find(primary.form_token_digest) : null;
-      formStatus = withFormProgress(primary, form).form_status ?? 'not_started';
-    }
-    return matchesListFilters(application, filters, formStatus) ? application : null;
+    const decided = (application.decisions?.length ?? 0) > 0;
+    const needed = filters.form_status !== undefined || (filters.status !== undefined && !decided);
+    const formStatus = needed ? await this.primaryFormStatus(application) : undefined;
+    return matchesListFilters(application, filters, formStatus) ? { application, formStatus } : null;
   }
 
   /**
@@ -228,7 +245,7 @@ export class ApplicationsService {
     if (earlier) {
       // The try that stored it may have died before saying it kept it: its events show from now.
       await this.repository.confirmCreated(earlier.id, earlier.event_ids ?? []);
-      return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
+      return this.represent(await this.versions.current(earlier));
     }
 
     // The ids are claimed while the property is looked up rather than after it. A refused create
@@ -278,7 +295,7 @@ export class ApplicationsService {
       await this.outbox.discard(eventIds);
       await this.repository.confirmCreated(stored.id, stored.event_ids ?? []);
     }
-    return toApplicationRepresentation(stored, this.publicBaseUrl);
+    return this.represent(stored);
   }
 
   /** Removes the just-stored application and refuses, unless its property is still live. */

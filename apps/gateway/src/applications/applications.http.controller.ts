@@ -4,6 +4,7 @@ import {
   AddApplicantMessage,
   AddApplicantRequest,
   ApplicantResponse,
+  APPLICATION_STATUSES,
   ApplicationListResponse,
   applicationRefFromPath,
   ApplicationResponse,
@@ -116,6 +117,12 @@ export class ApplicationsHttpController {
       'midnight UTC): pass the latest updated_at seen to sync. A page reads at most 500 list positions, so with a ' +
       'filter few applications pass it may be short, or empty, and still have a next_cursor.',
     example: '2026-11-22T14:03:09+00:00',
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    enum: APPLICATION_STATUSES,
+    description: 'Only applications whose status is this: draft, submitted, or the current decision’s.',
   })
   @ApiSuccess(200, ApplicationListResponse, 'A page of applications, and the cursor of the next one.')
   @ApiErrorResponses([401, 422, 429, 503], { 422: LIST_422 })

@@ -11,6 +11,7 @@ import {
   StringField,
   UrlField,
 } from '../validation/fields';
+import { APPLICATION_STATUSES, ApplicationStatus } from './decision-status';
 
 /** Upper bounds of the integer inputs, so that no absurd number is stored or passed on. */
 export const MAX_RENT = 1_000_000;
@@ -197,6 +198,17 @@ export class ApplicationRepresentation {
     example: null,
   })
   archived: string | null;
+
+  @ApiProperty({
+    enum: APPLICATION_STATUSES,
+    description:
+      'draft until the primary applicant completes the online form, then submitted; once a decision is recorded ' +
+      '(POST /api/v2/applications/{id}/decision, or the applicant withdraws), the decision’s status.',
+    example: 'draft',
+    required: true,
+  })
+  /** Always given by this release; optional in the type, as a service of the previous release answers without it. */
+  status?: ApplicationStatus;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;
