@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EventOutbox } from '@app/events';
 import { CreateScope, Idempotency } from '@app/persistence';
-import { DecisionInput, DecisionRepresentation, entityTag, ErrorCode, ServiceError, tagListMatches } from '@app/contracts';
+import {
+  DecisionInput,
+  DecisionRepresentation,
+  entityTag,
+  ErrorCode,
+  MAX_DECISIONS,
+  ServiceError,
+  tagListMatches,
+} from '@app/contracts';
 import { withChange } from '../applications/application-changes';
 import { ApplicationVersions } from '../applications/application-versions';
 import { toDecisionRepresentation } from '../applications/application.mapper';
