@@ -76,19 +76,27 @@ const AUDIT_EVENTS = '/api/v2/audit_events';
  * answers without them, and is compared with this build's answer without them. Emptied when the
  * pin moves past the release that added them.
  */
-const ADDED_SINCE_PREVIOUS_RELEASE = { application: ['status'] };
+const ADDED_SINCE_PREVIOUS_RELEASE = {
+  application: ['status', 'rent', 'household_monthly_income', 'income_to_rent'],
+  applicant: ['monthly_income', 'income_to_rent'],
+};
 
 /** This build's answer as the previous release gives it: without the fields added since. */
 function withoutAddedFields(body: any): any {
   if (typeof body !== 'object' || body === null) return body;
-  const strip = (application: Record<string, unknown>) =>
-    Object.fromEntries(
-      Object.entries(application).filter(([field]) => !ADDED_SINCE_PREVIOUS_RELEASE.application.includes(field)),
-    );
+  const without = (fields: string[], object: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(object).filter(([field]) => !fields.includes(field)));
+  const strip = (application: Record<string, unknown>) => ({
+    ...without(ADDED_SINCE_PREVIOUS_RELEASE.application, application),
+    applicants: (application.applicants as Array<Record<string, unknown>>).map((applicant) =>
+      without(ADDED_SINCE_PREVIOUS_RELEASE.applicant, applicant),
+    ),
+  });
   if (body.application) return { ...body, application: strip(body.application) };
   if (Array.isArray(body.applications)) return { ...body, applications: body.applications.map(strip) };
   return body;
 }
+
 /** How long writing everything, or a restart on the previous release and reading it all, may take. */
 const STEP_MS = 300000;
 

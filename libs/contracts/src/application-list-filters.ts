@@ -19,9 +19,22 @@ export interface ApplicationListFilters {
   updated_since?: string;
   /** The application's status: draft, submitted, or its decision's. */
   status?: ApplicationStatus;
+  /** Only applications whose household income_to_rent is at least this (those without one are left out). */
+  income_to_rent_min?: number;
 }
 
-export const LIST_FILTER_PARAMETERS = ['archived', 'form_status', 'assigned_user_id', 'updated_since', 'status'] as const;
+export const LIST_FILTER_PARAMETERS = [
+  'archived',
+  'form_status',
+  'assigned_user_id',
+  'updated_since',
+  'status',
+  'income_to_rent_min',
+] as const;
+
+/** income_to_rent_min: a decimal number, at most two places, from 0 to this. */
+const MAX_INCOME_TO_RENT = 1000;
+const DECIMAL = /^\d{1,4}(\.\d{1,2})?$/;
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -43,6 +56,16 @@ export function parseTimestampQuery(text: string): Date | null {
 export function parseListFilters(query: Record<string, unknown>, problems: FieldProblem[]): ApplicationListFilters {
   const filters: ApplicationListFilters = {};
   const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since, status } = query;
+  const minimum = query.income_to_rent_min;
+  if (minimum !== undefined) {
+    const value = typeof minimum === 'string' && DECIMAL.test(minimum) ? Number(minimum) : NaN;
+    if (value <= MAX_INCOME_TO_RENT) filters.income_to_rent_min = value;
+    else
+      problems.push({
+        field: 'income_to_rent_min',
+        message: `must be a number from 0 to ${MAX_INCOME_TO_RENT}, with at most two decimals (2.5)`,
+      });
+  }
   if (archived !== undefined) {
     if (ARCHIVED_FILTERS.includes(archived as ArchivedFilter)) filters.archived = archived as ArchivedFilter;
     else problems.push({ field: 'archived', message: `must be one of ${ARCHIVED_FILTERS.join(', ')}` });
@@ -86,6 +109,10 @@ export function validListFilters(filters: ApplicationListFilters): boolean {
   const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since, status } = filters;
   return (
     (status === undefined || APPLICATION_STATUSES.includes(status)) &&
+    (filters.income_to_rent_min === undefined ||
+      (typeof filters.income_to_rent_min === 'number' &&
+        filters.income_to_rent_min >= 0 &&
+        filters.income_to_rent_min <= MAX_INCOME_TO_RENT)) &&
     (archived === undefined || ARCHIVED_FILTERS.includes(archived)) &&
     (formStatus === undefined || FORM_STATUSES.includes(formStatus)) &&
     (assigned === undefined || (isPositiveId(assigned) && assigned <= MAX_USER_ID)) &&

@@ -26,6 +26,9 @@ const APPLICATION_FIELDS = [
   'referral',
   'archived',
   'status',
+  'rent',
+  'household_monthly_income',
+  'income_to_rent',
   'created_at',
   'updated_at',
   'property',
@@ -130,7 +133,7 @@ describe('toApplicationRepresentation', () => {
     const application = toApplicationRepresentation(storedApplication(), BASE_URL, false);
     expect(Object.keys(application)).toEqual(APPLICATION_FIELDS);
     expect(Object.keys(application.property)).toEqual(['id', 'name']);
-    expect(Object.keys(application.applicants[0])).toEqual(['id', 'type', 'name', 'api_url']);
+    expect(Object.keys(application.applicants[0])).toEqual(['id', 'type', 'name', 'api_url', 'monthly_income', 'income_to_rent']);
   });
 
   it('maps a stored application to its representation', () => {
@@ -150,6 +153,9 @@ describe('toApplicationRepresentation', () => {
       referral: null,
       archived: null,
       status: 'draft',
+      rent: 1850,
+      household_monthly_income: null,
+      income_to_rent: null,
       created_at: '2026-11-22T14:03:09+00:00',
       updated_at: '2026-11-23T08:15:00+00:00',
       property: { id: 42, name: 'Elm Court' },
@@ -159,6 +165,8 @@ describe('toApplicationRepresentation', () => {
           type: 'primary',
           name: 'Grace Hopper',
           api_url: 'https://rentals.example.com/api/v2/applications/3001/applicants/501',
+          monthly_income: null,
+          income_to_rent: null,
         },
       ],
     });
@@ -228,8 +236,22 @@ describe('toApplicationRepresentation', () => {
       false,
     );
     expect(application.applicants).toEqual([
-      { id: 8, type: 'primary', name: 'Grace Hopper', api_url: 'http://localhost:3000/api/v2/applications/77/applicants/8' },
-      { id: 9, type: 'primary', name: 'Alan Turing', api_url: 'http://localhost:3000/api/v2/applications/77/applicants/9' },
+      {
+        id: 8,
+        type: 'primary',
+        name: 'Grace Hopper',
+        api_url: 'http://localhost:3000/api/v2/applications/77/applicants/8',
+        monthly_income: null,
+        income_to_rent: null,
+      },
+      {
+        id: 9,
+        type: 'primary',
+        name: 'Alan Turing',
+        api_url: 'http://localhost:3000/api/v2/applications/77/applicants/9',
+        monthly_income: null,
+        income_to_rent: null,
+      },
     ]);
   });
 

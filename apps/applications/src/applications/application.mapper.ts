@@ -12,17 +12,21 @@ import {
   ResidenceHistoryInput,
 } from '@app/contracts';
 import { ApplicantRecord, ApplicationRecord, StoredConsent, StoredDecision } from './application.schema';
+import { IncomeFigures, incomeFigures, judgedRent } from './income-to-rent';
 
 /**
  * The public representation: every documented field in the documented order, nulls for what
  * creation leaves unset. Applicants appear only as summaries: no SSN, date of birth or contact
  * detail is ever part of it. `primaryCompleted` says whether the primary applicant completed the
- * form, which the form's records hold, not the application: the caller reads it.
+ * form, and `figures` what the applicants stated of their income against which rent: the form's
+ * records and the property's floor plans hold those, not the application, so the caller reads them
+ * (left out, the figures are those of the application alone: its user_specified_rent, no income).
  */
 export function toApplicationRepresentation(
   record: ApplicationRecord,
   publicBaseUrl: string,
   primaryCompleted: boolean,
+  figures: IncomeFigures = incomeFigures(record.applicants, judgedRent(null, record.user_specified_rent)),
 ): ApplicationRepresentation {
   return {
     id: record.id,
@@ -40,6 +44,9 @@ export function toApplicationRepresentation(
     referral: record.referral ?? null,
     archived: record.archived_at ? formatTimestamp(record.archived_at) : null,
     status: applicationStatus(record, primaryCompleted),
+    rent: figures.rent,
+    household_monthly_income: figures.household_monthly_income,
+    income_to_rent: figures.income_to_rent,
     created_at: formatTimestamp(record.created_at),
     updated_at: formatTimestamp(record.updated_at),
     property: { id: record.property_id, name: record.property_name },
@@ -48,6 +55,8 @@ export function toApplicationRepresentation(
       type: applicant.type,
       name: `${applicant.first_name} ${applicant.last_name}`,
       api_url: applicantUrl(publicBaseUrl, record.id, applicant.id),
+      monthly_income: figures.applicants.get(applicant.id)?.monthly_income ?? null,
+      income_to_rent: figures.applicants.get(applicant.id)?.income_to_rent ?? null,
     })),
   };
 }

@@ -124,6 +124,14 @@ export class ApplicationsHttpController {
     enum: APPLICATION_STATUSES,
     description: 'Only applications whose status is this: draft, submitted, or the current decision’s.',
   })
+  @ApiQuery({
+    name: 'income_to_rent_min',
+    required: false,
+    schema: { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,2})?$' },
+    description:
+      'Only applications whose household income_to_rent is at least this (0 to 1000, two decimals at most); those without one are left out.',
+    example: '3',
+  })
   @ApiSuccess(200, ApplicationListResponse, 'A page of applications, and the cursor of the next one.')
   @ApiErrorResponses([401, 422, 429, 503], { 422: LIST_422 })
   list(@ClientId() clientId: number, @Query() query: Record<string, unknown>): Promise<ApplicationListResponse> {

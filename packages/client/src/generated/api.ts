@@ -1116,6 +1116,16 @@ export interface components {
              * @example http://localhost:3000/api/v2/applications/1/applicants/1
              */
             api_url: string;
+            /**
+             * @description The monthly income the applicant stated on the form: its employment’s monthly incomes and its other incomes’ monthly amounts summed, in dollars; null until it saved that section.
+             * @example 5600
+             */
+            monthly_income: number | null;
+            /**
+             * @description monthly_income divided by the application’s rent, to two decimals; null when either is unknown or the rent is 0.
+             * @example 3.03
+             */
+            income_to_rent: number | null;
         };
         ApplicationRepresentation: {
             /**
@@ -1201,6 +1211,21 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "submitted" | "approved" | "conditionally_approved" | "declined" | "withdrawn";
+            /**
+             * @description The monthly rent the application is judged against: its floor plan’s rent when one is chosen and has a rent, else user_specified_rent; null when neither is known.
+             * @example 1850
+             */
+            rent: number | null;
+            /**
+             * @description The monthly incomes of the primary applicant and the co-applicants summed (not the guarantors’); null while one of them has not stated an income.
+             * @example 5600
+             */
+            household_monthly_income: number | null;
+            /**
+             * @description household_monthly_income divided by rent, to two decimals; null when either is unknown or the rent is 0.
+             * @example 3.03
+             */
+            income_to_rent: number | null;
             /**
              * Format: date-time
              * @description ISO 8601, seconds precision, numeric offset.
@@ -5064,6 +5089,8 @@ export interface operations {
     listApplications: {
         parameters: {
             query?: {
+                /** @description Only applications whose household income_to_rent is at least this (0 to 1000, two decimals at most); those without one are left out. */
+                income_to_rent_min?: string;
                 /** @description Only applications whose status is this: draft, submitted, or the current decision’s. */
                 status?: "draft" | "submitted" | "approved" | "conditionally_approved" | "declined" | "withdrawn";
                 /** @description Only applications with updated_at at or after this ISO 8601 timestamp (encode + as %2B) or date (YYYY-MM-DD, midnight UTC): pass the latest updated_at seen to sync. A page reads at most 500 list positions, so with a filter few applications pass it may be short, or empty, and still have a next_cursor. */
@@ -5120,7 +5147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A limit that is not an integer from 1 to 100, a cursor this API did not hand out, a property_id or assigned_user_id that is not a positive integer, an archived, form_status or status that is not one of its values, an updated_since that is not a timestamp, or an unknown query parameter; details names each. */
+            /** @description A limit that is not an integer from 1 to 100, a cursor this API did not hand out, a property_id or assigned_user_id that is not a positive integer, an archived, form_status or status that is not one of its values, an updated_since that is not a timestamp, an income_to_rent_min that is not a number from 0 to 1000, or an unknown query parameter; details names each. */
             422: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
