@@ -93,6 +93,8 @@ export const APPLICATION_FORMS = {
   SAVE_SECTION: 'application_forms.save_section',
   /** The last step: consent and signature over the saved sections: the form completed. */
   COMPLETE: 'application_forms.complete',
+  /** The applicant withdraws the application on the form: its decision becomes withdrawn. */
+  WITHDRAW: 'application_forms.withdraw',
 } as const;
 
 /** Applicants' documents: their records, kept by the applications service; the bytes in its GridFS bucket. */

@@ -13,7 +13,7 @@ import {
 import { withChange } from '../applications/application-changes';
 import { ApplicationVersions } from '../applications/application-versions';
 import { toDecisionRepresentation } from '../applications/application.mapper';
-import { StoredDecision } from '../applications/application.schema';
+import { ApplicantRecord, ApplicationRecord, StoredDecision } from '../applications/application.schema';
 import { ApplicationsRepository } from '../applications/applications.repository';
 import { ApplicationsService } from '../applications/applications.service';
 
@@ -68,6 +68,24 @@ export class DecisionsService {
   async history(clientId: number, id: number): Promise<DecisionRepresentation[]> {
     const application = await this.applications.owned(clientId, id);
     return (application.decisions ?? []).map(toDecisionRepresentation);
+  }
+
+  /**
+   * The applicant's own withdrawal on the form (`submission`, its page's nonce, names the
+   * request): a decision `withdrawn` by no API key, saying who withdrew; none when the
+   * application is withdrawn already.
+   */
+  async withdrawOnForm(application: ApplicationRecord, applicant: ApplicantRecord, submission: string): Promise<void> {
+    if (application.decisions?.[0]?.status === 'withdrawn') return;
+    const note = `Withdrawn on the online form by ${applicant.first_name} ${applicant.last_name}.`;
+    await this.store(
+      application.client_id,
+      application.id,
+      { status: 'withdrawn', note },
+      { keyId: null },
+      `form:${submission}`,
+      undefined,
+    );
   }
 
   private async store(
