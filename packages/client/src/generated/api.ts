@@ -351,7 +351,7 @@ export interface paths {
         };
         /**
          * Print an application
-         * @description A PDF of the application: the property, every applicant and guarantor with their details and answers, their documents and each signed consent; an SSN only as its last four digits. Only to a key granted the sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).
+         * @description A PDF of the application: the property, every applicant and guarantor with their details and answers, their documents and each signed consent, the status, income to rent and every decision recorded; an SSN only as its last four digits. Only to a key granted the sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).
          */
         get: operations["getApplicationSummaryPdf"];
         put?: never;
