@@ -69,6 +69,8 @@ describe('changing applications, and filtering the list', () => {
         assigned_user_id: 42,
         desired_unit_number: '4B',
         desired_move_in: '2027-01-15',
+        // The floor plan chosen has no rent: the application is judged against the one given.
+        rent: 1900,
         updated_at: undefined,
       });
       expect(updatedAt).toMatch(TIMESTAMP);

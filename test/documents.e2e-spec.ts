@@ -474,6 +474,21 @@ describe('applicants’ documents', () => {
     });
     expect(coApplicant.status).toBe(201);
 
+    const decide = (decision: unknown) => client.post(`/api/v2/applications/${applicationId}/decision`, { decision });
+    expect((await decide({ status: 'conditionally_approved', conditions: [{ kind: 'deposit', amount: 3700 }] })).status).toBe(
+      201,
+    );
+    expect(
+      (
+        await decide({
+          status: 'declined',
+          reasons: ['income', 'rental_history'],
+          note: 'Income below twice the rent.',
+          decided_by: 42,
+        })
+      ).status,
+    ).toBe(201);
+
     const refused = await client.get(`/api/v2/applications/${applicationId}/summary.pdf`);
     expect(refused.status).toBe(403);
     expectErrorBody(refused, /sensitive_data scope/);
@@ -504,6 +519,11 @@ describe('applicants’ documents', () => {
       'PdfTest/1.0',
       'Tenant screening',
       'Not signed yet.',
+      'Status: declined',
+      'Note: Income below twice the rent.',
+      'Decision history, newest first',
+      'declined, reasons: income, rental_history, by user 42, through API key',
+      'approved on conditions, conditions: deposit of $3,700, through API key',
     ]) {
       expect(flat).toContain(expected);
     }

@@ -411,7 +411,7 @@ describe('the application form’s pages', () => {
     expect(applicant.form_answers).toEqual({ pets: 'yes', pet_details: 'A cat', parking: 'Car space; Bicycle storage' });
   });
 
-  it('can be completed with the keyboard alone', async () => {
+  it('can be completed, and withdrawn, with the keyboard alone', async () => {
     const property = await createProperty({ name: 'Keyboard Cottage', kind: 'single_family' });
     await page.goto(property.application_url);
 
@@ -486,6 +486,16 @@ describe('the application form’s pages', () => {
       employment: [],
       household: { adults: [], minors: [], pets: [{ kind: 'Cat' }], vehicles: [], guarantors: [] },
     });
+
+    // Then withdrawn through the confirmation page's link, confirmed on its own page, each passing axe.
+    await press('Withdraw your application', 'Enter', /\/withdraw$/);
+    expect(await mainText(page)).toContain('Do you want to withdraw your application to Keyboard Cottage?');
+    await checkPage('21-withdraw');
+    await press('submit', 'Enter', null);
+    expect(await mainText(page)).toContain('Your application to Keyboard Cottage is withdrawn.');
+    await checkPage('22-withdrawn');
+    const withdrawn = await client.get(`/api/v2/applications/${list.body.applications[0].id}`);
+    expect(withdrawn.body.application.status).toBe('withdrawn');
   });
 
   it('lets ?iframe=true pages be framed on another site, and no other page', async () => {

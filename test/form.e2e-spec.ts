@@ -82,6 +82,7 @@ describe('the online application form', () => {
 
     const started = await primaryApplicant(property.id);
     expect(started.applicant).toMatchObject({ form_status: 'started', first_name: 'Ada', phone: '5550101234' });
+    expect(started.application.status).toBe('draft');
     expect(started.applicant.form_started_at).not.toBeNull();
     expect(started.applicant.form_url).toBe(page.url().replace(/\/details$/, ''));
 
@@ -105,7 +106,10 @@ describe('the online application form', () => {
       floor_plan_id: added.body.floor_plan.id,
       desired_unit_description: 'Top floor, facing the park',
       desired_move_in: '2027-03-01',
+      status: 'submitted',
     });
+    const listed = await client.get(`/api/v2/applications?property_id=${property.id}&status=submitted`);
+    expect(listed.body.applications.map((item: { id: number }) => item.id)).toEqual([application.id]);
     expect(applicant).toMatchObject({
       form_status: 'completed',
       form_answers: { evicted: 'no', judgements: 'no', bankruptcy: 'no', refused_rent: 'no', smoking: 'no', occupants: '1' },

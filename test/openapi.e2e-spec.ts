@@ -411,6 +411,12 @@ describe('the published OpenAPI document', () => {
     const invited = (await client.post(properties, { property: { name: 'Invitation only', invitation_only: true } })).body
       .property;
     const formPresets = '/api/v2/form_presets';
+    const decision = '/api/v2/applications/{id}/decision';
+    const decisions = '/api/v2/applications/{id}/decisions';
+    const decisionOf = (id: number | string) => `${applications}/${id}/decision`;
+    const archivedApplication = (await client.post(applications, { application: { property_id: live.id, applicant } })).body
+      .application;
+    await client.patch(`${applications}/${archivedApplication.id}`, { application: { archived: true } });
 
     for (const [method, path, request] of [
       ['GET', '/', () => client.get('/', { key: null })],
@@ -460,6 +466,26 @@ describe('the published OpenAPI document', () => {
       ['PATCH', application, () => client.patch(`${applications}/${made.id}`, undefined, notJson)],
       ['PATCH', application, () => client.patch(`${applications}/${made.id}`, { application: { archived: 1, pets: 2 } })],
       ['PATCH', application, () => client.patch(`${applications}/${made.id}`, { application: { floor_plan_id: 999999 } })],
+      // Nothing decided yet: the 404 that says so.
+      ['GET', decision, () => client.get(decisionOf(made.id))],
+      ['POST', decision, () => client.post(decisionOf(made.id), { decision: { status: 'approved' } })],
+      ['POST', decision, () => client.post(decisionOf(made.id), undefined, { raw: '{"decision":' })],
+      ['POST', decision, () => client.post(decisionOf(made.id), { decision: { status: 'approved' } }, { key: null })],
+      ['POST', decision, () => client.post(decisionOf(999999), { decision: { status: 'approved' } })],
+      [
+        'POST',
+        decision,
+        () => client.post(decisionOf(made.id), { decision: { status: 'approved' } }, { headers: { 'if-match': madeTag } }),
+      ],
+      ['POST', decision, () => client.post(decisionOf(archivedApplication.id), { decision: { status: 'approved' } })],
+      ['POST', decision, () => client.post(decisionOf(made.id), undefined, { raw: tooBig })],
+      ['POST', decision, () => client.post(decisionOf(made.id), undefined, notJson)],
+      ['POST', decision, () => client.post(decisionOf(made.id), { decision: { status: 'maybe' } })],
+      ['GET', decision, () => client.get(decisionOf(made.id))],
+      ['GET', decision, () => client.get(decisionOf(made.id), { key: null })],
+      ['GET', decisions, () => client.get(`${applications}/${made.id}/decisions`)],
+      ['GET', decisions, () => client.get(`${applications}/${made.id}/decisions`, { key: null })],
+      ['GET', decisions, () => client.get(`${applications}/999999/decisions`)],
       ['GET', applicantPath, () => client.get(madeApplicant)],
       ['GET', applicantPath, () => client.get(madeApplicant, { headers: { 'if-none-match': madeApplicantTag } })],
       ['GET', applicantPath, () => client.get(madeApplicant, { key: null })],
@@ -641,6 +667,9 @@ describe('the published OpenAPI document', () => {
       ['GET', applications, () => client.get(applications, throttled)],
       ['GET', application, () => client.get(`${applications}/1`, throttled)],
       ['PATCH', application, () => client.patch(`${applications}/1`, { application: {} }, throttled)],
+      ['POST', decision, () => client.post(decisionOf(1), { decision: { status: 'approved' } }, throttled)],
+      ['GET', decision, () => client.get(decisionOf(1), throttled)],
+      ['GET', decisions, () => client.get(`${applications}/1/decisions`, throttled)],
       ['GET', applicantPath, () => client.get(`${applications}/1/applicants/1`, throttled)],
       ['POST', coApplicants, () => client.post(`${applications}/1/applicants`, { applicant }, throttled)],
       ['PATCH', applicantPath, () => client.patch(`${applications}/1/applicants/1`, { applicant: {} }, throttled)],
@@ -708,6 +737,9 @@ describe('the published OpenAPI document', () => {
       ['GET', application, () => client.get(`${applications}/${made.id}`)],
       ['GET', applicantPath, () => client.get(madeApplicant)],
       ['PATCH', application, () => client.patch(`${applications}/${made.id}`, { application: {} })],
+      ['POST', decision, () => client.post(decisionOf(made.id), { decision: { status: 'approved' } })],
+      ['GET', decision, () => client.get(decisionOf(made.id))],
+      ['GET', decisions, () => client.get(`${applications}/${made.id}/decisions`)],
       ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant })],
       ['PATCH', applicantPath, () => client.patch(madeApplicant, { applicant: {} })],
       ['DELETE', applicantPath, () => client.delete(madeApplicant)],

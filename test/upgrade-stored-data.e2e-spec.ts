@@ -70,6 +70,33 @@ const COLLECTIONS: Record<ServiceName, Record<string, string>> = {
 };
 
 const AUDIT_EVENTS = '/api/v2/audit_events';
+
+/**
+ * Fields of the answers that this build adds since the previous release: the previous release
+ * answers without them, and is compared with this build's answer without them. Emptied when the
+ * pin moves past the release that added them.
+ */
+const ADDED_SINCE_PREVIOUS_RELEASE = {
+  application: ['status', 'rent', 'household_monthly_income', 'income_to_rent'],
+  applicant: ['monthly_income', 'income_to_rent'],
+};
+
+/** This build's answer as the previous release gives it: without the fields added since. */
+function withoutAddedFields(body: any): any {
+  if (typeof body !== 'object' || body === null) return body;
+  const without = (fields: string[], object: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(object).filter(([field]) => !fields.includes(field)));
+  const strip = (application: Record<string, unknown>) => ({
+    ...without(ADDED_SINCE_PREVIOUS_RELEASE.application, application),
+    applicants: (application.applicants as Array<Record<string, unknown>>).map((applicant) =>
+      without(ADDED_SINCE_PREVIOUS_RELEASE.applicant, applicant),
+    ),
+  });
+  if (body.application) return { ...body, application: strip(body.application) };
+  if (Array.isArray(body.applications)) return { ...body, applications: body.applications.map(strip) };
+  return body;
+}
+
 /** How long writing everything, or a restart on the previous release and reading it all, may take. */
 const STEP_MS = 300000;
 
@@ -227,6 +254,11 @@ describe('records written by this build, read by the previous release', () => {
       await changed(`/api/v2/applications/${application.id}`, {
         application: { assigned_user_id: 42, desired_unit_number: '4B' },
       });
+      // Decisions live in the application's document and its version claims, which the previous release reads past.
+      await created(`/api/v2/applications/${application.id}/decision`, {
+        decision: { status: 'conditionally_approved', conditions: [{ kind: 'deposit', amount: 3700 }], decided_by: 42 },
+      });
+      await created(`/api/v2/applications/${application.id}/decision`, { decision: { status: 'approved' } });
       const coApplicant = (
         await created(`/api/v2/applications/${application.id}/applicants`, {
           applicant: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test', send_email: true },
@@ -341,7 +373,7 @@ describe('records written by this build, read by the previous release', () => {
         expect({ path, status: answer.status, body: answer.body ?? answer.text }).toEqual({
           path,
           status: 200,
-          body: before.body ?? before.text,
+          body: withoutAddedFields(before.body) ?? before.text,
         });
       }
       // Idempotency claims: the same create again is answered as it was, nothing made twice.
@@ -354,6 +386,7 @@ describe('records written by this build, read by the previous release', () => {
       const replayedApplication = await client.post('/api/v2/applications', applicationRequest(ids.home), {
         headers: { 'idempotency-key': applicationKey },
       });
+      // The outcome stored by this build is answered as stored, status and all.
       expect({ status: replayedApplication.status, body: replayedApplication.body }).toEqual({
         status: 201,
         body: createdApplication.body,

@@ -29,6 +29,8 @@ import { ApplicationsEnvironment } from './config/applications.environment';
 import { ApplicantDocuments } from './documents/applicant-documents';
 import { DocumentsMessageController } from './documents/documents.message.controller';
 import { DocumentsService } from './documents/documents.service';
+import { DecisionsMessageController } from './decisions/decisions.message.controller';
+import { DecisionsService } from './decisions/decisions.service';
 
 @Module({
   imports: [
@@ -45,6 +47,7 @@ import { DocumentsService } from './documents/documents.service';
     ApplicationChangesMessageController,
     ApplicantsMessageController,
     DocumentsMessageController,
+    DecisionsMessageController,
   ],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
@@ -62,6 +65,7 @@ import { DocumentsService } from './documents/documents.service';
     AuditEvents,
     ApplicantDocuments,
     DocumentsService,
+    DecisionsService,
     {
       provide: DocumentVault,
       inject: [getConnectionToken(), FieldCipher],

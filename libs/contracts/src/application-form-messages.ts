@@ -98,6 +98,9 @@ export interface CompleteFormMessage extends FormTokenMessage, FormSubmission {
   consent: FormConsent;
 }
 
+/** APPLICATION_FORMS.WITHDRAW: the applicant confirmed the withdrawal of its application. */
+export type WithdrawFormMessage = FormTokenMessage & FormSubmission;
+
 /** What the form shows of an applicant and its application; never its dob or SSN. */
 export interface FormApplicant {
   client_id: number;
@@ -128,6 +131,8 @@ export interface FormApplicant {
   joining: FormJoining | null;
   /** For the primary applicant: the people its form listed, as added to the application, in order. */
   added: FormAddedPerson[];
+  /** Whether the application is withdrawn (its current decision); absent from a service of the previous release. */
+  withdrawn?: boolean;
   /** Only in the answer to START: the token of the new applicant's form_url. */
   token?: string;
 }

@@ -1,6 +1,7 @@
 import { parseCalendarDate } from './dates';
 import { FORM_STATUSES, FormStatus } from './dto/applicant.dto';
 import { MAX_USER_ID } from './dto/application.dto';
+import { APPLICATION_STATUSES, ApplicationStatus } from './dto/decision-status';
 import { FieldProblem } from './errors';
 import { isPositiveId } from './messages';
 
@@ -16,9 +17,24 @@ export interface ApplicationListFilters {
   assigned_user_id?: number;
   /** ISO 8601 (`Date.toISOString`): only applications with `updated_at` at or after it. */
   updated_since?: string;
+  /** The application's status: draft, submitted, or its decision's. */
+  status?: ApplicationStatus;
+  /** Only applications whose household income_to_rent is at least this (those without one are left out). */
+  income_to_rent_min?: number;
 }
 
-export const LIST_FILTER_PARAMETERS = ['archived', 'form_status', 'assigned_user_id', 'updated_since'] as const;
+export const LIST_FILTER_PARAMETERS = [
+  'archived',
+  'form_status',
+  'assigned_user_id',
+  'updated_since',
+  'status',
+  'income_to_rent_min',
+] as const;
+
+/** income_to_rent_min: a decimal number, at most two places, from 0 to this. */
+const MAX_INCOME_TO_RENT = 1000;
+const DECIMAL = /^\d{1,4}(\.\d{1,2})?$/;
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -39,7 +55,17 @@ export function parseTimestampQuery(text: string): Date | null {
 /** Reads the filters of a list query string; each bad value adds its problem to `problems`. */
 export function parseListFilters(query: Record<string, unknown>, problems: FieldProblem[]): ApplicationListFilters {
   const filters: ApplicationListFilters = {};
-  const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since } = query;
+  const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since, status } = query;
+  const minimum = query.income_to_rent_min;
+  if (minimum !== undefined) {
+    const value = typeof minimum === 'string' && DECIMAL.test(minimum) ? Number(minimum) : NaN;
+    if (value <= MAX_INCOME_TO_RENT) filters.income_to_rent_min = value;
+    else
+      problems.push({
+        field: 'income_to_rent_min',
+        message: `must be a number from 0 to ${MAX_INCOME_TO_RENT}, with at most two decimals (2.5)`,
+      });
+  }
   if (archived !== undefined) {
     if (ARCHIVED_FILTERS.includes(archived as ArchivedFilter)) filters.archived = archived as ArchivedFilter;
     else problems.push({ field: 'archived', message: `must be one of ${ARCHIVED_FILTERS.join(', ')}` });
@@ -62,6 +88,10 @@ export function parseListFilters(query: Record<string, unknown>, problems: Field
         message: 'must be a timestamp such as 2026-11-22T14:03:09+00:00 (encode + as %2B) or a date YYYY-MM-DD',
       });
   }
+  if (status !== undefined) {
+    if (APPLICATION_STATUSES.includes(status as ApplicationStatus)) filters.status = status as ApplicationStatus;
+    else problems.push({ field: 'status', message: `must be one of ${APPLICATION_STATUSES.join(', ')}` });
+  }
   return filters;
 }
 
@@ -76,8 +106,13 @@ export function listFiltersOf(message: ApplicationListFilters): ApplicationListF
 
 /** Whether the filters of a message are as parseListFilters makes them: a queue has more writers than the gateway. */
 export function validListFilters(filters: ApplicationListFilters): boolean {
-  const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since } = filters;
+  const { archived, form_status: formStatus, assigned_user_id: assigned, updated_since: since, status } = filters;
   return (
+    (status === undefined || APPLICATION_STATUSES.includes(status)) &&
+    (filters.income_to_rent_min === undefined ||
+      (typeof filters.income_to_rent_min === 'number' &&
+        filters.income_to_rent_min >= 0 &&
+        filters.income_to_rent_min <= MAX_INCOME_TO_RENT)) &&
     (archived === undefined || ARCHIVED_FILTERS.includes(archived)) &&
     (formStatus === undefined || FORM_STATUSES.includes(formStatus)) &&
     (assigned === undefined || (isPositiveId(assigned) && assigned <= MAX_USER_ID)) &&

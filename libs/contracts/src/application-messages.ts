@@ -120,3 +120,23 @@ export function readApplicantRef(message: ApplicantRefMessage): { clientId: numb
   if (!isPositiveId(message.id)) throw ServiceError.notFound('applicant', String(message.id));
   return { clientId, applicationId: message.application_id, id: message.id };
 }
+
+/**
+ * APPLICATIONS.RECORD_DECISION: `request` is a RecordDecisionRequest; `key_id` names the API key
+ * that recorded it (the first 16 hex digits of its SHA-256, never the key); `if_match` the
+ * caller's If-Match, against the application's ETag.
+ */
+export interface RecordDecisionMessage extends ApplicationRefMessage, ConditionalMessage {
+  request: unknown;
+  key_id: string;
+  idempotency_key?: string;
+}
+
+/** The key id of a RecordDecisionMessage, checked as the service receives it. */
+export function readDeciderKeyId(message: RecordDecisionMessage): string {
+  const keyId = message?.key_id;
+  if (typeof keyId !== 'string' || !/^[0-9a-f]{16}$/.test(keyId)) {
+    throw new ServiceError(ErrorCode.INTERNAL, 'malformed decision message: key_id');
+  }
+  return keyId;
+}

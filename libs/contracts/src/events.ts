@@ -21,6 +21,7 @@ export const DOMAIN_EVENTS = [
   'form_preset.created',
   'form_preset.updated',
   'form_preset.deleted',
+  'application.decided',
 ] as const;
 
 export type DomainEventName = (typeof DOMAIN_EVENTS)[number];
@@ -37,6 +38,8 @@ export interface EventData {
   changed_fields?: string[];
   /** applicant.document_added: the document's id (GET .../documents). */
   document_id?: number;
+  /** application.decided: the decision's status (approved, conditionally_approved, declined, withdrawn). */
+  status?: string;
 }
 
 /** What an event about an applicant holds: its ids, and the integrator's reference for it. */
@@ -67,6 +70,7 @@ export const EVENT_DATA_FIELDS = {
   'form_preset.created': ['form_preset_id'],
   'form_preset.updated': ['form_preset_id'],
   'form_preset.deleted': ['form_preset_id'],
+  'application.decided': [...APPLICATION_EVENT_FIELDS, 'status'],
 } as const satisfies Record<DomainEventName, readonly (keyof EventData)[]>;
 
 /** The data of an `event`, as EVENT_DATA_FIELDS says: what its producer must give. */

@@ -18,6 +18,8 @@ export * from './paging';
 export * from './application-messages';
 export * from './application-list-filters';
 export * from './dto/application-changes.dto';
+export * from './dto/decision-status';
+export * from './dto/decision.dto';
 export * from './dto/applicant.dto';
 export * from './form-presets';
 export * from './dto/form-preset.dto';

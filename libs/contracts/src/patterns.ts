@@ -62,6 +62,12 @@ export const APPLICATIONS = {
    * own form link and whether it is to be invited. Answered to that service alone (PATTERN_SENDERS).
    */
   NOTIFICATION_SUBJECT: 'applications.applicants.notification_subject',
+  /** Records a decision on an application (approved, conditionally approved, declined, withdrawn). */
+  RECORD_DECISION: 'applications.decisions.record',
+  /** The application's current decision. */
+  GET_DECISION: 'applications.decisions.get',
+  /** Every decision recorded on the application, newest first. */
+  LIST_DECISIONS: 'applications.decisions.list',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;
@@ -87,6 +93,8 @@ export const APPLICATION_FORMS = {
   SAVE_SECTION: 'application_forms.save_section',
   /** The last step: consent and signature over the saved sections: the form completed. */
   COMPLETE: 'application_forms.complete',
+  /** The applicant withdraws the application on the form: its decision becomes withdrawn. */
+  WITHDRAW: 'application_forms.withdraw',
 } as const;
 
 /** Applicants' documents: their records, kept by the applications service; the bytes in its GridFS bucket. */

@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { publicBase } from '@app/config';
 import { EventOutbox } from '@app/events';
 import { ApplicationChanges, ApplicationRepresentation, entityTag, ServiceError, tagListMatches } from '@app/contracts';
-import { ApplicationsEnvironment } from '../config/applications.environment';
 import { changedApplication, floorPlanNotOfProperty, withChange } from './application-changes';
 import { ApplicationVersions } from './application-versions';
-import { toApplicationRepresentation } from './application.mapper';
-import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
 import { PropertiesClient } from './properties.client';
@@ -22,25 +18,20 @@ const MAX_CHANGE_ATTEMPTS = 20;
  */
 @Injectable()
 export class ApplicationChangesService {
-  private readonly publicBaseUrl: string;
-
   constructor(
     private readonly applications: ApplicationsService,
     private readonly versions: ApplicationVersions,
     private readonly repository: ApplicationsRepository,
     private readonly properties: PropertiesClient,
     private readonly outbox: EventOutbox,
-    env: ApplicationsEnvironment,
-  ) {
-    this.publicBaseUrl = publicBase(env.PUBLIC_BASE_URL);
-  }
+  ) {}
 
   /** Applies the changes; `ifMatch` (an If-Match header) must name the current representation. */
   async update(clientId: number, id: number, changes: ApplicationChanges, ifMatch?: string): Promise<ApplicationRepresentation> {
     let floorPlanChecked = false;
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
       const current = await this.applications.owned(clientId, id);
-      const representation = this.represent(current);
+      const representation = await this.applications.represent(current);
       if (ifMatch !== undefined && !tagListMatches(ifMatch, entityTag(representation), 'strong')) {
         throw ServiceError.preconditionFailed();
       }
@@ -59,7 +50,7 @@ export class ApplicationChangesService {
         const changed = withChange(current, change.fields, version, now);
         await this.repository.saveApplicants(changed);
         this.outbox.written(eventIds);
-        return this.represent(changed);
+        return this.applications.represent(changed);
       }
       await this.outbox.discard(eventIds);
     }
@@ -70,9 +61,5 @@ export class ApplicationChangesService {
   private async checkFloorPlan(clientId: number, propertyId: number, floorPlanId: number): Promise<void> {
     const ids = await this.properties.floorPlanIds(clientId, propertyId);
     if (!ids?.includes(floorPlanId)) throw floorPlanNotOfProperty(propertyId);
-  }
-
-  private represent(record: ApplicationRecord): ApplicationRepresentation {
-    return toApplicationRepresentation(record, this.publicBaseUrl);
   }
 }

@@ -1,3 +1,4 @@
+import { ApplicationStatus, FormStatus } from '@app/contracts';
 import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { changedApplication, CHANGEABLE_FIELDS } from './application-changes';
 import { matchesListFilters } from './application-filters';
@@ -88,6 +89,11 @@ describe('changes as versions of the application', () => {
   });
 });
 
+const read = (primaryFormStatus: FormStatus, status: ApplicationStatus = 'draft', ratio: number | null = null) => ({
+  primaryFormStatus,
+  representation: { status, income_to_rent: ratio },
+});
+
 describe('matchesListFilters', () => {
   const archived = application({ archived_at: AT, assigned_user_id: 7, updated_at: AT });
   const live = application({ assigned_user_id: 8 });
@@ -110,7 +116,18 @@ describe('matchesListFilters', () => {
     expect(matchesListFilters(live, { ...all, assigned_user_id: 7 })).toBe(false);
     expect(matchesListFilters(archived, { ...all, updated_since: AT.toISOString() })).toBe(true);
     expect(matchesListFilters(archived, { ...all, updated_since: '2026-11-23T10:00:01.000Z' })).toBe(false);
-    expect(matchesListFilters(live, { form_status: 'started' }, 'started')).toBe(true);
-    expect(matchesListFilters(live, { form_status: 'started' }, 'not_started')).toBe(false);
+    expect(matchesListFilters(live, { form_status: 'started' }, read('started'))).toBe(true);
+    expect(matchesListFilters(live, { form_status: 'started' }, read('not_started'))).toBe(false);
+    // Before the rest is read, only the application's own fields count.
+    expect(matchesListFilters(live, { form_status: 'started' })).toBe(true);
+  });
+
+  it('keeps those of the status asked for, and those whose income_to_rent reaches the minimum', () => {
+    const live = application();
+    expect(matchesListFilters(live, { status: 'approved' }, read('completed', 'approved'))).toBe(true);
+    expect(matchesListFilters(live, { status: 'approved' }, read('completed', 'submitted'))).toBe(false);
+    expect(matchesListFilters(live, { income_to_rent_min: 3 }, read('completed', 'submitted', 3))).toBe(true);
+    expect(matchesListFilters(live, { income_to_rent_min: 3 }, read('completed', 'submitted', 2.99))).toBe(false);
+    expect(matchesListFilters(live, { income_to_rent_min: 0 }, read('completed', 'submitted', null))).toBe(false);
   });
 });

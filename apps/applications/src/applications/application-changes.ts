@@ -18,8 +18,11 @@ export const CHANGEABLE_FIELDS = [
 
 type ChangeableField = (typeof CHANGEABLE_FIELDS)[number];
 
-/** What a change of an application writes: the fields it sets, `archived_at` for `archived`. */
-export type ApplicationFields = Partial<Pick<ApplicationRecord, ChangeableField | 'archived_at'>>;
+/**
+ * What a change of an application writes: the fields it sets, `archived_at` for `archived`, and
+ * `decisions` (the whole history, newest first) for a decision.
+ */
+export type ApplicationFields = Partial<Pick<ApplicationRecord, ChangeableField | 'archived_at' | 'decisions'>>;
 
 export interface ApplicationChange {
   fields: ApplicationFields;
@@ -50,10 +53,14 @@ export function changedApplication(current: ApplicationRecord, changes: Applicat
   return events.length > 0 ? { fields, events } : null;
 }
 
-/** Every field a change can set, as the application has it (null for unset). */
-export function changeableState(application: ApplicationRecord): Required<ApplicationFields> {
-  const state = { archived_at: application.archived_at ?? null } as Required<ApplicationFields>;
+/**
+ * Every field a change can set, as the application has it (null for unset); `decisions` only once
+ * there is one, so that a document without decisions stays as the previous release wrote it.
+ */
+export function changeableState(application: ApplicationRecord): ApplicationFields {
+  const state: ApplicationFields = { archived_at: application.archived_at ?? null };
   for (const field of CHANGEABLE_FIELDS) Object.assign(state, { [field]: application[field] ?? null });
+  if (application.decisions && application.decisions.length > 0) state.decisions = application.decisions;
   return state;
 }
 

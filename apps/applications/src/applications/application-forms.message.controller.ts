@@ -25,6 +25,7 @@ import {
   SEALED_IDENTITY_FIELDS,
   ServiceError,
   StartFormMessage,
+  WithdrawFormMessage,
 } from '@app/contracts';
 import { ApplicationFormsService, FormLink, FormSectionSave } from './application-forms.service';
 
@@ -92,6 +93,13 @@ export class ApplicationFormsMessageController {
     const { signature } = parseRequest(FormCompletionInput, { signature: message?.signature });
     const consent = readFormConsent(message?.consent);
     return this.forms.submitOnce(readSubmission(message), link, () => this.forms.complete(link, { signature, consent }));
+  }
+
+  @MessagePattern(APPLICATION_FORMS.WITHDRAW)
+  async withdraw(@Payload() message: WithdrawFormMessage): Promise<FormApplicant> {
+    const link = readLink(message);
+    const submission = readSubmission(message);
+    return this.forms.submitOnce(submission, link, () => this.forms.withdraw(link, submission));
   }
 
   private readSection(message: SaveSectionMessage, link: FormLink, messageId: string): FormSectionSave {

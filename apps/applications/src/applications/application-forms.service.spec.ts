@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DecisionsService } from '../decisions/decisions.service';
 import { ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { EventOutbox } from '@app/events';
@@ -46,6 +47,7 @@ async function started(database: MemoryDatabase) {
     {} as FormTokens,
     sealer,
     new EventOutbox(connection),
+    {} as DecisionsService,
   );
   await database.collection('applicant_forms').insertOne({
     _id: DIGEST,

@@ -18,6 +18,7 @@ import { ApplicantForm, ApplicantForms, FormCompletionChanges, SubmissionOutcome
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
+import { DecisionsService } from '../decisions/decisions.service';
 import { applicantEventData, ApplicationsService } from './applications.service';
 import { addedThroughForm, formAddedKey, joining } from './form-added';
 import { formTokenDigest, FormTokens } from './form-tokens';
@@ -81,7 +82,20 @@ export class ApplicationFormsService {
     private readonly formTokens: FormTokens,
     private readonly sealer: ApplicantSealer,
     private readonly outbox: EventOutbox,
+    private readonly decisions: DecisionsService,
   ) {}
+
+  /**
+   * The applicant withdraws its application: recorded as a decision `withdrawn` that names no API
+   * key, once whatever the number of times the page is sent; an application withdrawn already
+   * stays as it is.
+   */
+  async withdraw(link: FormLink, submission: string): Promise<FormApplicant> {
+    const subject = await this.subject(link);
+    if (!subject) throw ServiceError.notFound('applicant', 'for this form link');
+    await this.decisions.withdrawOnForm(subject.application, subject.applicant, submission);
+    return view((await this.subject(link))!);
+  }
 
   /** Takes a form page's submission nonce; a page sent again is refused and changes nothing. */
   async takeSubmission(nonce: string): Promise<void> {
@@ -379,6 +393,7 @@ function view({ application, applicant, form, preset }: FormSubject): FormApplic
     form_preset: preset,
     joining: joining(application, current),
     added: addedThroughForm(application, current),
+    withdrawn: application.decisions?.[0]?.status === 'withdrawn',
   };
 }
 

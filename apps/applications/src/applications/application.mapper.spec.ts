@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { FieldCipher } from '@app/crypto';
-import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
-import { ApplicantRecord, ApplicationRecord } from './application.schema';
+import {
+  applicationStatus,
+  toApplicantRepresentation,
+  toApplicationRepresentation,
+  toDecisionRepresentation,
+} from './application.mapper';
+import { ApplicantRecord, ApplicationRecord, StoredDecision } from './application.schema';
 
 const BASE_URL = 'https://rentals.example.com';
 
@@ -20,6 +25,10 @@ const APPLICATION_FIELDS = [
   'showing_agent_id',
   'referral',
   'archived',
+  'status',
+  'rent',
+  'household_monthly_income',
+  'income_to_rent',
   'created_at',
   'updated_at',
   'property',
@@ -83,16 +92,52 @@ function storedApplication(overrides: Partial<ApplicationRecord> = {}): Applicat
   } as ApplicationRecord;
 }
 
+const DECISION: StoredDecision = {
+  status: 'conditionally_approved',
+  conditions: [{ kind: 'deposit', amount: 3700, text: null }],
+  reasons: [],
+  note: null,
+  decided_by: 42,
+  key_id: '0123456789abcdef',
+  decided_at: new Date('2026-11-28T10:00:00.750Z'),
+  request_key: 'message:m-1',
+};
+
+describe('the application’s status', () => {
+  it('is draft, then submitted once the primary applicant completed the form, then the current decision’s', () => {
+    expect(applicationStatus(storedApplication(), false)).toBe('draft');
+    expect(applicationStatus(storedApplication(), true)).toBe('submitted');
+    const declined: StoredDecision = { ...DECISION, status: 'declined', conditions: [], reasons: ['income'] };
+    expect(applicationStatus(storedApplication({ decisions: [declined, DECISION] }), true)).toBe('declined');
+    expect(applicationStatus(storedApplication({ decisions: [DECISION] }), false)).toBe('conditionally_approved');
+    expect(toApplicationRepresentation(storedApplication(), BASE_URL, true).status).toBe('submitted');
+  });
+
+  it('shows a decision with every field in order, and never the request that recorded it', () => {
+    const shown = toDecisionRepresentation(DECISION);
+    expect(shown).toEqual({
+      status: 'conditionally_approved',
+      conditions: [{ kind: 'deposit', amount: 3700, text: null }],
+      reasons: [],
+      note: null,
+      decided_by: 42,
+      key_id: '0123456789abcdef',
+      decided_at: '2026-11-28T10:00:00+00:00',
+    });
+    expect(Object.keys(shown)).toEqual(['status', 'conditions', 'reasons', 'note', 'decided_by', 'key_id', 'decided_at']);
+  });
+});
+
 describe('toApplicationRepresentation', () => {
   it('has every documented field, in the documented order', () => {
-    const application = toApplicationRepresentation(storedApplication(), BASE_URL);
+    const application = toApplicationRepresentation(storedApplication(), BASE_URL, false);
     expect(Object.keys(application)).toEqual(APPLICATION_FIELDS);
     expect(Object.keys(application.property)).toEqual(['id', 'name']);
-    expect(Object.keys(application.applicants[0])).toEqual(['id', 'type', 'name', 'api_url']);
+    expect(Object.keys(application.applicants[0])).toEqual(['id', 'type', 'name', 'api_url', 'monthly_income', 'income_to_rent']);
   });
 
   it('maps a stored application to its representation', () => {
-    expect(toApplicationRepresentation(storedApplication(), BASE_URL)).toEqual({
+    expect(toApplicationRepresentation(storedApplication(), BASE_URL, false)).toEqual({
       id: 3001,
       property_id: 42,
       client_id: 7,
@@ -107,6 +152,10 @@ describe('toApplicationRepresentation', () => {
       showing_agent_id: null,
       referral: null,
       archived: null,
+      status: 'draft',
+      rent: 1850,
+      household_monthly_income: null,
+      income_to_rent: null,
       created_at: '2026-11-22T14:03:09+00:00',
       updated_at: '2026-11-23T08:15:00+00:00',
       property: { id: 42, name: 'Elm Court' },
@@ -116,13 +165,15 @@ describe('toApplicationRepresentation', () => {
           type: 'primary',
           name: 'Grace Hopper',
           api_url: 'https://rentals.example.com/api/v2/applications/3001/applicants/501',
+          monthly_income: null,
+          income_to_rent: null,
         },
       ],
     });
   });
 
   it('gives null for the fields creation leaves unset', () => {
-    const application = toApplicationRepresentation(storedApplication(), BASE_URL) as unknown as Record<string, unknown>;
+    const application = toApplicationRepresentation(storedApplication(), BASE_URL, false) as unknown as Record<string, unknown>;
     for (const field of FIELDS_NULL_AFTER_CREATION) {
       expect(application[field]).toBeNull();
     }
@@ -130,14 +181,14 @@ describe('toApplicationRepresentation', () => {
 
   it('gives null for optional inputs stored as null or never stored', () => {
     const stored = storedApplication({ assigned_user_id: null, user_specified_rent: null, desired_move_in: null });
-    const fromNull = toApplicationRepresentation(stored, BASE_URL);
+    const fromNull = toApplicationRepresentation(stored, BASE_URL, false);
     expect([fromNull.assigned_user_id, fromNull.user_specified_rent, fromNull.desired_move_in]).toEqual([null, null, null]);
 
     const bare = storedApplication();
     for (const field of ['assigned_user_id', 'user_specified_rent', 'desired_move_in'] as const) {
       delete (bare as Partial<ApplicationRecord>)[field];
     }
-    const fromMissing = toApplicationRepresentation(bare, BASE_URL);
+    const fromMissing = toApplicationRepresentation(bare, BASE_URL, false);
     expect([fromMissing.assigned_user_id, fromMissing.user_specified_rent, fromMissing.desired_move_in]).toEqual([
       null,
       null,
@@ -147,7 +198,9 @@ describe('toApplicationRepresentation', () => {
   });
 
   it('keeps a rent of zero as zero', () => {
-    expect(toApplicationRepresentation(storedApplication({ user_specified_rent: 0 }), BASE_URL).user_specified_rent).toBe(0);
+    expect(toApplicationRepresentation(storedApplication({ user_specified_rent: 0 }), BASE_URL, false).user_specified_rent).toBe(
+      0,
+    );
   });
 
   it('writes timestamps at seconds precision with a numeric offset', () => {
@@ -157,13 +210,18 @@ describe('toApplicationRepresentation', () => {
         updated_at: new Date('2027-03-04T05:06:07.890+02:00'),
       }),
       BASE_URL,
+      false,
     );
     expect(application.created_at).toBe('2027-01-01T00:00:00+00:00');
     expect(application.updated_at).toBe('2027-03-04T03:06:07+00:00');
   });
 
   it('names the property it was made to', () => {
-    const application = toApplicationRepresentation(storedApplication({ property_id: 9, property_name: 'Oak Row' }), BASE_URL);
+    const application = toApplicationRepresentation(
+      storedApplication({ property_id: 9, property_name: 'Oak Row' }),
+      BASE_URL,
+      false,
+    );
     expect(application.property).toEqual({ id: 9, name: 'Oak Row' });
     expect(application.property_id).toBe(9);
   });
@@ -175,15 +233,30 @@ describe('toApplicationRepresentation', () => {
         applicants: [storedApplicant({ id: 8 }), storedApplicant({ id: 9, first_name: 'Alan', last_name: 'Turing' })],
       }),
       'http://localhost:3000',
+      false,
     );
     expect(application.applicants).toEqual([
-      { id: 8, type: 'primary', name: 'Grace Hopper', api_url: 'http://localhost:3000/api/v2/applications/77/applicants/8' },
-      { id: 9, type: 'primary', name: 'Alan Turing', api_url: 'http://localhost:3000/api/v2/applications/77/applicants/9' },
+      {
+        id: 8,
+        type: 'primary',
+        name: 'Grace Hopper',
+        api_url: 'http://localhost:3000/api/v2/applications/77/applicants/8',
+        monthly_income: null,
+        income_to_rent: null,
+      },
+      {
+        id: 9,
+        type: 'primary',
+        name: 'Alan Turing',
+        api_url: 'http://localhost:3000/api/v2/applications/77/applicants/9',
+        monthly_income: null,
+        income_to_rent: null,
+      },
     ]);
   });
 
   it('reveals no personal detail of an applicant anywhere', () => {
-    const text = JSON.stringify(toApplicationRepresentation(storedApplication(), BASE_URL));
+    const text = JSON.stringify(toApplicationRepresentation(storedApplication(), BASE_URL, false));
     for (const field of ['id_number', 'dob', 'email', 'phone', 'custom_data', 'reference_id', 'redirect_url']) {
       expect(text).not.toContain(`"${field}"`);
     }
@@ -205,7 +278,7 @@ describe('toApplicationRepresentation', () => {
   });
 
   it('leaves out storage fields: _id and property_name', () => {
-    const application = toApplicationRepresentation(storedApplication(), BASE_URL) as unknown as Record<string, unknown>;
+    const application = toApplicationRepresentation(storedApplication(), BASE_URL, false) as unknown as Record<string, unknown>;
     expect(application).not.toHaveProperty('_id');
     expect(application).not.toHaveProperty('property_name');
     expect(JSON.stringify(application)).not.toContain('665f1c2e9d1b2a0087654321');

@@ -2,21 +2,32 @@ import {
   ApplicantIdentity,
   ApplicantRepresentation,
   ApplicationRepresentation,
+  ApplicationStatus,
   ConsentRecord,
+  DecisionRepresentation,
   EmergencyContactInput,
   EmploymentSectionInput,
   formatTimestamp,
   HouseholdSectionInput,
   ResidenceHistoryInput,
 } from '@app/contracts';
-import { ApplicantRecord, ApplicationRecord, StoredConsent } from './application.schema';
+import { ApplicantRecord, ApplicationRecord, StoredConsent, StoredDecision } from './application.schema';
+import { IncomeFigures, incomeFigures, judgedRent } from './income-to-rent';
 
 /**
  * The public representation: every documented field in the documented order, nulls for what
  * creation leaves unset. Applicants appear only as summaries: no SSN, date of birth or contact
- * detail is ever part of it.
+ * detail is ever part of it. `primaryCompleted` says whether the primary applicant completed the
+ * form, and `figures` what the applicants stated of their income against which rent: the form's
+ * records and the property's floor plans hold those, not the application, so the caller reads them
+ * (left out, the figures are those of the application alone: its user_specified_rent, no income).
  */
-export function toApplicationRepresentation(record: ApplicationRecord, publicBaseUrl: string): ApplicationRepresentation {
+export function toApplicationRepresentation(
+  record: ApplicationRecord,
+  publicBaseUrl: string,
+  primaryCompleted: boolean,
+  figures: IncomeFigures = incomeFigures(record.applicants, judgedRent(null, record.user_specified_rent)),
+): ApplicationRepresentation {
   return {
     id: record.id,
     property_id: record.property_id,
@@ -32,6 +43,10 @@ export function toApplicationRepresentation(record: ApplicationRecord, publicBas
     showing_agent_id: record.showing_agent_id ?? null,
     referral: record.referral ?? null,
     archived: record.archived_at ? formatTimestamp(record.archived_at) : null,
+    status: applicationStatus(record, primaryCompleted),
+    rent: figures.rent,
+    household_monthly_income: figures.household_monthly_income,
+    income_to_rent: figures.income_to_rent,
     created_at: formatTimestamp(record.created_at),
     updated_at: formatTimestamp(record.updated_at),
     property: { id: record.property_id, name: record.property_name },
@@ -40,7 +55,29 @@ export function toApplicationRepresentation(record: ApplicationRecord, publicBas
       type: applicant.type,
       name: `${applicant.first_name} ${applicant.last_name}`,
       api_url: applicantUrl(publicBaseUrl, record.id, applicant.id),
+      monthly_income: figures.applicants.get(applicant.id)?.monthly_income ?? null,
+      income_to_rent: figures.applicants.get(applicant.id)?.income_to_rent ?? null,
     })),
+  };
+}
+
+/** The application's status: its current decision's, else submitted once the primary applicant completed the form, else draft. */
+export function applicationStatus(record: ApplicationRecord, primaryCompleted: boolean): ApplicationStatus {
+  const decision = record.decisions?.[0];
+  if (decision) return decision.status;
+  return primaryCompleted ? 'submitted' : 'draft';
+}
+
+/** A stored decision as the API shows it: every field, in order, the time formatted. */
+export function toDecisionRepresentation(decision: StoredDecision): DecisionRepresentation {
+  return {
+    status: decision.status,
+    conditions: decision.conditions.map(({ kind, amount, text }) => ({ kind, amount: amount ?? null, text: text ?? null })),
+    reasons: [...decision.reasons],
+    note: decision.note ?? null,
+    decided_by: decision.decided_by ?? null,
+    key_id: decision.key_id ?? null,
+    decided_at: formatTimestamp(decision.decided_at),
   };
 }
 

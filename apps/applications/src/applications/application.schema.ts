@@ -1,5 +1,14 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { ApplicantType, FormConsent, FormStatus, SealedValue } from '@app/contracts';
+import { Schema as MongooseSchema } from 'mongoose';
+import {
+  ApplicantType,
+  DecisionConditionKind,
+  DecisionStatus,
+  DeclineReason,
+  FormConsent,
+  FormStatus,
+  SealedValue,
+} from '@app/contracts';
 
 /** An encrypted value and the id of the key it was sealed with (see FieldCipher). */
 @Schema({ _id: false, versionKey: false })
@@ -18,6 +27,20 @@ export class SealedValueRecord implements SealedValue {
 }
 
 const SealedValueSchema = SchemaFactory.createForClass(SealedValueRecord);
+
+/** A decision as stored, in the application's `decisions`: newest first, each kept when another replaces it. */
+export interface StoredDecision {
+  status: DecisionStatus;
+  conditions: Array<{ kind: DecisionConditionKind; amount: number | null; text: string | null }>;
+  reasons: DeclineReason[];
+  note: string | null;
+  decided_by: number | null;
+  /** The API key's id (see RecordDecisionMessage); null for an applicant's own withdrawal. */
+  key_id: string | null;
+  decided_at: Date;
+  /** The request that recorded it, so that a request done twice records it once; never returned. */
+  request_key?: string;
+}
 
 /** A ConsentRecord as stored: written once, by the completion, and never changed. */
 export interface StoredConsent extends FormConsent {
@@ -178,6 +201,13 @@ export class ApplicationRecord {
   /** When it was archived; null while it is not. Returned as `archived`. */
   @Prop({ type: Date, default: null })
   archived_at?: Date | null;
+
+  /**
+   * Every decision recorded, newest first (the first is the current one); absent until the first.
+   * Set through ApplicationVersions as a PATCH's fields are.
+   */
+  @Prop({ type: [MongooseSchema.Types.Mixed], default: undefined })
+  decisions?: StoredDecision[];
 
   @Prop({ type: [ApplicantSchema], default: [] })
   applicants: ApplicantRecord[];

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DecisionsService } from '../decisions/decisions.service';
 import { ApplicantInput, ApplicationInput, ErrorCode, MAX_APPLICANTS, ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher, FormLinkTokens } from '@app/crypto';
 import { EventOutbox, PendingEvent } from '@app/events';
@@ -354,6 +355,7 @@ describe('ApplicationsService over collections in memory', () => {
         new FormTokens(cipher, env),
         new ApplicantSealer(cipher),
         new EventOutbox(connection),
+        {} as DecisionsService,
       );
     };
     const tokenOf = async (applicationId: number, applicantId: number) =>

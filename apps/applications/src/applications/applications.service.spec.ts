@@ -76,7 +76,7 @@ describe('ApplicationsService', () => {
         { provide: ApplicationIndex, useValue: index },
         { provide: ApplicationVersions, useValue: {} },
         { provide: FormTokens, useValue: new FormTokens(cipher, env) },
-        { provide: ApplicantForms, useValue: {} },
+        { provide: ApplicantForms, useValue: { find: jest.fn().mockResolvedValue(null) } },
         { provide: ApplicationsEnvironment, useValue: env },
         { provide: EventOutbox, useValue: outbox },
       ],

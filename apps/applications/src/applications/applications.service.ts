@@ -26,6 +26,7 @@ import { matchesListFilters } from './application-filters';
 import { ApplicationIndex, ApplicationList } from './application-index';
 import { ApplicationVersions } from './application-versions';
 import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
+import { incomeFigures, judgedRent } from './income-to-rent';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicantForms, withFormProgress } from './applicant-forms';
@@ -83,7 +84,40 @@ export class ApplicationsService {
 
   /** The client's application; another client's is as unknown as one that never existed. */
   async get(clientId: number, id: number): Promise<ApplicationRepresentation> {
-    return toApplicationRepresentation(await this.owned(clientId, id), this.publicBaseUrl);
+    return this.represent(await this.owned(clientId, id));
+  }
+
+  /**
+   * The representation of an application read with every change folded in. Its status and income
+   * figures need its applicants' form progress (kept in ApplicantForms) and its floor plan's rent
+   * (asked of the properties service); `rents` shares those asks across a list page.
+   */
+  async represent(application: ApplicationRecord, rents?: FloorPlanRents): Promise<ApplicationRepresentation> {
+    return (await this.read(application, rents)).representation;
+  }
+
+  /** The representation, and the primary applicant's form_status it was made with. */
+  private async read(
+    application: ApplicationRecord,
+    rents = new FloorPlanRents(this.properties, application.client_id),
+  ): Promise<{ representation: ApplicationRepresentation; primaryFormStatus: FormStatus }> {
+    const [applicants, floorPlanRent] = await Promise.all([
+      Promise.all(
+        application.applicants.map(async (applicant) =>
+          withFormProgress(applicant, applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null),
+        ),
+      ),
+      rents.of(application.property_id, application.floor_plan_id ?? null),
+    ]);
+    const primaryFormStatus = applicants[0]?.form_status ?? 'not_started';
+    const figures = incomeFigures(applicants, judgedRent(floorPlanRent, application.user_specified_rent));
+    const representation = toApplicationRepresentation(
+      application,
+      this.publicBaseUrl,
+      primaryFormStatus === 'completed',
+      figures,
+    );
+    return { representation, primaryFormStatus };
   }
 
   async getApplicant(clientId: number, applicationId: number, id: number): Promise<ApplicantRepresentation> {
@@ -169,7 +203,8 @@ export class ApplicationsService {
     const head = await this.index.head(list);
     // A cursor from beyond the head (made up, or from another list) starts at the head.
     let position = query.before === undefined ? head : Math.min(query.before - 1, head);
-    const items: Array<{ position: number; application: ApplicationRecord }> = [];
+    const items: Array<{ position: number; representation: ApplicationRepresentation }> = [];
+    const rents = new FloorPlanRents(this.properties, clientId);
     for (let scanned = 0, round = 0; items.length < query.limit && position >= 1 && scanned < MAX_PAGE_SCAN; round++) {
       const wanted = query.limit - items.length;
       const ahead = round === 0 ? wanted : Math.min(wanted * 4, MAX_READ_AHEAD);
@@ -180,10 +215,10 @@ export class ApplicationsService {
         entries.map((entry) => entry.application_id),
       );
       const byId = new Map(read.map((application) => [application.id, application]));
-      const kept = await Promise.all(entries.map((entry) => this.keptByFilters(byId.get(entry.application_id), filters)));
+      const kept = await Promise.all(entries.map((entry) => this.keptByFilters(byId.get(entry.application_id), filters, rents)));
       entries.forEach((entry, i) => {
-        const application = kept[i];
-        if (application && items.length < query.limit) items.push({ position: entry.position, application });
+        const representation = kept[i];
+        if (representation && items.length < query.limit) items.push({ position: entry.position, representation });
       });
       position -= count;
       scanned += count;
@@ -191,24 +226,23 @@ export class ApplicationsService {
     // A full page continues below its last item (what was read beyond it is read again then).
     const last = items.length === query.limit ? items[items.length - 1].position - 1 : position;
     return {
-      items: items.map(({ application }) => toApplicationRepresentation(application, this.publicBaseUrl)),
+      items: items.map(({ representation }) => representation),
       next_cursor: last >= 1 ? encodeCursor(last + 1) : null,
     };
   }
 
-  /** The application if there is one and the list filters keep it, else null. */
+  /**
+   * The representation of the application if there is one and the list filters keep it, else
+   * null. Those that the application's own fields leave out are left out before it is represented.
+   */
   private async keptByFilters(
     application: ApplicationRecord | undefined,
     filters: ApplicationListFilters,
-  ): Promise<ApplicationRecord | null> {
-    if (!application) return null;
-    let formStatus: FormStatus | undefined;
-    if (filters.form_status !== undefined) {
-      const primary = application.applicants[0];
-      const form = primary.form_token_digest ? await this.forms.find(primary.form_token_digest) : null;
-      formStatus = withFormProgress(primary, form).form_status ?? 'not_started';
-    }
-    return matchesListFilters(application, filters, formStatus) ? application : null;
+    rents: FloorPlanRents,
+  ): Promise<ApplicationRepresentation | null> {
+    if (!application || !matchesListFilters(application, filters)) return null;
+    const { representation, primaryFormStatus } = await this.read(application, rents);
+    return matchesListFilters(application, filters, { primaryFormStatus, representation }) ? representation : null;
   }
 
   /**
@@ -228,7 +262,7 @@ export class ApplicationsService {
     if (earlier) {
       // The try that stored it may have died before saying it kept it: its events show from now.
       await this.repository.confirmCreated(earlier.id, earlier.event_ids ?? []);
-      return toApplicationRepresentation(await this.versions.current(earlier), this.publicBaseUrl);
+      return this.represent(await this.versions.current(earlier));
     }
 
     // The ids are claimed while the property is looked up rather than after it. A refused create
@@ -278,7 +312,7 @@ export class ApplicationsService {
       await this.outbox.discard(eventIds);
       await this.repository.confirmCreated(stored.id, stored.event_ids ?? []);
     }
-    return toApplicationRepresentation(stored, this.publicBaseUrl);
+    return this.represent(stored);
   }
 
   /** Removes the just-stored application and refuses, unless its property is still live. */
@@ -397,6 +431,32 @@ export class ApplicationsService {
     const stored = await this.repository.findByKey(id);
     if (!stored || stored.client_id !== clientId) return null;
     return this.versions.current(stored);
+  }
+}
+
+/**
+ * The rents of floor plans, asked of the properties service once per property however many
+ * applications of a list page name it. A property gone since (deleted) has none.
+ */
+export class FloorPlanRents {
+  private readonly properties = new Map<number, Promise<Map<number, number | null> | null>>();
+
+  constructor(
+    private readonly client: PropertiesClient,
+    private readonly clientId: number,
+  ) {}
+
+  /** The rent of the floor plan, or null: none chosen, gone, or without a rent. */
+  async of(propertyId: number, floorPlanId: number | null): Promise<number | null> {
+    if (floorPlanId === null) return null;
+    let plans = this.properties.get(propertyId);
+    if (!plans) {
+      plans = this.client
+        .floorPlans(this.clientId, propertyId)
+        .then((found) => (found ? new Map(found.map((plan) => [plan.id, plan.rent])) : null));
+      this.properties.set(propertyId, plans);
+    }
+    return (await plans)?.get(floorPlanId) ?? null;
   }
 }
 

@@ -29,6 +29,11 @@ export class PropertiesClient {
    * property (deleted since the application was made, say): what a floor_plan_id is checked against.
    */
   async floorPlanIds(clientId: number, propertyId: number): Promise<number[] | null> {
+    return (await this.floorPlans(clientId, propertyId))?.map((plan) => plan.id) ?? null;
+  }
+
+  /** The floor plans (id and rent) of the client's live property, or null when it has none such. */
+  async floorPlans(clientId: number, propertyId: number): Promise<Array<{ id: number; rent: number | null }> | null> {
     const message: PropertyRefMessage = { client_id: clientId, id: propertyId };
     let answer: unknown;
     try {
@@ -39,7 +44,10 @@ export class PropertiesClient {
     }
     const plans = (answer as { property?: { floor_plans?: unknown } } | null)?.property?.floor_plans;
     if (Array.isArray(plans) && plans.every((plan) => isPositiveId((plan as { id?: unknown } | null)?.id))) {
-      return plans.map((plan: { id: number }) => plan.id);
+      return plans.map((plan: { id: number; rent?: unknown }) => ({
+        id: plan.id,
+        rent: typeof plan.rent === 'number' ? plan.rent : null,
+      }));
     }
     throw new Error('properties.get answered with an unexpected shape');
   }

@@ -206,7 +206,55 @@ export class FormHttpController {
         iframe,
         property,
         added: applicant.added,
+        withdrawUrl: withIframe(`/applicants/${token}/withdraw`, iframe),
       });
+    });
+  }
+
+  /**
+   * The page that asks the applicant to confirm withdrawing its application, at any point of the
+   * form (the link is in every e-mail and on the confirmation page), or says it is withdrawn.
+   */
+  @Get('applicants/:token/withdraw')
+  async withdrawal(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.flow.answer(reply, iframe, async () => {
+      const { applicant, property } = await this.flow.openApplicant(token);
+      return this.withdrawalPage(reply, iframe, token, property, applicant.withdrawn === true);
+    });
+  }
+
+  @Post('applicants/:token/withdraw')
+  async withdraw(
+    @Param('token') token: string,
+    @Iframe() iframe: boolean,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    return this.flow.answer(reply, iframe, async () => {
+      const action = `/applicants/${token}/withdraw`;
+      const { link } = await this.flow.openApplicant(token);
+      const body = await this.flow.submitted(request, action);
+      await this.backends.applications<FormApplicant>(APPLICATION_FORMS.WITHDRAW, { ...link, submission: body.nonce });
+      return this.flow.pages.redirect(reply, withIframe(action, iframe), iframe);
+    });
+  }
+
+  private withdrawalPage(
+    reply: FastifyReply,
+    iframe: boolean,
+    token: string,
+    property: PropertyRepresentation,
+    withdrawn: boolean,
+  ): FastifyReply {
+    const action = `/applicants/${token}/withdraw`;
+    return this.flow.pages.send(reply, 200, 'withdraw', {
+      title: withdrawn ? 'Application withdrawn' : 'Withdraw your application',
+      iframe,
+      property,
+      withdrawn,
+      action: withIframe(action, iframe),
+      csrf: this.flow.csrf.issue(action),
+      back: withIframe(`/applicants/${token}`, iframe),
     });
   }
 

@@ -4,6 +4,7 @@ import {
   AddApplicantMessage,
   AddApplicantRequest,
   ApplicantResponse,
+  APPLICATION_STATUSES,
   ApplicationListResponse,
   applicationRefFromPath,
   ApplicationResponse,
@@ -116,6 +117,20 @@ export class ApplicationsHttpController {
       'midnight UTC): pass the latest updated_at seen to sync. A page reads at most 500 list positions, so with a ' +
       'filter few applications pass it may be short, or empty, and still have a next_cursor.',
     example: '2026-11-22T14:03:09+00:00',
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    enum: APPLICATION_STATUSES,
+    description: 'Only applications whose status is this: draft, submitted, or the current decision’s.',
+  })
+  @ApiQuery({
+    name: 'income_to_rent_min',
+    required: false,
+    schema: { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,2})?$' },
+    description:
+      'Only applications whose household income_to_rent is at least this (0 to 1000, two decimals at most); those without one are left out.',
+    example: '3',
   })
   @ApiSuccess(200, ApplicationListResponse, 'A page of applications, and the cursor of the next one.')
   @ApiErrorResponses([401, 422, 429, 503], { 422: LIST_422 })

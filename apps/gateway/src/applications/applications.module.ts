@@ -7,10 +7,11 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AuditEventsHttpController } from '../audit/audit-events.http.controller';
 import { ApplicantsHttpController } from './applicants.http.controller';
 import { ApplicationsHttpController } from './applications.http.controller';
+import { DecisionsHttpController } from './decisions.http.controller';
 
 @Module({
   imports: [AuthModule, RateLimitModule, BackendsModule],
-  controllers: [ApplicationsHttpController, ApplicantsHttpController, AuditEventsHttpController],
+  controllers: [ApplicationsHttpController, DecisionsHttpController, ApplicantsHttpController, AuditEventsHttpController],
   providers: fieldCipherProviders(GatewayEnvironment),
 })
 export class ApplicationsModule {}

@@ -20,6 +20,7 @@ import {
   SensitiveApplicantMessage,
   ServiceError,
   APPLICATIONS,
+  DecisionListResponse,
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
@@ -62,7 +63,8 @@ export class ApplicationSummaryHttpController {
     summary: 'Print an application',
     description:
       'A PDF of the application: the property, every applicant and guarantor with their details and answers, their ' +
-      'documents and each signed consent; an SSN only as its last four digits. Only to a key granted the ' +
+      'documents and each signed consent, the status, income to rent and every decision recorded; an SSN only as its ' +
+      'last four digits. Only to a key granted the ' +
       'sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).',
   })
   @ApiPathId('id', 'The application’s id, a positive integer.')
@@ -96,11 +98,13 @@ export class ApplicationSummaryHttpController {
     for (const { id: applicantId } of application.applicants) {
       applicants.push(await this.applicant(credential, application.id, applicantId));
     }
+    const { decisions } = await this.backends.applications<DecisionListResponse>(APPLICATIONS.LIST_DECISIONS, ref);
     const pdf = summaryPdf({
       application,
       property,
       preset: await this.preset(credential.clientId, property, applicants),
       applicants,
+      decisions,
       generatedAt: formatTimestamp(new Date()),
     });
     return reply

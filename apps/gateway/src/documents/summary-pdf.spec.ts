@@ -60,6 +60,7 @@ function summaryOf(applicants: SummaryApplicant[]): ApplicationSummary {
     property: null,
     preset: FORM_PRESETS[0],
     applicants,
+    decisions: [],
     generatedAt: AT,
   };
 }

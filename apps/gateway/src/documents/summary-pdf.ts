@@ -3,6 +3,7 @@ import {
   answerWording,
   ApplicantRepresentation,
   ApplicationRepresentation,
+  DecisionRepresentation,
   DocumentRepresentation,
   FormPreset,
   HouseholdPerson,
@@ -25,7 +26,37 @@ export interface ApplicationSummary {
   property: PropertyRepresentation | null;
   preset: FormPreset;
   applicants: SummaryApplicant[];
+  /** Every decision recorded, newest first (GET .../decisions). */
+  decisions: DecisionRepresentation[];
   generatedAt: string;
+}
+
+const STATUS_NAMES: Record<string, string> = {
+  draft: 'draft',
+  submitted: 'submitted',
+  approved: 'approved',
+  conditionally_approved: 'approved on conditions',
+  declined: 'declined',
+  withdrawn: 'withdrawn',
+};
+
+/** A decision in one line: what, when, by whom, with its conditions or reasons. */
+export function decisionLine(decision: DecisionRepresentation): string {
+  const conditions = decision.conditions.map((condition) =>
+    condition.kind === 'deposit'
+      ? `deposit of ${dollars(condition.amount)}`
+      : condition.text
+        ? `${condition.kind}: ${condition.text}`
+        : condition.kind,
+  );
+  const parts = [
+    STATUS_NAMES[decision.status] ?? decision.status,
+    ...(conditions.length > 0 ? [`conditions: ${conditions.join('; ')}`] : []),
+    ...(decision.reasons.length > 0 ? [`reasons: ${decision.reasons.join(', ')}`] : []),
+    decision.decided_by === null ? null : `by user ${decision.decided_by}`,
+    decision.key_id === null ? 'by the applicant, on the form' : `through API key ${decision.key_id}`,
+  ];
+  return `${decision.decided_at}: ${parts.filter(Boolean).join(', ')}`;
 }
 
 const TYPE_NAMES: Record<string, string> = { primary: 'Primary applicant', co_applicant: 'Co-applicant', guarantor: 'Guarantor' };
@@ -46,7 +77,7 @@ function dollars(amount: number | null | undefined): string | null {
  * the PDF streams out as it is written.
  */
 export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
-  const { application, property, preset, applicants } = summary;
+  const { application, property, preset, applicants, decisions } = summary;
   // Uncompressed: pdfkit 0.20's compressed output has cross-reference offsets that point past
   // their objects (readers must repair it); a summary of a few pages is small either way.
   const pdf = new PDFDocument({ size: 'LETTER', margin: 54, compress: false, info: { Title: `Application ${application.id}` } });
@@ -76,6 +107,19 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
   line('Desired move-in', application.desired_move_in);
   line('Desired lease length', application.desired_lease_length);
   line('Created', application.created_at);
+
+  heading('Decision');
+  line('Status', STATUS_NAMES[application.status ?? 'draft'] ?? application.status);
+  line('Rent judged against', dollars(application.rent));
+  line('Household monthly income', dollars(application.household_monthly_income));
+  line('Income to rent', application.income_to_rent ?? null);
+  const current = decisions[0];
+  if (current?.note) line('Note', current.note);
+  if (decisions.length === 0) pdf.text('Nothing decided yet.');
+  else {
+    heading('Decision history, newest first', 11);
+    for (const decision of decisions) pdf.text(drawable(decisionLine(decision)));
+  }
 
   for (const { applicant, dob, ssnLastFour, documents } of applicants) {
     heading(`${TYPE_NAMES[applicant.type] ?? applicant.type}: ${applicant.name}`);

@@ -54,7 +54,7 @@ export const APPLICATION_UPDATE_422 = {
 };
 
 export const LIST_422 = {
-  description: `A limit that is not an integer from 1 to ${MAX_PAGE_SIZE}, a cursor this API did not hand out, a property_id or assigned_user_id that is not a positive integer, an archived or form_status that is not one of its values, an updated_since that is not a timestamp, or an unknown query parameter; details names each.`,
+  description: `A limit that is not an integer from 1 to ${MAX_PAGE_SIZE}, a cursor this API did not hand out, a property_id or assigned_user_id that is not a positive integer, an archived, form_status or status that is not one of its values, an updated_since that is not a timestamp, an income_to_rent_min that is not a number from 0 to 1000, or an unknown query parameter; details names each.`,
   examples: {
     limit: errorBody('Bad limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, [
       { field: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` },

@@ -1,5 +1,5 @@
 import { OpenAPIObject } from '@nestjs/swagger';
-import { DOMAIN_EVENTS, DomainEventName, EVENT_DATA_FIELDS, EventData } from '@app/contracts';
+import { DECISION_STATUSES, DOMAIN_EVENTS, DomainEventName, EVENT_DATA_FIELDS, EventData } from '@app/contracts';
 
 type Json = Record<string, unknown>;
 
@@ -28,6 +28,12 @@ const DATA_FIELDS: Record<keyof EventData, Json> = {
     example: ['assigned_user_id'],
   },
   document_id: { ...ID, description: 'The document uploaded (GET .../documents).', example: 5 },
+  status: {
+    type: 'string',
+    enum: [...DECISION_STATUSES],
+    description: 'The status of the decision recorded (GET .../decision for the rest of it).',
+    example: 'approved',
+  },
 };
 
 const EVENT_ID = {

@@ -11,6 +11,7 @@ import {
   StringField,
   UrlField,
 } from '../validation/fields';
+import { APPLICATION_STATUSES, ApplicationStatus } from './decision-status';
 
 /** Upper bounds of the integer inputs, so that no absurd number is stored or passed on. */
 export const MAX_RENT = 1_000_000;
@@ -136,6 +137,28 @@ export class ApplicantSummary {
     example: 'http://localhost:3000/api/v2/applications/1/applicants/1',
   })
   api_url: string;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    required: true,
+    description:
+      'The monthly income the applicant stated on the form: its employment’s monthly incomes and its other incomes’ ' +
+      'monthly amounts summed, in dollars; null until it saved that section.',
+    example: 5600,
+  })
+  /** Always given by this release; optional in the type, as a service of the previous release answers without it. */
+  monthly_income?: number | null;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    required: true,
+    description:
+      'monthly_income divided by the application’s rent, to two decimals; null when either is unknown or the rent is 0.',
+    example: 3.03,
+  })
+  income_to_rent?: number | null;
 }
 
 export class ApplicationProperty {
@@ -197,6 +220,48 @@ export class ApplicationRepresentation {
     example: null,
   })
   archived: string | null;
+
+  @ApiProperty({
+    enum: APPLICATION_STATUSES,
+    description:
+      'draft until the primary applicant completes the online form, then submitted; once a decision is recorded ' +
+      '(POST /api/v2/applications/{id}/decision, or the applicant withdraws), the decision’s status.',
+    example: 'draft',
+    required: true,
+  })
+  /** Always given by this release; optional in the type, as a service of the previous release answers without it. */
+  status?: ApplicationStatus;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    required: true,
+    description:
+      'The monthly rent the application is judged against: its floor plan’s rent when one is chosen and has a rent, ' +
+      'else user_specified_rent; null when neither is known.',
+    example: 1850,
+  })
+  rent?: number | null;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    required: true,
+    description:
+      'The monthly incomes of the primary applicant and the co-applicants summed (not the guarantors’); null while ' +
+      'one of them has not stated an income.',
+    example: 5600,
+  })
+  household_monthly_income?: number | null;
+
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    required: true,
+    description: 'household_monthly_income divided by rent, to two decimals; null when either is unknown or the rent is 0.',
+    example: 3.03,
+  })
+  income_to_rent?: number | null;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;

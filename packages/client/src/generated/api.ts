@@ -210,6 +210,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/applications/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an application’s decision
+         * @description The current decision; 404 while none was recorded.
+         */
+        get: operations["getDecision"];
+        put?: never;
+        /**
+         * Decide on an application
+         * @description Records the decision: approved, conditionally_approved (with its conditions), declined (with its reasons) or withdrawn. It replaces the current one, which stays in the history; the application’s status becomes its status. Not on an archived application (409). Publishes application.decided.
+         */
+        post: operations["recordDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/applications/{id}/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an application’s decisions
+         * @description Every decision recorded on the application, newest first (the first is the current one); empty while none was.
+         */
+        get: operations["listDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/applications/{application_id}/applicants/{id}": {
         parameters: {
             query?: never;
@@ -307,7 +351,7 @@ export interface paths {
         };
         /**
          * Print an application
-         * @description A PDF of the application: the property, every applicant and guarantor with their details and answers, their documents and each signed consent; an SSN only as its last four digits. Only to a key granted the sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).
+         * @description A PDF of the application: the property, every applicant and guarantor with their details and answers, their documents and each signed consent, the status, income to rent and every decision recorded; an SSN only as its last four digits. Only to a key granted the sensitive_data scope; each applicant’s sensitive data read for it is recorded (GET /api/v2/audit_events).
          */
         get: operations["getApplicationSummaryPdf"];
         put?: never;
@@ -1072,6 +1116,16 @@ export interface components {
              * @example http://localhost:3000/api/v2/applications/1/applicants/1
              */
             api_url: string;
+            /**
+             * @description The monthly income the applicant stated on the form: its employment’s monthly incomes and its other incomes’ monthly amounts summed, in dollars; null until it saved that section.
+             * @example 5600
+             */
+            monthly_income: number | null;
+            /**
+             * @description monthly_income divided by the application’s rent, to two decimals; null when either is unknown or the rent is 0.
+             * @example 3.03
+             */
+            income_to_rent: number | null;
         };
         ApplicationRepresentation: {
             /**
@@ -1151,6 +1205,27 @@ export interface components {
              * @example null
              */
             archived: string | null;
+            /**
+             * @description draft until the primary applicant completes the online form, then submitted; once a decision is recorded (POST /api/v2/applications/{id}/decision, or the applicant withdraws), the decision’s status.
+             * @example draft
+             * @enum {string}
+             */
+            status: "draft" | "submitted" | "approved" | "conditionally_approved" | "declined" | "withdrawn";
+            /**
+             * @description The monthly rent the application is judged against: its floor plan’s rent when one is chosen and has a rent, else user_specified_rent; null when neither is known.
+             * @example 1850
+             */
+            rent: number | null;
+            /**
+             * @description The monthly incomes of the primary applicant and the co-applicants summed (not the guarantors’); null while one of them has not stated an income.
+             * @example 5600
+             */
+            household_monthly_income: number | null;
+            /**
+             * @description household_monthly_income divided by rent, to two decimals; null when either is unknown or the rent is 0.
+             * @example 3.03
+             */
+            income_to_rent: number | null;
             /**
              * Format: date-time
              * @description ISO 8601, seconds precision, numeric offset.
@@ -1623,6 +1698,109 @@ export interface components {
         };
         ApplicantResponse: {
             applicant: components["schemas"]["ApplicantRepresentation"];
+        };
+        DecisionConditionInput: {
+            /**
+             * @description deposit: a deposit of `amount`; guarantor: a guarantor is required; co_signer: a co-signer; other: as `text` says.
+             * @example deposit
+             * @enum {string}
+             */
+            kind: "deposit" | "guarantor" | "co_signer" | "other";
+            /**
+             * @description The deposit asked, in dollars: required for deposit, not given for the others.
+             * @example 3700
+             */
+            amount?: number | null;
+            /**
+             * @description The condition in words, trimmed: required for other.
+             * @example Two months’ rent as deposit
+             */
+            text?: string | null;
+        };
+        DecisionInput: {
+            /**
+             * @description What was decided.
+             * @example conditionally_approved
+             * @enum {string}
+             */
+            status: "approved" | "conditionally_approved" | "declined" | "withdrawn";
+            /** @description For conditionally_approved (at least one, at most 10); no other status takes any. */
+            conditions?: components["schemas"]["DecisionConditionInput"][] | null;
+            /**
+             * @description For declined (at least one); no other status takes any.
+             * @example [
+             *       "income"
+             *     ]
+             */
+            reasons?: ("income" | "rental_history" | "screening_report" | "incomplete" | "other")[] | null;
+            /**
+             * @description Free text, trimmed; required when reasons include other. Shown to the applicant in the decision’s e-mail.
+             * @example Please bring the deposit to the office by December 1.
+             */
+            note?: string | null;
+            /**
+             * Format: int64
+             * @description The id of the user (in the caller’s software) who decided.
+             * @example 42
+             */
+            decided_by?: number | null;
+        };
+        RecordDecisionRequest: {
+            decision: components["schemas"]["DecisionInput"];
+        };
+        DecisionCondition: {
+            /**
+             * @example deposit
+             * @enum {string}
+             */
+            kind: "deposit" | "guarantor" | "co_signer" | "other";
+            /**
+             * @description Dollars, for a deposit; null otherwise.
+             * @example 3700
+             */
+            amount: number | null;
+            /** @example null */
+            text: string | null;
+        };
+        DecisionRepresentation: {
+            /**
+             * @example conditionally_approved
+             * @enum {string}
+             */
+            status: "approved" | "conditionally_approved" | "declined" | "withdrawn";
+            /** @description Empty unless conditionally_approved. */
+            conditions: components["schemas"]["DecisionCondition"][];
+            /**
+             * @description Empty unless declined.
+             * @example []
+             */
+            reasons: ("income" | "rental_history" | "screening_report" | "incomplete" | "other")[];
+            /** @example null */
+            note: string | null;
+            /**
+             * Format: int64
+             * @description The user id given, if any.
+             * @example 42
+             */
+            decided_by: number | null;
+            /**
+             * @description Who recorded it: the first 16 hex digits of the SHA-256 of the API key (as in audit events), or null when the applicant withdrew on the form.
+             * @example 4f2a9c0d1e3b5a7c
+             */
+            key_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, seconds precision, numeric offset.
+             * @example 2026-11-28T10:00:00+00:00
+             */
+            decided_at: string;
+        };
+        DecisionResponse: {
+            decision: components["schemas"]["DecisionRepresentation"];
+        };
+        DecisionListResponse: {
+            /** @description Every decision recorded, newest first; at most 50. */
+            decisions: components["schemas"]["DecisionRepresentation"][];
         };
         ApplicantSensitiveData: {
             /**
@@ -2175,7 +2353,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided")[];
         };
         CreateWebhookRequest: {
             webhook: components["schemas"]["WebhookInput"];
@@ -2190,7 +2368,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided")[];
             /** @example 2026-11-22T14:03:09+00:00 */
             created_at: string;
             /**
@@ -2212,7 +2390,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided")[];
             /** @example 2026-11-22T14:03:09+00:00 */
             created_at: string;
         };
@@ -3234,6 +3412,57 @@ export interface components {
                 form_preset_id: number;
             };
         };
+        /** @description The body of a delivery of application.decided. */
+        ApplicationDecidedEvent: {
+            /**
+             * @description The event’s id, sent as webhook-id too, the same on every attempt: drop duplicates by it.
+             * @example evt_1f0c4b0e4a3b4e8f9d3c2b1a0f9e8d7c
+             */
+            id: string;
+            /**
+             * @example application.decided
+             * @enum {string}
+             */
+            event: "application.decided";
+            /**
+             * @example false
+             * @enum {boolean}
+             */
+            test_mode: false;
+            /**
+             * @description When the event happened.
+             * @example 2026-11-22T14:03:09+00:00
+             */
+            created_at: string;
+            /**
+             * @description The ids the event is about.
+             * @example {
+             *       "application_id": 7,
+             *       "property_id": 3,
+             *       "status": "approved"
+             *     }
+             */
+            data: {
+                /**
+                 * Format: int64
+                 * @description The application.
+                 * @example 7
+                 */
+                application_id: number;
+                /**
+                 * Format: int64
+                 * @description The property the event is about, or whose application or applicant it is.
+                 * @example 3
+                 */
+                property_id: number;
+                /**
+                 * @description The status of the decision recorded (GET .../decision for the rest of it).
+                 * @example approved
+                 * @enum {string}
+                 */
+                status: "approved" | "conditionally_approved" | "declined" | "withdrawn";
+            };
+        };
         /** @description The body of a test delivery (POST /api/v2/webhooks/{id}/test): of the first event the webhook names, about nothing. */
         WebhookTestEvent: {
             /**
@@ -3245,7 +3474,7 @@ export interface components {
              * @example application_form.completed
              * @enum {string}
              */
-            event: "property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted";
+            event: "property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided";
             /**
              * @example true
              * @enum {boolean}
@@ -3263,7 +3492,7 @@ export interface components {
             data: Record<string, never>;
         };
         /** @description Any delivery’s body: check test_mode, then event, for the data it holds. */
-        WebhookEvent: components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["PropertyDeletedEvent"] | components["schemas"]["FloorPlanCreatedEvent"] | components["schemas"]["FloorPlanUpdatedEvent"] | components["schemas"]["FloorPlanDeletedEvent"] | components["schemas"]["ApplicationCreatedEvent"] | components["schemas"]["ApplicationUpdatedEvent"] | components["schemas"]["ApplicationArchivedEvent"] | components["schemas"]["ApplicationRestoredEvent"] | components["schemas"]["ApplicantCreatedEvent"] | components["schemas"]["ApplicationFormStartedEvent"] | components["schemas"]["ApplicationFormCompletedEvent"] | components["schemas"]["ApplicantUpdatedEvent"] | components["schemas"]["ApplicantRemovedEvent"] | components["schemas"]["ApplicantDocumentAddedEvent"] | components["schemas"]["FormPresetCreatedEvent"] | components["schemas"]["FormPresetUpdatedEvent"] | components["schemas"]["FormPresetDeletedEvent"] | components["schemas"]["WebhookTestEvent"];
+        WebhookEvent: components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["PropertyDeletedEvent"] | components["schemas"]["FloorPlanCreatedEvent"] | components["schemas"]["FloorPlanUpdatedEvent"] | components["schemas"]["FloorPlanDeletedEvent"] | components["schemas"]["ApplicationCreatedEvent"] | components["schemas"]["ApplicationUpdatedEvent"] | components["schemas"]["ApplicationArchivedEvent"] | components["schemas"]["ApplicationRestoredEvent"] | components["schemas"]["ApplicantCreatedEvent"] | components["schemas"]["ApplicationFormStartedEvent"] | components["schemas"]["ApplicationFormCompletedEvent"] | components["schemas"]["ApplicantUpdatedEvent"] | components["schemas"]["ApplicantRemovedEvent"] | components["schemas"]["ApplicantDocumentAddedEvent"] | components["schemas"]["FormPresetCreatedEvent"] | components["schemas"]["FormPresetUpdatedEvent"] | components["schemas"]["FormPresetDeletedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["WebhookTestEvent"];
     };
     responses: never;
     parameters: never;
@@ -4860,6 +5089,10 @@ export interface operations {
     listApplications: {
         parameters: {
             query?: {
+                /** @description Only applications whose household income_to_rent is at least this (0 to 1000, two decimals at most); those without one are left out. */
+                income_to_rent_min?: string;
+                /** @description Only applications whose status is this: draft, submitted, or the current decision’s. */
+                status?: "draft" | "submitted" | "approved" | "conditionally_approved" | "declined" | "withdrawn";
                 /** @description Only applications with updated_at at or after this ISO 8601 timestamp (encode + as %2B) or date (YYYY-MM-DD, midnight UTC): pass the latest updated_at seen to sync. A page reads at most 500 list positions, so with a filter few applications pass it may be short, or empty, and still have a next_cursor. */
                 updated_since?: string;
                 /** @description Only applications assigned to this user. */
@@ -4914,7 +5147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A limit that is not an integer from 1 to 100, a cursor this API did not hand out, a property_id or assigned_user_id that is not a positive integer, an archived or form_status that is not one of its values, an updated_since that is not a timestamp, or an unknown query parameter; details names each. */
+            /** @description A limit that is not an integer from 1 to 100, a cursor this API did not hand out, a property_id or assigned_user_id that is not a positive integer, an archived, form_status or status that is not one of its values, an updated_since that is not a timestamp, an income_to_rent_min that is not a number from 0 to 1000, or an unknown query parameter; details names each. */
             422: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
@@ -5554,6 +5787,409 @@ export interface operations {
             };
             /** @description Invalid input, under the rules of the primary applicant: the message names the first problem and details lists every one, unknown fields included. Also an application that has its 20 applicants already, and an Idempotency-Key that is malformed or was used before for a different request. */
             422: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDecision: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The application’s id, a positive integer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current decision. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The application id is not a positive integer, names no application, or another client’s. GET of the decision: also an application with no decision yet. */
+            404: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    recordDecision: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+                /** @description Makes the request safe to retry. Choose a fresh value (a new UUID, say) for each request you mean to make, and send the same value again only when retrying that request after a timeout, a 503 or a lost connection. 1 to 255 printable ASCII characters. Repeats of the request with the same key and body, for 24 hours, answer with the first response and create nothing; the same key with another body gets 422; a repeat while the first is still being worked on gets 409. Leave it empty to send none. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the representation the change was decided on (or *). When the resource has changed since, nothing is changed and the answer is 412. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The application’s id, a positive integer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The decision as recorded. */
+            201: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionResponse"];
+                };
+            };
+            /** @description The body is not well-formed JSON. */
+            400: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The application id is not a positive integer, names no application, or another client’s. */
+            404: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The application is archived (restore it first), or already has 50 decisions; also an Idempotency-Key whose first request is still being worked on. */
+            409: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description If-Match no longer names the current representation: someone changed it since it was read. Read it again. */
+            412: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Content-Type of a POST is not application/json. */
+            415: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input: the message names the first problem and details lists every one, unknown fields included. conditions go with conditionally_approved only (at least one), reasons with declined only (at least one); a deposit condition needs its amount, an other condition its text, an other reason a note. */
+            422: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDecisions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The application’s id, a positive integer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decisions, newest first. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionListResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The application id is not a positive integer, names no application, or another client’s. */
+            404: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
                     "X-Request-Id"?: string;

@@ -1,0 +1,48 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
+import {
+  ApplicationRefMessage,
+  APPLICATIONS,
+  DecisionListResponse,
+  DecisionResponse,
+  IdempotencyKeyPipe,
+  parseRequest,
+  readApplicationRef,
+  readDeciderKeyId,
+  readIfMatch,
+  RecordDecisionMessage,
+  RecordDecisionRequest,
+} from '@app/contracts';
+import { messageIdOf } from '@app/messaging';
+import { DecisionsService } from './decisions.service';
+
+/** Decisions on applications, as the gateway forwards them. */
+@Controller()
+export class DecisionsMessageController {
+  constructor(private readonly decisions: DecisionsService) {}
+
+  @MessagePattern(APPLICATIONS.RECORD_DECISION)
+  async record(
+    @Payload() message: RecordDecisionMessage,
+    @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Ctx() context: RmqContext,
+  ): Promise<DecisionResponse> {
+    const { clientId, id } = readApplicationRef(message);
+    const keyId = readDeciderKeyId(message);
+    const { decision } = parseRequest(RecordDecisionRequest, message.request);
+    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    return { decision: await this.decisions.record(clientId, id, decision, { keyId }, scope, readIfMatch(message)) };
+  }
+
+  @MessagePattern(APPLICATIONS.GET_DECISION)
+  async current(@Payload() message: ApplicationRefMessage): Promise<DecisionResponse> {
+    const { clientId, id } = readApplicationRef(message);
+    return { decision: await this.decisions.current(clientId, id) };
+  }
+
+  @MessagePattern(APPLICATIONS.LIST_DECISIONS)
+  async history(@Payload() message: ApplicationRefMessage): Promise<DecisionListResponse> {
+    const { clientId, id } = readApplicationRef(message);
+    return { decisions: await this.decisions.history(clientId, id) };
+  }
+}

@@ -1,0 +1,129 @@
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  applicationRefFromPath,
+  APPLICATIONS,
+  ContractPipe,
+  DecisionListResponse,
+  DecisionResponse,
+  MAX_DECISIONS,
+  RecordDecisionMessage,
+  RecordDecisionRequest,
+} from '@app/contracts';
+import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
+import { ApiCredential } from '../auth/api-keys';
+import { Backends } from '../backends/backends';
+import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IfMatch } from '../http/if-match.decorator';
+import { ApiErrorResponses, ApiSuccess, errorBody } from '../openapi/api-responses';
+import { APPLICATION_404 } from '../openapi/application-responses';
+import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
+import { API_KEY_SCHEME, IDEMPOTENCY_KEY_HEADER } from '../openapi/openapi';
+import { ApiPathId } from '../openapi/path-ids';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+
+const APPLICATION_ID = ApiPathId('id', 'The application’s id, a positive integer.');
+
+const DECISION_404 = {
+  description: `${APPLICATION_404.description} GET of the decision: also an application with no decision yet.`,
+  examples: {
+    ...APPLICATION_404.examples,
+    undecided: errorBody('Nothing decided yet', 'application 7 has no decision yet'),
+  },
+};
+
+const DECISION_409 = {
+  description:
+    `The application is archived (restore it first), or already has ${MAX_DECISIONS} decisions; also an Idempotency-Key whose ` +
+    'first request is still being worked on.',
+  examples: {
+    archived: errorBody('Archived', 'application 7 is archived; restore it (PATCH archived: false) before deciding on it'),
+  },
+};
+
+const DECISION_422 = {
+  description:
+    'Invalid input: the message names the first problem and details lists every one, unknown fields included. ' +
+    'conditions go with conditionally_approved only (at least one), reasons with declined only (at least one); ' +
+    'a deposit condition needs its amount, an other condition its text, an other reason a note.',
+  examples: {
+    invalid: errorBody('Bad status', 'decision.status must be one of approved, conditionally_approved, declined, withdrawn', [
+      { field: 'decision.status', message: 'must be one of approved, conditionally_approved, declined, withdrawn' },
+    ]),
+    reasons: errorBody('Decline without a reason', 'decision.reasons must list at least one reason for declined', [
+      { field: 'decision.reasons', message: 'must list at least one reason for declined' },
+    ]),
+  },
+};
+
+/** An application's decision (approved, conditionally approved, declined, withdrawn) and its history. */
+@ApiTags('applications')
+@ApiBearerAuth(API_KEY_SCHEME)
+@ApiHeader({ name: 'X-Request-Id', required: false, description: 'Names the request in the logs; returned as is.' })
+@Controller('api/v2/applications')
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+export class DecisionsHttpController {
+  constructor(private readonly backends: Backends) {}
+
+  @Post(':id/decision')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'recordDecision',
+    summary: 'Decide on an application',
+    description:
+      'Records the decision: approved, conditionally_approved (with its conditions), declined (with its reasons) ' +
+      'or withdrawn. It replaces the current one, which stays in the history; the application’s status becomes its ' +
+      'status. Not on an archived application (409). Publishes application.decided.',
+  })
+  @APPLICATION_ID
+  @IF_MATCH_HEADER
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiSuccess(201, DecisionResponse, 'The decision as recorded.')
+  @ApiErrorResponses([400, 401, 404, 409, 412, 413, 415, 422, 429, 503], {
+    404: APPLICATION_404,
+    409: DECISION_409,
+    422: DECISION_422,
+  })
+  record(
+    @Credential() credential: ApiCredential,
+    @Param('id') id: string,
+    @Body(new ContractPipe(RecordDecisionRequest)) request: RecordDecisionRequest,
+    @IfMatch() ifMatch: string | undefined,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+  ): Promise<DecisionResponse> {
+    const message: RecordDecisionMessage = {
+      ...applicationRefFromPath(credential.clientId, id),
+      request,
+      key_id: credential.keyId,
+      if_match: ifMatch,
+      idempotency_key: idempotencyKey,
+    };
+    return this.backends.applications(APPLICATIONS.RECORD_DECISION, message);
+  }
+
+  @Get(':id/decision')
+  @ApiOperation({
+    operationId: 'getDecision',
+    summary: 'Get an application’s decision',
+    description: 'The current decision; 404 while none was recorded.',
+  })
+  @APPLICATION_ID
+  @ApiSuccess(200, DecisionResponse, 'The current decision.')
+  @ApiErrorResponses([401, 404, 429, 503], { 404: DECISION_404 })
+  current(@ClientId() clientId: number, @Param('id') id: string): Promise<DecisionResponse> {
+    return this.backends.applications(APPLICATIONS.GET_DECISION, applicationRefFromPath(clientId, id));
+  }
+
+  @Get(':id/decisions')
+  @ApiOperation({
+    operationId: 'listDecisions',
+    summary: 'List an application’s decisions',
+    description: 'Every decision recorded on the application, newest first (the first is the current one); empty while none was.',
+  })
+  @APPLICATION_ID
+  @ApiSuccess(200, DecisionListResponse, 'The decisions, newest first.')
+  @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICATION_404 })
+  history(@ClientId() clientId: number, @Param('id') id: string): Promise<DecisionListResponse> {
+    return this.backends.applications(APPLICATIONS.LIST_DECISIONS, applicationRefFromPath(clientId, id));
+  }
+}

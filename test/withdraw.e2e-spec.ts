@@ -1,0 +1,117 @@
+import { Stack } from '../tools/stack';
+import { EventTap } from './support/events';
+import { csrfOf, startForm } from './support/form-documents';
+import { api, Api } from './support/http';
+import { eventually } from './support/wait';
+
+const applications = '/api/v2/applications';
+
+/**
+ * An applicant withdraws its application on the form's withdraw page, as a browser posts it:
+ * confirmed on a page, under a CSRF token; the integrator sees `withdrawn` and gets the event.
+ */
+describe('withdrawing an application on the form', () => {
+  let stack: Stack;
+  let client: Api;
+  let tap: EventTap;
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      form: true,
+      env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', EVENT_RELAY_INTERVAL_MS: '100' },
+    });
+    client = api(stack.url);
+    tap = await EventTap.open(stack.namespace);
+  });
+
+  afterAll(async () => {
+    await tap?.close();
+    await stack?.stop();
+  });
+
+  /** A new application through the API, its primary applicant's form started; the token and the application. */
+  async function application(): Promise<{ token: string; id: number; propertyId: number }> {
+    const property = (
+      await client.post('/api/v2/properties', { property: { name: 'Withdrawal <Court>', kind: 'single_family' } })
+    ).body.property;
+    const created = (
+      await client.post(applications, {
+        application: {
+          property_id: property.id,
+          applicant: { first_name: 'Grace', last_name: 'Hopper', email: 'g@example.com' },
+        },
+      })
+    ).body.application;
+    const primary = (await client.get(new URL(created.applicants[0].api_url).pathname)).body.applicant;
+    return { token: await startForm(stack.formUrl, primary.form_url), id: created.id, propertyId: property.id };
+  }
+
+  const post = (url: string, fields: Record<string, string>) =>
+    fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+    });
+
+  it('asks to confirm, withdraws once confirmed, and the integrator sees withdrawn and gets application.decided', async () => {
+    const { token, id, propertyId } = await application();
+    const url = `${stack.formUrl}/applicants/${token}/withdraw`;
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Do you want to withdraw your application to Withdrawal &lt;Court&gt;?');
+    expect(html).toContain('<button type="submit">Withdraw my application</button>');
+    expect(html).not.toContain('Withdrawal <Court>');
+    // Nothing is withdrawn by opening the page.
+    expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('draft');
+
+    const csrf = csrfOf(html);
+    const confirmed = await post(url, { csrf_token: csrf, website: '' });
+    expect({ status: confirmed.status, location: confirmed.headers.get('location') }).toEqual({
+      status: 303,
+      location: `/applicants/${token}/withdraw`,
+    });
+    const after = await (await fetch(url)).text();
+    expect(after).toContain('Your application to Withdrawal &lt;Court&gt; is withdrawn.');
+    expect(after).not.toContain('<form');
+
+    expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('withdrawn');
+    const decisions = (await client.get(`${applications}/${id}/decisions`)).body.decisions;
+    expect(decisions).toEqual([
+      {
+        status: 'withdrawn',
+        conditions: [],
+        reasons: [],
+        note: 'Withdrawn on the online form by Grace Hopper.',
+        decided_by: null,
+        key_id: null,
+        decided_at: expect.any(String),
+      },
+    ]);
+    const heard = () => tap.named('application.decided').filter((event) => event.data.application_id === id);
+    await eventually('the withdrawal’s event', () => heard().length === 1);
+    expect(heard()[0].data).toEqual({ application_id: id, property_id: propertyId, status: 'withdrawn' });
+
+    // The page sent again, or a fresh one, withdraws nothing more.
+    await post(url, { csrf_token: csrf, website: '' });
+    const fresh = await post(url, { csrf_token: csrfOf(html), website: '' });
+    expect(fresh.status).toBe(303);
+    expect((await client.get(`${applications}/${id}/decisions`)).body.decisions).toHaveLength(1);
+  });
+
+  it('refuses a withdrawal without the page’s CSRF token, or with another page’s, and withdraws nothing', async () => {
+    const { token, id } = await application();
+    const url = `${stack.formUrl}/applicants/${token}/withdraw`;
+    expect((await post(url, { website: '' })).status).toBe(403);
+    const otherPage = await (await fetch(`${stack.formUrl}/applicants/${token}/details`)).text();
+    expect((await post(url, { csrf_token: csrfOf(otherPage), website: '' })).status).toBe(403);
+    expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('draft');
+    expect((await client.get(`${applications}/${id}/decisions`)).body.decisions).toEqual([]);
+  });
+
+  it('answers a link that names nobody with the form’s not-found page', async () => {
+    const answer = await fetch(`${stack.formUrl}/applicants/${'A'.repeat(60)}/withdraw`);
+    expect(answer.status).toBe(404);
+  });
+});
