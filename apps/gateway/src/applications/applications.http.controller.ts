@@ -22,7 +22,7 @@ import { BoundToMessage } from '@app/messaging';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { IfMatch } from '../http/if-match.decorator';
 import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import {
@@ -64,13 +64,13 @@ export class ApplicationsHttpController {
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<ApplicationResponse> {
     // The applicant's id_number and dob leave this process only sealed, for this client and message.
     const message = new BoundToMessage((messageId): CreateApplicationMessage => ({
       client_id: clientId,
       ...this.sealer.seal(request, { clientId, messageId }),
-      idempotency_key: idempotencyKey,
+      ...idempotency,
     }));
     return this.backends.applications(APPLICATIONS.CREATE, message);
   }
@@ -173,7 +173,7 @@ export class ApplicationsHttpController {
     @ClientId() clientId: number,
     @Param('application_id') applicationId: string,
     @Body(new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<ApplicantResponse> {
     const { id } = applicationRefFromPath(clientId, applicationId);
     // As on create: the co-applicant's id_number and dob leave this process only sealed.
@@ -181,7 +181,7 @@ export class ApplicationsHttpController {
       client_id: clientId,
       application_id: id,
       ...this.sealer.sealCoApplicant(request, { clientId, messageId }),
-      idempotency_key: idempotencyKey,
+      ...idempotency,
     }));
     return this.backends.applications(APPLICATIONS.ADD_APPLICANT, message);
   }

@@ -18,7 +18,7 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { ApiEntityTag, IF_MATCH_HEADER } from '../openapi/conditional-requests';
@@ -69,9 +69,9 @@ export class PropertiesHttpController {
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreatePropertyRequest)) request: CreatePropertyRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<PropertyResponse> {
-    const message: CreatePropertyMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
+    const message: CreatePropertyMessage = { client_id: clientId, request, ...idempotency };
     return this.backends.properties(PROPERTIES.CREATE, message);
   }
 
