@@ -34,9 +34,9 @@ import {
 } from '@app/contracts';
 import { ApplicantSealer, SEALED_APPLICANT_FIELDS } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
-import { currentRequestId } from '@app/observability';
 import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
+import { readerOf } from '../auth/reader';
 import { Backends } from '../backends/backends';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiErrorResponses, ApiSuccess, REQUEST_ID } from '../openapi/api-responses';
@@ -133,7 +133,7 @@ export class ApplicantsHttpController {
     let messageId = '';
     const message = new BoundToMessage((id): SensitiveApplicantMessage => {
       messageId = id;
-      return { ...ref, reader: { key_id: credential.keyId, request_id: currentRequestId() ?? '' } };
+      return { ...ref, reader: readerOf(credential) };
     });
     const answer = await this.backends.applications<SealedSensitiveApplicant>(APPLICATIONS.READ_SENSITIVE_DATA, message);
     const opened = this.sealer.openFromMessage(answer.sensitive_data.sealed, { clientId: credential.clientId, messageId });

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@n
 import { FastifyReply } from 'fastify';
 import {
   applicantRefFromPath,
-  ApplicantRefMessage,
+  ListDocumentsMessage,
   attachmentDisposition,
   DocumentListResponse,
   DocumentLocation,
@@ -13,10 +13,10 @@ import {
   SENSITIVE_DATA_SCOPE,
 } from '@app/contracts';
 import { DocumentVault } from '@app/documents';
-import { currentRequestId } from '@app/observability';
 import { APPLICANT_PARAMS } from '../applications/applicants.http.controller';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
+import { readerOf } from '../auth/reader';
 import { Backends } from '../backends/backends';
 import { ApiErrorResponses, ApiSuccess, errorBody, REQUEST_ID } from '../openapi/api-responses';
 import { APPLICANT_404 } from '../openapi/applicant-responses';
@@ -72,10 +72,11 @@ export class DocumentsHttpController {
     @Param('id') id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DocumentListResponse> {
-    const ref: ApplicantRefMessage = applicantRefFromPath(credential.clientId, applicationId, id);
+    const ref = applicantRefFromPath(credential.clientId, applicationId, id);
     requireScope(credential);
     reply.header('cache-control', 'no-store');
-    return this.backends.applications<DocumentListResponse>(DOCUMENTS.LIST, ref);
+    const message: ListDocumentsMessage = { ...ref, reader: readerOf(credential) };
+    return this.backends.applications<DocumentListResponse>(DOCUMENTS.LIST, message);
   }
 
   @Get(':document_id/content')
@@ -118,7 +119,7 @@ export class DocumentsHttpController {
     const message: ReadDocumentMessage = {
       ...ref,
       document_id: documentIdFromPath(documentId),
-      reader: { key_id: credential.keyId, request_id: currentRequestId() ?? '' },
+      reader: readerOf(credential),
     };
     requireScope(credential);
     const { document, file_id } = await this.backends.applications<DocumentLocation>(DOCUMENTS.READ, message);
