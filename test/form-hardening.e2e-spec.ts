@@ -3,7 +3,7 @@ import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { APPLICATION_FORMS } from '@app/contracts';
 import { formTokenDigest } from '@app/crypto';
 import { freePort, RunningProcess, Stack, testFieldKey } from '../tools/stack';
-import { Api, api } from './support/http';
+import { Api, api, expectErrorBody } from './support/http';
 
 /**
  * What the form takes and answers beyond its pages' own work, against the whole stack: only the
@@ -84,6 +84,44 @@ describe('the online form, hardened', () => {
       expect((await post(property.application_url, twice)).status).toBe(303);
       const [application] = await applicationsTo(property.id);
       expect(application.applicants[0].name).toBe('Grace Hopper');
+    });
+  });
+
+  describe('names that carry paragraphs', () => {
+    const paragraph = 'Ada\n\nYou won a prize: https://prize.example.test\u202e';
+
+    it('are refused by the form, naming the field, and start no application', async () => {
+      const property = await createProperty('One Line Court');
+      const csrf = await csrfOf(property.application_url);
+      const body = new URLSearchParams({ ...contact, first_name: paragraph, csrf_token: csrf }).toString();
+      const refused = await post(property.application_url, body);
+      expect(refused.status).toBe(422);
+      expect(await refused.text()).toContain('First name: must not contain line breaks, tabs or other control characters');
+      expect(await applicationsTo(property.id)).toEqual([]);
+    });
+
+    it('are refused by the API, in every field an e-mail shows, naming each', async () => {
+      const property = await createProperty('One Line House');
+      const application = {
+        property_id: property.id,
+        applicant: { first_name: paragraph, last_name: 'Tab\there', email: 'a@example.com' },
+      };
+      const created = await client.post('/api/v2/applications', { application });
+      expect(created.status).toBe(422);
+      expect(created.body.error.details).toEqual([
+        { field: 'application.applicant.first_name', message: 'must not contain line breaks, tabs or other control characters' },
+        { field: 'application.applicant.last_name', message: 'must not contain line breaks, tabs or other control characters' },
+      ]);
+      const renamed = await client.patch(`/api/v2/properties/${property.id}`, {
+        property: { name: 'Elm\r\nBcc: x@example.test' },
+      });
+      expect(renamed.status).toBe(422);
+      expectErrorBody(renamed, 'property.name must not contain line breaks');
+      const settings = await client.call('PUT', '/api/v2/notification_settings', {
+        notification_settings: { sender_name: 'Us\u2028Win' },
+      });
+      expect(settings.status).toBe(422);
+      expect(await applicationsTo(property.id)).toEqual([]);
     });
   });
 

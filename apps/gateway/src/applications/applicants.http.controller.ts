@@ -23,6 +23,7 @@ import {
   ApplicantWithSensitiveDataResponse,
   APPLICATIONS,
   ContractPipe,
+  PlainTextPipe,
   entityTag,
   RemoveApplicantMessage,
   SealedSensitiveApplicant,
@@ -160,7 +161,8 @@ export class ApplicantsHttpController {
     @ClientId() clientId: number,
     @Param('application_id') applicationId: string,
     @Param('id') id: string,
-    @Body(new ContractPipe(UpdateApplicantRequest)) request: UpdateApplicantRequest,
+    @Body(new ContractPipe(UpdateApplicantRequest), new PlainTextPipe(['applicant.first_name', 'applicant.last_name']))
+    request: UpdateApplicantRequest,
     @IfMatch() ifMatch: string | undefined,
   ): Promise<ApplicantResponse> {
     const message: UpdateApplicantMessage = { ...applicantRefFromPath(clientId, applicationId, id), request, if_match: ifMatch };

@@ -10,6 +10,7 @@ import {
   APPLICATIONS,
   ARCHIVED_FILTERS,
   ContractPipe,
+  PlainTextPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
   FORM_STATUSES,
@@ -63,7 +64,11 @@ export class ApplicationsHttpController {
   @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503], { 422: APPLICATION_422 })
   create(
     @ClientId() clientId: number,
-    @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
+    @Body(
+      new ContractPipe(CreateApplicationRequest),
+      new PlainTextPipe(['application.applicant.first_name', 'application.applicant.last_name']),
+    )
+    request: CreateApplicationRequest,
     @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<ApplicationResponse> {
     // The applicant's id_number and dob leave this process only sealed, for this client and message.
@@ -172,7 +177,8 @@ export class ApplicationsHttpController {
   addApplicant(
     @ClientId() clientId: number,
     @Param('application_id') applicationId: string,
-    @Body(new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
+    @Body(new ContractPipe(AddApplicantRequest), new PlainTextPipe(['applicant.first_name', 'applicant.last_name']))
+    request: AddApplicantRequest,
     @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<ApplicantResponse> {
     const { id } = applicationRefFromPath(clientId, applicationId);
