@@ -11,7 +11,9 @@ import {
   DOCUMENTS,
   ReadDocumentMessage,
   SENSITIVE_DATA_SCOPE,
+  ServiceError,
 } from '@app/contracts';
+import { UnknownKeyError } from '@app/crypto';
 import { DocumentVault } from '@app/documents';
 import { APPLICANT_PARAMS } from '../applications/applicants.http.controller';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
@@ -38,6 +40,24 @@ const DOCUMENT_404 = {
   description: `${APPLICANT_404.description} Or the document id names none of the applicant’s documents.`,
   examples: { ...APPLICANT_404.examples, document: errorBody('No such document', 'document 3 cannot be found') },
 };
+
+const DOCUMENT_KEY_409 = {
+  description: 'The document is sealed under a key that FIELD_ENCRYPTION_KEYS no longer holds; it opens once the key is back.',
+  examples: {
+    key: errorBody(
+      'Key no longer in the ring',
+      'document 3 cannot be opened: its key is sealed under key id "k1", which FIELD_ENCRYPTION_KEYS no longer holds; it opens again once that key is back in the ring',
+    ),
+  },
+};
+
+/** A document whose data key is sealed under a key FIELD_ENCRYPTION_KEYS no longer holds. */
+export function documentKeyMissing(documentId: number, keyId: string): ServiceError {
+  return ServiceError.conflict(
+    `document ${documentId} cannot be opened: its key is sealed under key id ${JSON.stringify(keyId)}, which ` +
+      'FIELD_ENCRYPTION_KEYS no longer holds; it opens again once that key is back in the ring',
+  );
+}
 
 /**
  * The documents an applicant uploaded on the form: listed, and downloaded. Both are sensitive
@@ -107,7 +127,7 @@ export class DocumentsHttpController {
       'Cache-Control': { description: 'no-store', schema: { type: 'string' } },
     },
   })
-  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: DOCUMENTS_403, 404: DOCUMENT_404 })
+  @ApiErrorResponses([401, 403, 404, 409, 429, 503], { 403: DOCUMENTS_403, 404: DOCUMENT_404, 409: DOCUMENT_KEY_409 })
   async content(
     @Credential() credential: ApiCredential,
     @Param('application_id') applicationId: string,
@@ -123,7 +143,13 @@ export class DocumentsHttpController {
     };
     requireScope(credential);
     const { document, file_id } = await this.backends.applications<DocumentLocation>(DOCUMENTS.READ, message);
-    const bytes = await this.vault.open(file_id, { clientId: credential.clientId, applicantId: ref.id });
+    const bytes = await this.vault
+      .open(file_id, { clientId: credential.clientId, applicantId: ref.id })
+      .catch((error: unknown) => {
+        // An operator removed the key that seals this file from FIELD_ENCRYPTION_KEYS: say so, not a bare 500.
+        if (error instanceof UnknownKeyError) throw documentKeyMissing(document.id, error.keyId);
+        throw error;
+      });
     return reply
       .header('content-type', document.content_type)
       .header('content-length', String(document.size))
