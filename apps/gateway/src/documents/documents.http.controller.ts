@@ -41,16 +41,6 @@ const DOCUMENT_404 = {
   examples: { ...APPLICANT_404.examples, document: errorBody('No such document', 'document 3 cannot be found') },
 };
 
-const DOCUMENT_KEY_409 = {
-  description: 'The document is sealed under a key that FIELD_ENCRYPTION_KEYS no longer holds; it opens once the key is back.',
-  examples: {
-    key: errorBody(
-      'Key no longer in the ring',
-      'document 3 cannot be opened: its key is sealed under key id "k1", which FIELD_ENCRYPTION_KEYS no longer holds; it opens again once that key is back in the ring',
-    ),
-  },
-};
-
 /** A document whose data key is sealed under a key FIELD_ENCRYPTION_KEYS no longer holds. */
 export function documentKeyMissing(documentId: number, keyId: string): ServiceError {
   return ServiceError.conflict(
@@ -127,7 +117,7 @@ export class DocumentsHttpController {
       'Cache-Control': { description: 'no-store', schema: { type: 'string' } },
     },
   })
-  @ApiErrorResponses([401, 403, 404, 409, 429, 503], { 403: DOCUMENTS_403, 404: DOCUMENT_404, 409: DOCUMENT_KEY_409 })
+  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: DOCUMENTS_403, 404: DOCUMENT_404 })
   async content(
     @Credential() credential: ApiCredential,
     @Param('application_id') applicationId: string,

@@ -6404,21 +6404,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The document is sealed under a key that FIELD_ENCRYPTION_KEYS no longer holds; it opens once the key is back. */
-            409: {
-                headers: {
-                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
-                    "X-Request-Id"?: string;
-                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
-                    RateLimit?: string;
-                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
             /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
             429: {
                 headers: {
