@@ -196,9 +196,28 @@ describe('applicants’ documents', () => {
     });
     expect(added[0].data).toMatchObject({ property_id: propertyId, document_id: documents[0].id });
 
-    // Each download is a recorded read of sensitive data.
+    // Each download is a recorded read that names its document, and each list is recorded too.
     const audit = await client.get(`/api/v2/audit_events?applicant_id=${applicantPath.split('/').pop()}`, reader);
-    expect(audit.body.audit_events.length).toBeGreaterThanOrEqual(3);
+    type Event = { read: string; document_id: number | null; request_id: string };
+    const events: Event[] = audit.body.audit_events;
+    expect(events.filter((event) => event.read === 'document').map((event) => event.document_id)).toEqual([
+      documents[1].id,
+      documents[1].id,
+      documents[0].id,
+    ]);
+    expect(events.filter((event) => event.read === 'document_list').length).toBeGreaterThanOrEqual(1);
+    for (const event of events.filter((e) => e.read === 'document_list')) expect(event.document_id).toBeNull();
+    const listedAgain = await client.get(`${applicantPath}/documents`, {
+      ...reader,
+      headers: { 'x-request-id': 'list-of-documents' },
+    });
+    expect(listedAgain.status).toBe(200);
+    const after = await client.get(`/api/v2/audit_events?applicant_id=${applicantPath.split('/').pop()}`, reader);
+    expect(after.body.audit_events[0]).toMatchObject({
+      read: 'document_list',
+      document_id: null,
+      request_id: 'list-of-documents',
+    });
   });
 
   it('needs the sensitive_data scope, and shows nothing of another client’s applicant', async () => {
@@ -501,6 +520,12 @@ describe('applicants’ documents', () => {
     expect(answer.headers.get('cache-control')).toBe('no-store');
     const bytes = Buffer.from(await answer.arrayBuffer());
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    // Each applicant laid out is a read of its own, told from the API's reads.
+    const summaryRequest = answer.headers.get('x-request-id');
+    const audit = await client.get('/api/v2/audit_events?limit=100', reader);
+    const summaryReads = audit.body.audit_events.filter((event: { request_id: string }) => event.request_id === summaryRequest);
+    expect(summaryReads).toHaveLength(2);
+    for (const event of summaryReads) expect(event).toMatchObject({ read: 'summary_pdf', application_id: applicationId });
     const { text } = await parsePdf(bytes);
     const flat = text.replace(/\s+/g, ' ');
     for (const expected of [

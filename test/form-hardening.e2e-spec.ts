@@ -3,7 +3,10 @@ import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import { APPLICATION_FORMS } from '@app/contracts';
 import { formTokenDigest } from '@app/crypto';
 import { freePort, RunningProcess, Stack, testFieldKey } from '../tools/stack';
-import { Api, api } from './support/http';
+import { request as httpRequest } from 'node:http';
+import { pngOf } from '../libs/documents/src/documents.testing';
+import { startForm } from './support/form-documents';
+import { Api, api, expectErrorBody } from './support/http';
 
 /**
  * What the form takes and answers beyond its pages' own work, against the whole stack: only the
@@ -84,6 +87,115 @@ describe('the online form, hardened', () => {
       expect((await post(property.application_url, twice)).status).toBe(303);
       const [application] = await applicationsTo(property.id);
       expect(application.applicants[0].name).toBe('Grace Hopper');
+    });
+  });
+
+  describe('uploads timed by their progress', () => {
+    /** A started applicant's form token. */
+    async function startedToken(): Promise<string> {
+      const property = await createProperty('Slow Link Lane');
+      const application = { property_id: property.id, applicant: { ...contact, email: 'slow@example.com' } };
+      const created = await client.post('/api/v2/applications', { application });
+      const applicant = await client.get(new URL(created.body.application.applicants[0].api_url).pathname);
+      return startForm(stack.formUrl, applicant.body.applicant.form_url);
+    }
+
+    /** A multipart upload of `bytes` to the applicant's documents page, as a browser encodes it. */
+    async function multipart(token: string, bytes: Buffer): Promise<{ path: string; type: string; body: Buffer }> {
+      const path = `/applicants/${token}/documents`;
+      const page = await (await fetch(`${stack.formUrl}${path}`)).text();
+      const form = new FormData();
+      form.append('csrf_token', /name="csrf_token" value="([^"]+)"/.exec(page)![1]);
+      form.append('kind', 'photo_id');
+      form.append('file', new Blob([bytes], { type: 'image/png' }), 'id.png');
+      const encoded = new Request('http://x', { method: 'POST', body: form });
+      return { path, type: encoded.headers.get('content-type')!, body: Buffer.from(await encoded.arrayBuffer()) };
+    }
+
+    /** Sends `body` in `chunk`-byte pieces, `pauseMs` apart; the status, and how long it all took. */
+    function paced(path: string, type: string, body: Buffer, chunk: number, pauseMs: number, stopAfter = Infinity) {
+      const { hostname, port } = new URL(stack.formUrl);
+      return new Promise<{ status: number | null; ms: number }>((resolve) => {
+        const started = Date.now();
+        const req = httpRequest({
+          hostname,
+          port,
+          path,
+          method: 'POST',
+          headers: { 'content-type': type, 'content-length': body.length },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? null, ms: Date.now() - started }));
+        });
+        req.on('error', () => resolve({ status: null, ms: Date.now() - started }));
+        let sent = 0;
+        const next = () => {
+          if (sent >= body.length) return void req.end();
+          if (sent >= stopAfter) return; // stalls: sends nothing more
+          req.write(body.subarray(sent, sent + chunk));
+          sent += chunk;
+          setTimeout(next, pauseMs);
+        };
+        next();
+      });
+    }
+
+    it('takes a 9 MB upload that takes 50 s over a slow link, as long as bytes keep coming', async () => {
+      const token = await startedToken();
+      const { path, type, body } = await multipart(token, Buffer.concat([pngOf(60, 40), randomBytes(9 * 1024 * 1024)]));
+      // About 50 s: past the 15 s a stalled connection gets, and past Node's check of a whole
+      // request's deadline (every 30 s), which a 15 s deadline on the whole body failed with 408.
+      const answer = await paced(path, type, body, 128 * 1024, 700);
+      expect(answer.ms).toBeGreaterThan(46_000);
+      expect(answer.status).toBe(303);
+    }, 120_000);
+
+    it('closes a connection whose body stops coming, after 15 s without a byte', async () => {
+      const token = await startedToken();
+      const { path, type, body } = await multipart(token, Buffer.concat([pngOf(60, 40), randomBytes(1024 * 1024)]));
+      const answer = await paced(path, type, body, 64 * 1024, 10, 128 * 1024);
+      expect(answer.ms).toBeGreaterThanOrEqual(14_000);
+      expect(answer.ms).toBeLessThan(45_000);
+      expect(answer.status === null || answer.status >= 400).toBe(true);
+    }, 120_000);
+  });
+
+  describe('names that carry paragraphs', () => {
+    const paragraph = 'Ada\n\nYou won a prize: https://prize.example.test\u202e';
+
+    it('are refused by the form, naming the field, and start no application', async () => {
+      const property = await createProperty('One Line Court');
+      const csrf = await csrfOf(property.application_url);
+      const body = new URLSearchParams({ ...contact, first_name: paragraph, csrf_token: csrf }).toString();
+      const refused = await post(property.application_url, body);
+      expect(refused.status).toBe(422);
+      expect(await refused.text()).toContain('First name: must not contain line breaks, tabs or other control characters');
+      expect(await applicationsTo(property.id)).toEqual([]);
+    });
+
+    it('are refused by the API, in every field an e-mail shows, naming each', async () => {
+      const property = await createProperty('One Line House');
+      const application = {
+        property_id: property.id,
+        applicant: { first_name: paragraph, last_name: 'Tab\there', email: 'a@example.com' },
+      };
+      const created = await client.post('/api/v2/applications', { application });
+      expect(created.status).toBe(422);
+      expect(created.body.error.details).toEqual([
+        { field: 'application.applicant.first_name', message: 'must not contain line breaks, tabs or other control characters' },
+        { field: 'application.applicant.last_name', message: 'must not contain line breaks, tabs or other control characters' },
+      ]);
+      const renamed = await client.patch(`/api/v2/properties/${property.id}`, {
+        property: { name: 'Elm\r\nBcc: x@example.test' },
+      });
+      expect(renamed.status).toBe(422);
+      expectErrorBody(renamed, 'property.name must not contain line breaks');
+      const settings = await client.call('PUT', '/api/v2/notification_settings', {
+        notification_settings: { sender_name: 'Us\u2028Win' },
+      });
+      expect(settings.status).toBe(422);
+      expect(await applicationsTo(property.id)).toEqual([]);
     });
   });
 

@@ -4,13 +4,19 @@ import { BodyFingerprints, Idempotency } from '@app/persistence';
 import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack, testFieldKey } from '../tools/stack';
 
+/** A second key of client one, as a second integration of the same client holds. */
+const SECOND_KEY = 'test-key-client-one-second';
+
 describe('Idempotency-Key over HTTP', () => {
   let stack: Stack;
   let client: Api;
   let propertyId: number;
 
   beforeAll(async () => {
-    stack = await Stack.start({ instances: { properties: 2, applications: 2 } });
+    stack = await Stack.start({
+      instances: { properties: 2, applications: 2 },
+      env: { API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${SECOND_KEY}:1` },
+    });
     client = api(stack.url);
     propertyId = (await client.post('/api/v2/properties', { property: { name: 'Keyed' } })).body.property.id;
   });
@@ -85,6 +91,34 @@ describe('Idempotency-Key over HTTP', () => {
     expect(mine.status).toBe(201);
     expect(theirs.status).toBe(201);
     expect(theirs.body.property.id).not.toBe(mine.body.property.id);
+  });
+
+  it('keeps each API key’s claims its own: another key of the client learns nothing of the body it was made for', async () => {
+    const key = randomUUID();
+    const application = {
+      property_id: propertyId,
+      applicant: {
+        first_name: 'Guess',
+        last_name: 'Target',
+        email: 'g@example.com',
+        dob: '1981-07-23',
+        id_number: '078-05-1120',
+      },
+    };
+    const first = await client.post('/api/v2/applications', { application }, withKey(key));
+    const wrongGuess = { ...application, applicant: { ...application.applicant, id_number: '078-05-1121' } };
+    const right = await client.post('/api/v2/applications', { application }, { ...withKey(key), key: SECOND_KEY });
+    const wrong = await client.post('/api/v2/applications', { application: wrongGuess }, { ...withKey(key), key: SECOND_KEY });
+    const again = await client.post('/api/v2/applications', { application }, withKey(key));
+
+    expect(first.status).toBe(201);
+    // A right guess and a wrong one get the same answer, word for word.
+    expect(right.status).toBe(422);
+    expectErrorBody(right, 'already used by another API key');
+    expect(wrong.status).toBe(422);
+    expect(wrong.body).toEqual(right.body);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
   });
 
   it('makes applications idempotent too, replaying refusals as well as successes', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicantSealer, FieldCipher, formTokenDigest } from '@app/crypto';
 import { sendStep, startForm, uploadDocument } from './support/form-documents';
-import { api, Api } from './support/http';
+import { api, Api, expectErrorBody } from './support/http';
 import { KEYS, Stack, testFieldKey, testFormSealingKey } from '../tools/stack';
 import { pngOf } from '../libs/documents/src/documents.testing';
 
@@ -170,5 +170,16 @@ describe('field encryption key rotation', () => {
     expect(() =>
       new ApplicantSealer(new FieldCipher(newKey)).openField('id_number', values[0].id_number, values[0].owner),
     ).toThrow('unknown key id');
+
+    // A gateway whose ring has lost the old key says which key the old document needs, not a bare 500.
+    await stack.stopApp('gateway');
+    await stack.startApp('gateway', { FIELD_ENCRYPTION_KEYS: newKey });
+    const [oldDocument] = (await client.get(`${withDocuments}/documents`)).body.documents;
+    const lost = await client.get(`${withDocuments}/documents/${oldDocument.id}/content`);
+    expect(lost.status).toBe(409);
+    expectErrorBody(
+      lost,
+      `document ${oldDocument.id} cannot be opened: its key is sealed under key id "${oldId}", which FIELD_ENCRYPTION_KEYS no longer holds; it opens again once that key is back in the ring`,
+    );
   });
 });

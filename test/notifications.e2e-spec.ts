@@ -395,6 +395,25 @@ describe('notifications', () => {
     expect(kinds.filter((kind) => kind !== 'reminder')).toEqual(['confirmation', 'invitation']);
   });
 
+  it('in a browser: mail follows the address the applicant corrected on the form, and the messages list shows it', async () => {
+    const application = await createApplication((await createProperty('Ash Walk')).id);
+    const given = await addApplicant(application.id, { first_name: 'Mary', last_name: 'Jackson', email: newAddress('mj-old') });
+    const corrected = newAddress('mj-new');
+    await page.goto(given.form_url);
+    await page.getByLabel('E-mail address').fill(corrected);
+    await page.getByLabel('Phone number').fill('5550102000');
+    await submit(page, /\/identity$/);
+    await completeForm('Mary Jackson');
+
+    await mailTo(corrected, /received your application for Ash Walk/);
+    const listed = await eventually('the confirmation listed as sent', async () => {
+      const messages = await messagesOf(given);
+      return messages.some((m) => m.kind === 'confirmation' && m.status === 'sent') && messages;
+    });
+    for (const message of listed) expect(message.to).toBe(corrected);
+    expect(inbox.to(given.email)).toEqual([]);
+  });
+
   it('in a browser: each adult the applicant names on the form is e-mailed its own link, unasked', async () => {
     const property = await createProperty('Elm Row');
     const adultEmail = newAddress('leonard');

@@ -365,9 +365,12 @@ describe('records written by this build, read by the previous release', () => {
         if (path === AUDIT_EVENTS) {
           // The reads audited since (those above) come first; those this build recorded follow, unchanged.
           const recorded = new Set(before.body.audit_events.map((event: { id: number }) => event.id));
-          expect(answer.body.audit_events.filter((event: { id: number }) => recorded.has(event.id))).toEqual(
-            before.body.audit_events,
+          // What was read (read, document_id) is shown from this build on; the previous release
+          // reads the same events and shows the rest of them.
+          const shownBefore = before.body.audit_events.map(
+            ({ read: _read, document_id: _document, ...rest }: Record<string, unknown>) => rest,
           );
+          expect(answer.body.audit_events.filter((event: { id: number }) => recorded.has(event.id))).toEqual(shownBefore);
           continue;
         }
         expect({ path, status: answer.status, body: answer.body ?? answer.text }).toEqual({

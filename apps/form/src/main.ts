@@ -16,7 +16,16 @@ import { FormHealthModule } from './health/form-health.module';
 
 /** A form page's fields are few and short; anything bigger is not one. */
 const BODY_LIMIT_BYTES = 64 * 1024;
-const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * A request is timed by its progress, not its total: a connection that sends nothing for this long
+ * (headers or body) is closed, so a 10 MB upload over a slow link takes as long as it needs while a
+ * stalled one holds nothing for long.
+ */
+const IDLE_TIMEOUT_MS = 15_000;
+/** Headers come first and are small: all of them within this. */
+const HEADERS_TIMEOUT_MS = 15_000;
+/** The bound on a whole request still: a 10 MB upload at 20 kB/s, about a dial-up line's pace. */
+const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 async function bootstrap(): Promise<void> {
   // Read here too: Fastify takes the proxies it trusts when it is made, before the app's modules.
@@ -27,6 +36,8 @@ async function bootstrap(): Promise<void> {
       ...REQUEST_ID_OPTIONS,
       bodyLimit: BODY_LIMIT_BYTES,
       requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionTimeout: IDLE_TIMEOUT_MS,
+      http: { headersTimeout: HEADERS_TIMEOUT_MS },
       // request.ip, which the rate limits count by: the forwarded client address behind a trusted proxy.
       trustProxy: TRUSTED_PROXIES?.split(',') ?? false,
     }),

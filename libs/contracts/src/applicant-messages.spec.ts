@@ -70,6 +70,23 @@ describe('readSensitiveReader', () => {
       expect(() => readSensitiveReader({ ...ref, reader } as never)).toThrow('malformed sensitive_data reader');
     }
   });
+
+  it('takes a request id only as the gateway takes X-Request-Id: 1 to 128 characters that cannot break a log line', () => {
+    const key_id = '0123456789abcdef';
+    for (const request_id of ['', 'r'.repeat(129), 'a\nb', 'forged id', 'x\u0000']) {
+      expect(() => readSensitiveReader({ ...ref, reader: { key_id, request_id } })).toThrow('malformed sensitive_data reader');
+    }
+    expect(readSensitiveReader({ ...ref, reader: { key_id, request_id: 'r'.repeat(128) } }).request_id).toHaveLength(128);
+  });
+
+  it('tells a read for a summary PDF from the API’s, and takes no other purpose', () => {
+    const reader = { key_id: '0123456789abcdef', request_id: 'r-1' };
+    expect(readSensitiveReader({ ...ref, reader: { ...reader, purpose: 'summary_pdf' } })).toEqual({
+      ...reader,
+      purpose: 'summary_pdf',
+    });
+    expect(() => readSensitiveReader({ ...ref, reader: { ...reader, purpose: 'anything' } } as never)).toThrow('malformed');
+  });
 });
 
 describe('UpdateApplicantRequest', () => {

@@ -22,11 +22,23 @@ export interface UpdateApplicantMessage extends ApplicantRefMessage, Conditional
 
 export type RemoveApplicantMessage = ApplicantRefMessage & ConditionalMessage;
 
+/**
+ * What an audit event says was read: an applicant's sensitive data through the API, one document's
+ * bytes, the list of an applicant's documents, or an applicant's data laid out in a summary PDF.
+ */
+export const AUDIT_READ_KINDS = ['applicant', 'document', 'document_list', 'summary_pdf'] as const;
+export type AuditReadKind = (typeof AUDIT_READ_KINDS)[number];
+
+/** A request id as the gateway takes it from X-Request-Id (else it makes a UUID): nothing that breaks a log line. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** Who reads an applicant's sensitive data: what its audit event names (never the key itself). */
 export interface SensitiveReader {
   /** A fingerprint of the API key: the first 16 hex digits of its SHA-256. */
   key_id: string;
   request_id: string;
+  /** Set when the read lays the applicant out in a summary PDF, so that its audit event says so. */
+  purpose?: 'summary_pdf';
 }
 
 /**
@@ -75,9 +87,10 @@ export function readSensitiveReader(message: SensitiveApplicantMessage): Sensiti
     typeof reader.key_id === 'string' &&
     /^[0-9a-f]{16}$/.test(reader.key_id) &&
     typeof reader.request_id === 'string' &&
-    reader.request_id.length <= 128;
+    REQUEST_ID_PATTERN.test(reader.request_id) &&
+    (reader.purpose === undefined || reader.purpose === 'summary_pdf');
   if (!valid) throw new ServiceError(ErrorCode.INTERNAL, 'malformed sensitive_data reader');
-  return { key_id: reader.key_id, request_id: reader.request_id };
+  return { key_id: reader.key_id, request_id: reader.request_id, ...(reader.purpose ? { purpose: reader.purpose } : {}) };
 }
 
 /** AUDIT_EVENTS.LIST: a page of the client's audit events, newest first, of one applicant if given. */

@@ -17,6 +17,14 @@ export interface ReadDocumentMessage extends ApplicantRefMessage {
   reader: SensitiveReader;
 }
 
+/**
+ * DOCUMENTS.LIST: an applicant's documents. With a reader (the API's list), the list is recorded
+ * as an audit event; without one (the summary PDF, whose applicant read is recorded), it is not.
+ */
+export interface ListDocumentsMessage extends ApplicantRefMessage {
+  reader?: SensitiveReader;
+}
+
 /** The answer to DOCUMENTS.READ: the representation, and where its bytes are. */
 export interface DocumentLocation {
   document: DocumentRepresentation;

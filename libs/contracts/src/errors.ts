@@ -90,6 +90,14 @@ export class ServiceError extends Error {
     return new ServiceError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'this Idempotency-Key was already used for a different request');
   }
 
+  /** Whatever the body: nothing tells a request like the other key's from any other. */
+  static idempotencyKeyOfAnotherKey(): ServiceError {
+    return new ServiceError(
+      ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      'this Idempotency-Key was already used by another API key of this client; choose another',
+    );
+  }
+
   static idempotencyInProgress(): ServiceError {
     return new ServiceError(
       ErrorCode.IDEMPOTENCY_IN_PROGRESS,

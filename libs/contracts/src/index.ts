@@ -13,6 +13,7 @@ export { phoneDigits } from './validation/fields';
 export * from './validation/parse';
 export * from './validation/contract.pipe';
 export * from './validation/idempotency-key.pipe';
+export * from './validation/plain-text.pipe';
 export * from './entity-tag';
 export * from './paging';
 export * from './application-messages';

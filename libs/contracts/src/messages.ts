@@ -9,10 +9,15 @@ export interface ClientScoped {
   client_id: number;
 }
 
-/** What a create needs besides the body: the caller's Idempotency-Key, when it sent one. */
+/**
+ * What a create needs besides the body: the caller's Idempotency-Key, when it sent one, and the
+ * API key that sent it (the 16 hex digits that name it in audit events), so that a claim is the
+ * key's own: another key of the client replaying it learns nothing of the body it was made for.
+ */
 export interface CreateMessage extends ClientScoped {
   request: unknown;
   idempotency_key?: string;
+  key_id?: string;
 }
 
 export type CreatePropertyMessage = CreateMessage;

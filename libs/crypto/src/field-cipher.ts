@@ -16,6 +16,14 @@ export class SealedValueError extends Error {
   }
 }
 
+/** The value was sealed under a key the ring no longer holds: it opens again once the key is put back. */
+export class UnknownKeyError extends SealedValueError {
+  constructor(readonly keyId: string) {
+    super(`sealed with unknown key id ${JSON.stringify(keyId)}`);
+    this.name = 'UnknownKeyError';
+  }
+}
+
 type FieldKey = RingKey;
 
 /**
@@ -79,7 +87,7 @@ export class FieldCipher {
     if (sealed.v !== undefined && sealed.v !== OWNER_BOUND) throw new SealedValueError('sealed in an unknown format');
     if (sealed.v === OWNER_BOUND && owner === undefined) throw new SealedValueError('sealed for an owner, opened for none');
     const key = this.keys.get(sealed.key_id);
-    if (!key) throw new SealedValueError(`sealed with unknown key id ${JSON.stringify(sealed.key_id.slice(0, 32))}`);
+    if (!key) throw new UnknownKeyError(sealed.key_id.slice(0, 32));
     const nonce = Buffer.from(sealed.nonce, 'base64');
     const tag = Buffer.from(sealed.tag, 'base64');
     if (nonce.length !== NONCE_BYTES || tag.length !== TAG_BYTES) throw new SealedValueError('malformed sealed value');

@@ -84,6 +84,28 @@ describe('Idempotency', () => {
     expect(runs).toBe(1);
   });
 
+  it('answers a claim only to the API key that made it, with one refusal whatever the body', async () => {
+    let runs = 0;
+    const keyed = (keyId: string | undefined, messageId: string, body: unknown = application) => ({
+      ...scope('k-1', messageId, body),
+      keyId,
+    });
+    const first = await store.run(keyed('aaaaaaaaaaaaaaaa', 'm-1'), async () => ++runs);
+    const same = store.run(keyed('bbbbbbbbbbbbbbbb', 'm-2'), async () => ++runs);
+    const other = store.run(keyed('bbbbbbbbbbbbbbbb', 'm-3', { ...application, property_id: 2 }), async () => ++runs);
+
+    await expect(same).rejects.toMatchObject({
+      code: ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      message: expect.stringContaining('another API key'),
+    });
+    const [a, b] = await Promise.allSettled([same, other]);
+    expect(b).toEqual(a);
+    // A gateway of the previous release names no key: the claim answers it as it did.
+    expect(await store.run(keyed(undefined, 'm-4'), async () => ++runs)).toBe(first);
+    expect(await store.run(keyed('aaaaaaaaaaaaaaaa', 'm-5'), async () => ++runs)).toBe(first);
+    expect(runs).toBe(1);
+  });
+
   it('replays a refusal the same request would get again', async () => {
     const refuse = async (): Promise<never> => {
       throw ServiceError.propertyIdInvalid();

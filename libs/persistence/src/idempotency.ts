@@ -20,6 +20,8 @@ interface ClaimRecord {
   token: string;
   /** `<key id>:<HMAC-SHA-256 of the body>` (see BodyFingerprints). */
   fingerprint: string;
+  /** The API key that made the claim (claims made before keys were told apart have none). */
+  key_id?: string;
   message_id: string;
   claimed_at: Date;
   expires_at: Date;
@@ -43,6 +45,8 @@ export interface CreateScope {
   clientId: number;
   /** The caller's Idempotency-Key, if it sent one. */
   key?: string;
+  /** The API key that sent it: a claim answers only the key that made it. */
+  keyId?: string;
   /** The broker message's correlation id: the same on every delivery of one request. */
   messageId: string;
   /** The normalized request; two requests with one key must have equal bodies. */
@@ -111,6 +115,7 @@ export class Idempotency implements OnModuleInit, OnModuleDestroy {
         _id: id,
         token: randomUUID(),
         fingerprint: this.fingerprints.of(scope.body),
+        ...(scope.keyId === undefined ? {} : { key_id: scope.keyId }),
         message_id: scope.messageId,
         claimed_at: now,
         expires_at: new Date(now.getTime() + DAY_MS),
@@ -124,6 +129,11 @@ export class Idempotency implements OnModuleInit, OnModuleDestroy {
         await this.claims.deleteOne({ _id: id, token: existing.token });
         await this.outcomes.deleteOne({ _id: id, token: existing.token });
         continue;
+      }
+      // Before the body is compared: another key learns only that the Idempotency-Key is taken,
+      // never whether its body matches (the body may hold an SSN and a date of birth).
+      if (existing.key_id !== undefined && scope.keyId !== undefined && existing.key_id !== scope.keyId) {
+        throw ServiceError.idempotencyKeyOfAnotherKey();
       }
       if (!this.fingerprints.matches(existing.fingerprint, scope.body)) throw ServiceError.idempotencyKeyReused();
       const outcome = existing.state === 'done' ? existing.outcome : await this.outcomeOf(existing);

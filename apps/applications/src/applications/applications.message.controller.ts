@@ -11,6 +11,7 @@ import {
   ContractPipe,
   CreateApplicationRequest,
   IdempotencyKeyPipe,
+  ApiKeyIdPipe,
   ListApplicationsMessage,
   NotificationSubject,
   NotificationSubjectMessage,
@@ -32,9 +33,10 @@ export class ApplicationsMessageController {
     @Payload('client_id') clientId: unknown,
     @Delivered(OpenSealedApplicantPipe, new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Payload('key_id', ApiKeyIdPipe) keyId: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<ApplicationResponse> {
-    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    const scope = { key, keyId, messageId: messageIdOf(context.getMessage()) };
     return { application: await this.applications.create(requireClientId(clientId), request.application, scope) };
   }
 
@@ -69,10 +71,11 @@ export class ApplicationsMessageController {
     @Payload('application_id') applicationId: unknown,
     @Delivered(OpenSealedCoApplicantPipe, new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Payload('key_id', ApiKeyIdPipe) keyId: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<ApplicantResponse> {
     const { clientId: client, id } = readApplicationRef({ client_id: clientId as number, id: applicationId as number });
-    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    const scope = { key, keyId, messageId: messageIdOf(context.getMessage()) };
     return { applicant: await this.applications.addApplicant(client, id, request.applicant, scope) };
   }
 }

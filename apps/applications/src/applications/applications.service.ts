@@ -129,8 +129,8 @@ export class ApplicationsService {
   }
 
   /**
-   * What the notifications service needs to e-mail the applicant, or null when it is gone: its
-   * own form link, and whether to invite it (the caller asked for it with send_email, or the
+   * What the notifications service needs to e-mail the applicant, or null when it is gone: the
+   * address it gave on the form (else the integrator's), its own form link, and whether to invite it (the caller asked for it with send_email, or the
    * applicant was named on the form).
    */
   async notificationSubject(clientId: number, applicationId: number, id: number): Promise<NotificationSubject | null> {
@@ -138,18 +138,21 @@ export class ApplicationsService {
     const applicant = application?.applicants.find((candidate) => candidate.id === id);
     if (!application || !applicant) return null;
     const form = applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null;
+    // The name and address as the applicant last confirmed them on the form, where it corrected
+    // what the integrator first gave: mail follows the applicant's own address.
+    const shown = withFormProgress(applicant, form);
     return {
       client_id: clientId,
       application_id: applicationId,
       applicant_id: id,
       type: applicant.type,
-      first_name: applicant.first_name,
-      last_name: applicant.last_name,
-      email: applicant.email,
+      first_name: shown.first_name,
+      last_name: shown.last_name,
+      email: shown.email,
       property_id: application.property_id,
       property_name: application.property_name,
       form_url: this.formTokens.formUrl(clientId, applicant),
-      form_status: withFormProgress(applicant, form).form_status ?? 'not_started',
+      form_status: shown.form_status ?? 'not_started',
       invite: applicant.send_email === true,
       added_by: addedBy(application, applicant),
       joins: joining(application, applicant)?.primary_name ?? null,

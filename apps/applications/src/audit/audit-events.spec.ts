@@ -41,6 +41,25 @@ describe('AuditEvents', () => {
     expect(await requestIds(1, { limit: 2, before: 2 })).toEqual(['a']);
   });
 
+  it('records what was read: the applicant, a document by its id, a list of documents, or a summary PDF', async () => {
+    await audit.recordRead(1, reader('a'), { applicationId: 5, applicantId: 7 });
+    await audit.recordRead(1, reader('b'), { applicationId: 5, applicantId: 7, read: 'document', documentId: 3 });
+    await audit.recordRead(1, reader('c'), { applicationId: 5, applicantId: 7, read: 'document_list' });
+    await audit.recordRead(1, { ...reader('d'), purpose: 'summary_pdf' }, { applicationId: 5, applicantId: 7 });
+
+    const events = (await audit.list(1, { limit: 25 })).items.map(({ request_id, read, document_id }) => ({
+      request_id,
+      read,
+      document_id,
+    }));
+    expect(events).toEqual([
+      { request_id: 'd', read: 'summary_pdf', document_id: null },
+      { request_id: 'c', read: 'document_list', document_id: null },
+      { request_id: 'b', read: 'document', document_id: 3 },
+      { request_id: 'a', read: 'applicant', document_id: null },
+    ]);
+  });
+
   it('keeps every event AUDIT_RETENTION_DAYS, and shows none past it, whether deleted yet or not', async () => {
     await audit.recordRead(1, reader('old'), { applicationId: 5, applicantId: 7 });
     jest.setSystemTime(Date.now() + 20 * DAY_MS);

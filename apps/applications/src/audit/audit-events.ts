@@ -3,6 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import {
   AuditEventRepresentation,
+  AuditReadKind,
   encodeCursor,
   formatTimestamp,
   Page,
@@ -28,6 +29,10 @@ interface AuditEventRecord {
   key_id: string;
   application_id: number;
   applicant_id: number;
+  /** What was read (events recorded before it was told have none). */
+  read?: AuditReadKind;
+  /** The document downloaded, on a `document` read. */
+  document_id?: number;
   request_id: string;
   created_at: Date;
   /** When it may be deleted: AUDIT_RETENTION_DAYS after it was made. */
@@ -94,7 +99,7 @@ export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
   async recordRead(
     clientId: number,
     reader: SensitiveReader,
-    subject: { applicationId: number; applicantId: number },
+    subject: { applicationId: number; applicantId: number; read?: 'document' | 'document_list'; documentId?: number },
   ): Promise<void> {
     const id = await this.ids.allocate(AUDIT_EVENTS);
     const created_at = new Date();
@@ -108,6 +113,10 @@ export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
         key_id: reader.key_id,
         application_id: subject.applicationId,
         applicant_id: subject.applicantId,
+        // The service knows a document read from an applicant read; only the gateway knows a
+        // read made for a summary PDF, and says so in the reader.
+        read: subject.read ?? reader.purpose ?? 'applicant',
+        ...(subject.documentId === undefined ? {} : { document_id: subject.documentId }),
         request_id: reader.request_id,
         created_at,
         expires_at: this.expiry(created_at),
@@ -166,6 +175,8 @@ export function toAuditEventRepresentation(event: AuditEventRecord): AuditEventR
     key_id: event.key_id,
     application_id: event.application_id,
     applicant_id: event.applicant_id,
+    read: event.read ?? null,
+    document_id: event.document_id ?? null,
     request_id: event.request_id,
     created_at: formatTimestamp(event.created_at),
   };

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AddDocumentMessage,
-  ApplicantRefMessage,
+  ListDocumentsMessage,
   DocumentListResponse,
   DocumentLocation,
   DocumentRepresentation,
@@ -32,9 +32,10 @@ export class DocumentsMessageController {
   }
 
   @MessagePattern(DOCUMENTS.LIST)
-  async list(@Payload() message: ApplicantRefMessage): Promise<DocumentListResponse> {
+  async list(@Payload() message: ListDocumentsMessage): Promise<DocumentListResponse> {
     const { clientId, applicationId, id } = readApplicantRef(message);
-    return { documents: await this.documents.list(clientId, applicationId, id) };
+    const reader = message.reader === undefined ? undefined : readSensitiveReader({ ...message, reader: message.reader });
+    return { documents: await this.documents.list(clientId, applicationId, id, reader) };
   }
 
   @MessagePattern(DOCUMENTS.READ)

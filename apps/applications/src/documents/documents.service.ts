@@ -102,10 +102,17 @@ export class DocumentsService {
     throw tooManyDocuments();
   }
 
-  /** The documents of a client's applicant. */
-  async list(clientId: number, applicationId: number, applicantId: number): Promise<DocumentRepresentation[]> {
+  /** The documents of a client's applicant; recorded as a read when a reader (the API's list) asks. */
+  async list(
+    clientId: number,
+    applicationId: number,
+    applicantId: number,
+    reader?: SensitiveReader,
+  ): Promise<DocumentRepresentation[]> {
     const subject = await this.owned(clientId, applicationId, applicantId);
-    return (await this.records.list(subject)).map(documentRepresentation);
+    const records = await this.records.list(subject);
+    if (reader) await this.audit.recordRead(clientId, reader, { ...subject, read: 'document_list' });
+    return records.map(documentRepresentation);
   }
 
   /** Where a document's bytes are, for its download: recorded as a read of sensitive data first. */
@@ -119,7 +126,7 @@ export class DocumentsService {
     const subject = await this.owned(clientId, applicationId, applicantId);
     const record = (await this.records.list(subject)).find((candidate) => candidate.id === documentId);
     if (!record) throw ServiceError.notFound('document', documentId);
-    await this.audit.recordRead(clientId, reader, subject);
+    await this.audit.recordRead(clientId, reader, { ...subject, read: 'document', documentId });
     return { document: documentRepresentation(record), file_id: record.file_id };
   }
 

@@ -16,6 +16,7 @@ import {
   RecordFormPresetMessage,
   SEALED_IDENTITY_FIELDS,
   ServiceError,
+  controlCharacterProblems,
 } from '@app/contracts';
 import { RateLimiter } from '@app/rate-limit';
 import { FormBackends } from '../backends/form-backends';
@@ -163,6 +164,16 @@ export class FormFlow {
       if (error instanceof ServiceError && error.details) return error.details;
       throw error;
     }
+  }
+
+  /**
+   * `input` refused, as the form shows refusals, when its fields at `paths` hold line breaks or
+   * other control characters: names are e-mailed, and a name is one line.
+   */
+  plainText<T extends object>(input: T | FieldProblem[], paths: readonly string[]): T | FieldProblem[] {
+    if (Array.isArray(input)) return input;
+    const problems = controlCharacterProblems(input, paths);
+    return problems.length > 0 ? problems : input;
   }
 
   /** The steps `applicant` is asked, under the preset version its application was started with. */

@@ -86,7 +86,7 @@ export class FormHttpController {
       const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
       const action = `/properties/${property.id}/apply`;
       const { nonce } = await this.flow.submitted(request, action);
-      const contact = this.flow.validate(FormContactInput, contactFields(body));
+      const contact = this.flow.plainText(this.flow.validate(FormContactInput, contactFields(body)), ['first_name', 'last_name']);
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422);
       }
@@ -148,7 +148,7 @@ export class FormHttpController {
       const { applicant, property, link } = await this.flow.openApplicant(token);
       if (applicant.form_status === 'completed') throw ALREADY_COMPLETE;
       const body = await this.flow.submitted(request, action);
-      const contact = this.flow.validate(FormContactInput, contactFields(body));
+      const contact = this.flow.plainText(this.flow.validate(FormContactInput, contactFields(body)), ['first_name', 'last_name']);
       if (!(contact instanceof FormContactInput)) {
         return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant);
       }

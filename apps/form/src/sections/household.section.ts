@@ -1,4 +1,4 @@
-import { HouseholdSectionInput, MAX_FORM_PEOPLE } from '@app/contracts';
+import { HouseholdSectionInput, MAX_FORM_PEOPLE, PlainTextPipe } from '@app/contracts';
 import { FieldSpec, ListSpec, SectionModule, validated } from './section';
 
 const PERSON: FieldSpec[] = [
@@ -72,6 +72,11 @@ export class HouseholdSection extends SectionModule<HouseholdSectionInput> {
   ];
 
   protected validate(plain: Record<string, unknown>): HouseholdSectionInput {
-    return validated(HouseholdSectionInput, plain);
+    const input = validated(HouseholdSectionInput, plain);
+    // The people named here are e-mailed with the applicant's name and theirs: one line each.
+    const named = (list: string, count: number) =>
+      Array.from({ length: count }, (_, i) => [`${list}.${i}.first_name`, `${list}.${i}.last_name`]).flat();
+    const paths = [...named('adults', input.adults?.length ?? 0), ...named('guarantors', input.guarantors?.length ?? 0)];
+    return new PlainTextPipe<HouseholdSectionInput>(paths).transform(input);
   }
 }

@@ -23,6 +23,7 @@ import {
   ApplicantWithSensitiveDataResponse,
   APPLICATIONS,
   ContractPipe,
+  PlainTextPipe,
   entityTag,
   RemoveApplicantMessage,
   SealedSensitiveApplicant,
@@ -34,9 +35,9 @@ import {
 } from '@app/contracts';
 import { ApplicantSealer, SEALED_APPLICANT_FIELDS } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
-import { currentRequestId } from '@app/observability';
 import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
+import { readerOf } from '../auth/reader';
 import { Backends } from '../backends/backends';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiErrorResponses, ApiSuccess, REQUEST_ID } from '../openapi/api-responses';
@@ -133,7 +134,7 @@ export class ApplicantsHttpController {
     let messageId = '';
     const message = new BoundToMessage((id): SensitiveApplicantMessage => {
       messageId = id;
-      return { ...ref, reader: { key_id: credential.keyId, request_id: currentRequestId() ?? '' } };
+      return { ...ref, reader: readerOf(credential) };
     });
     const answer = await this.backends.applications<SealedSensitiveApplicant>(APPLICATIONS.READ_SENSITIVE_DATA, message);
     const opened = this.sealer.openFromMessage(answer.sensitive_data.sealed, { clientId: credential.clientId, messageId });
@@ -160,7 +161,8 @@ export class ApplicantsHttpController {
     @ClientId() clientId: number,
     @Param('application_id') applicationId: string,
     @Param('id') id: string,
-    @Body(new ContractPipe(UpdateApplicantRequest)) request: UpdateApplicantRequest,
+    @Body(new ContractPipe(UpdateApplicantRequest), new PlainTextPipe(['applicant.first_name', 'applicant.last_name']))
+    request: UpdateApplicantRequest,
     @IfMatch() ifMatch: string | undefined,
   ): Promise<ApplicantResponse> {
     const message: UpdateApplicantMessage = { ...applicantRefFromPath(clientId, applicationId, id), request, if_match: ifMatch };

@@ -54,24 +54,27 @@ describe('ApplicationsHttpController', () => {
   });
 
   describe('create', () => {
+    const KEY_ID = '0123456789abcdef';
+    const NO_KEY = { idempotency_key: undefined, key_id: undefined };
     /** The message as sent under the id `messageId`, which the broker client draws as it sends. */
     const sent = (messageId = 'm-1') =>
       (backends.applications.mock.calls[0][1] as BoundToMessage).build(messageId) as CreateApplicationMessage;
 
     it('sends the request to the applications service and answers with its answer', async () => {
-      await expect(controller.create(CLIENT, request(), 'order-1')).resolves.toBe(ANSWER);
+      await expect(controller.create(CLIENT, request(), { idempotency_key: 'order-1', key_id: KEY_ID })).resolves.toBe(ANSWER);
       expect(backends.applications).toHaveBeenCalledWith(APPLICATIONS.CREATE, expect.any(BoundToMessage));
       expect(sent()).toEqual({
         client_id: CLIENT,
         request: request(),
         sealed_applicant: {},
         idempotency_key: 'order-1',
+        key_id: KEY_ID,
       });
       expect(backends.properties).not.toHaveBeenCalled();
     });
 
     it('sends the id number and date of birth only sealed, each bound to its field, the client and the message', async () => {
-      await controller.create(CLIENT, request({ id_number: SSN, dob: DOB }), undefined);
+      await controller.create(CLIENT, request({ id_number: SSN, dob: DOB }), NO_KEY);
 
       const message = JSON.parse(JSON.stringify(sent('m-1')));
       expect(JSON.stringify(message)).not.toContain(SSN);
@@ -89,13 +92,13 @@ describe('ApplicationsHttpController', () => {
 
     it("leaves the caller's request as it was", async () => {
       const original = request({ id_number: SSN });
-      await controller.create(CLIENT, original, undefined);
+      await controller.create(CLIENT, original, NO_KEY);
       expect(original.application.applicant.id_number).toBe(SSN);
     });
 
     it('lets the refusal of the service through', async () => {
       backends.applications.mockRejectedValue(ServiceError.propertyIdInvalid());
-      await expect(controller.create(CLIENT, request(), undefined)).rejects.toMatchObject({
+      await expect(controller.create(CLIENT, request(), NO_KEY)).rejects.toMatchObject({
         code: ErrorCode.PROPERTY_ID_INVALID,
       });
     });

@@ -11,6 +11,7 @@ import {
   APPLICATIONS,
   ARCHIVED_FILTERS,
   ContractPipe,
+  PlainTextPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
   FORM_STATUSES,
@@ -23,7 +24,7 @@ import { BoundToMessage } from '@app/messaging';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { IfMatch } from '../http/if-match.decorator';
 import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import {
@@ -64,14 +65,18 @@ export class ApplicationsHttpController {
   @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503], { 422: APPLICATION_422 })
   create(
     @ClientId() clientId: number,
-    @Body(new ContractPipe(CreateApplicationRequest)) request: CreateApplicationRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Body(
+      new ContractPipe(CreateApplicationRequest),
+      new PlainTextPipe(['application.applicant.first_name', 'application.applicant.last_name']),
+    )
+    request: CreateApplicationRequest,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<ApplicationResponse> {
     // The applicant's id_number and dob leave this process only sealed, for this client and message.
     const message = new BoundToMessage((messageId): CreateApplicationMessage => ({
       client_id: clientId,
       ...this.sealer.seal(request, { clientId, messageId }),
-      idempotency_key: idempotencyKey,
+      ...idempotency,
     }));
     return this.backends.applications(APPLICATIONS.CREATE, message);
   }
@@ -187,8 +192,9 @@ export class ApplicationsHttpController {
   addApplicant(
     @ClientId() clientId: number,
     @Param('application_id') applicationId: string,
-    @Body(new ContractPipe(AddApplicantRequest)) request: AddApplicantRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Body(new ContractPipe(AddApplicantRequest), new PlainTextPipe(['applicant.first_name', 'applicant.last_name']))
+    request: AddApplicantRequest,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<ApplicantResponse> {
     const { id } = applicationRefFromPath(clientId, applicationId);
     // As on create: the co-applicant's id_number and dob leave this process only sealed.
@@ -196,7 +202,7 @@ export class ApplicationsHttpController {
       client_id: clientId,
       application_id: id,
       ...this.sealer.sealCoApplicant(request, { clientId, messageId }),
-      idempotency_key: idempotencyKey,
+      ...idempotency,
     }));
     return this.backends.applications(APPLICATIONS.ADD_APPLICANT, message);
   }

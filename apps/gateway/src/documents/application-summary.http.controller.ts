@@ -24,9 +24,9 @@ import {
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
-import { currentRequestId } from '@app/observability';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
+import { readerOf } from '../auth/reader';
 import { Backends } from '../backends/backends';
 import { ApiErrorResponses, errorBody, REQUEST_ID } from '../openapi/api-responses';
 import { APPLICATION_404 } from '../openapi/application-responses';
@@ -143,7 +143,7 @@ export class ApplicationSummaryHttpController {
     let messageId = '';
     const message = new BoundToMessage((bound): SensitiveApplicantMessage => {
       messageId = bound;
-      return { ...ref, reader: { key_id: credential.keyId, request_id: currentRequestId() ?? '' } };
+      return { ...ref, reader: { ...readerOf(credential), purpose: 'summary_pdf' } };
     });
     const answer = await this.backends.applications<SealedSensitiveApplicant>(APPLICATIONS.READ_SENSITIVE_DATA, message);
     const opened = this.sealer.openFromMessage(answer.sensitive_data.sealed, { clientId: credential.clientId, messageId });

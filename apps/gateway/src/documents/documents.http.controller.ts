@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@n
 import { FastifyReply } from 'fastify';
 import {
   applicantRefFromPath,
-  ApplicantRefMessage,
+  ListDocumentsMessage,
   attachmentDisposition,
   DocumentListResponse,
   DocumentLocation,
@@ -11,12 +11,14 @@ import {
   DOCUMENTS,
   ReadDocumentMessage,
   SENSITIVE_DATA_SCOPE,
+  ServiceError,
 } from '@app/contracts';
+import { UnknownKeyError } from '@app/crypto';
 import { DocumentVault } from '@app/documents';
-import { currentRequestId } from '@app/observability';
 import { APPLICANT_PARAMS } from '../applications/applicants.http.controller';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
+import { readerOf } from '../auth/reader';
 import { Backends } from '../backends/backends';
 import { ApiErrorResponses, ApiSuccess, errorBody, REQUEST_ID } from '../openapi/api-responses';
 import { APPLICANT_404 } from '../openapi/applicant-responses';
@@ -38,6 +40,14 @@ const DOCUMENT_404 = {
   description: `${APPLICANT_404.description} Or the document id names none of the applicant’s documents.`,
   examples: { ...APPLICANT_404.examples, document: errorBody('No such document', 'document 3 cannot be found') },
 };
+
+/** A document whose data key is sealed under a key FIELD_ENCRYPTION_KEYS no longer holds. */
+export function documentKeyMissing(documentId: number, keyId: string): ServiceError {
+  return ServiceError.conflict(
+    `document ${documentId} cannot be opened: its key is sealed under key id ${JSON.stringify(keyId)}, which ` +
+      'FIELD_ENCRYPTION_KEYS no longer holds; it opens again once that key is back in the ring',
+  );
+}
 
 /**
  * The documents an applicant uploaded on the form: listed, and downloaded. Both are sensitive
@@ -72,10 +82,11 @@ export class DocumentsHttpController {
     @Param('id') id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DocumentListResponse> {
-    const ref: ApplicantRefMessage = applicantRefFromPath(credential.clientId, applicationId, id);
+    const ref = applicantRefFromPath(credential.clientId, applicationId, id);
     requireScope(credential);
     reply.header('cache-control', 'no-store');
-    return this.backends.applications<DocumentListResponse>(DOCUMENTS.LIST, ref);
+    const message: ListDocumentsMessage = { ...ref, reader: readerOf(credential) };
+    return this.backends.applications<DocumentListResponse>(DOCUMENTS.LIST, message);
   }
 
   @Get(':document_id/content')
@@ -118,11 +129,17 @@ export class DocumentsHttpController {
     const message: ReadDocumentMessage = {
       ...ref,
       document_id: documentIdFromPath(documentId),
-      reader: { key_id: credential.keyId, request_id: currentRequestId() ?? '' },
+      reader: readerOf(credential),
     };
     requireScope(credential);
     const { document, file_id } = await this.backends.applications<DocumentLocation>(DOCUMENTS.READ, message);
-    const bytes = await this.vault.open(file_id, { clientId: credential.clientId, applicantId: ref.id });
+    const bytes = await this.vault
+      .open(file_id, { clientId: credential.clientId, applicantId: ref.id })
+      .catch((error: unknown) => {
+        // An operator removed the key that seals this file from FIELD_ENCRYPTION_KEYS: say so, not a bare 500.
+        if (error instanceof UnknownKeyError) throw documentKeyMissing(document.id, error.keyId);
+        throw error;
+      });
     return reply
       .header('content-type', document.content_type)
       .header('content-length', String(document.size))

@@ -18,7 +18,7 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiErrorResponses, ApiSuccess, errorBody, REQUEST_ID } from '../openapi/api-responses';
 import { ApiEntityTag, IF_MATCH_HEADER } from '../openapi/conditional-requests';
@@ -114,9 +114,9 @@ export class FormPresetsHttpController {
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateFormPresetRequest)) request: CreateFormPresetRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<FormPresetResponse> {
-    const message: CreateMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
+    const message: CreateMessage = { client_id: clientId, request, ...idempotency };
     return this.backends.properties(FORM_PRESET_PATTERNS.CREATE, message);
   }
 

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
+  PlainTextPipe,
   NotificationSettingsResponse,
   NOTIFICATIONS,
   PutNotificationSettingsMessage,
@@ -45,7 +46,8 @@ export class NotificationSettingsHttpController {
   @ApiErrorResponses([400, 401, 413, 415, 422, 429, 503])
   put(
     @ClientId() clientId: number,
-    @Body(new ContractPipe(PutNotificationSettingsRequest)) request: PutNotificationSettingsRequest,
+    @Body(new ContractPipe(PutNotificationSettingsRequest), new PlainTextPipe(['notification_settings.sender_name']))
+    request: PutNotificationSettingsRequest,
   ): Promise<NotificationSettingsResponse> {
     const message: PutNotificationSettingsMessage = { client_id: clientId, request };
     return this.backends.notifications(NOTIFICATIONS.PUT_SETTINGS, message);

@@ -17,7 +17,7 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { ApiEntityTag, IF_MATCH_HEADER } from '../openapi/conditional-requests';
@@ -89,10 +89,10 @@ export class FloorPlansHttpController {
     @ClientId() clientId: number,
     @Param('pid') propertyId: string,
     @Body(new ContractPipe(CreateFloorPlanRequest)) request: CreateFloorPlanRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<FloorPlanResponse> {
     const { id } = propertyRefFromPath(clientId, propertyId);
-    const message: CreateFloorPlanMessage = { client_id: clientId, property_id: id, request, idempotency_key: idempotencyKey };
+    const message: CreateFloorPlanMessage = { client_id: clientId, property_id: id, request, ...idempotency };
     return this.backends.properties(FLOOR_PLANS.CREATE, message);
   }
 

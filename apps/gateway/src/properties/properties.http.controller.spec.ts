@@ -34,23 +34,28 @@ describe('PropertiesHttpController', () => {
     const request = Object.assign(new CreatePropertyRequest(), { property: { name: 'Maple Court' } });
 
     it("sends the caller's request and Idempotency-Key to the properties service and answers with its answer", async () => {
-      await expect(controller.create(CLIENT, request, 'order-1')).resolves.toBe(ANSWER);
+      await expect(controller.create(CLIENT, request, { idempotency_key: 'order-1', key_id: '0123456789abcdef' })).resolves.toBe(
+        ANSWER,
+      );
       expect(backends.properties).toHaveBeenCalledWith(PROPERTIES.CREATE, {
         client_id: CLIENT,
         request,
         idempotency_key: 'order-1',
+        key_id: '0123456789abcdef',
       });
       expect(backends.applications).not.toHaveBeenCalled();
     });
 
     it('sends no key when the request has none', async () => {
-      await controller.create(CLIENT, request, undefined);
-      expect(backends.properties.mock.calls[0][1]).toEqual({ client_id: CLIENT, request, idempotency_key: undefined });
+      await controller.create(CLIENT, request, { idempotency_key: undefined, key_id: undefined });
+      expect(JSON.parse(JSON.stringify(backends.properties.mock.calls[0][1]))).toEqual({ client_id: CLIENT, request });
     });
 
     it('lets the refusal of the service through', async () => {
       backends.properties.mockRejectedValue(ServiceError.idempotencyKeyReused());
-      await expect(controller.create(CLIENT, request, 'order-1')).rejects.toMatchObject({
+      await expect(
+        controller.create(CLIENT, request, { idempotency_key: 'order-1', key_id: '0123456789abcdef' }),
+      ).rejects.toMatchObject({
         code: ErrorCode.IDEMPOTENCY_KEY_REUSED,
       });
     });

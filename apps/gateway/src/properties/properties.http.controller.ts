@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Use
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ContractPipe,
+  PlainTextPipe,
   CreatePropertyMessage,
   CreatePropertyRequest,
   DeletePropertyMessage,
@@ -18,7 +19,7 @@ import {
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { ApiEntityTag, IF_MATCH_HEADER } from '../openapi/conditional-requests';
@@ -68,10 +69,10 @@ export class PropertiesHttpController {
   @ApiErrorResponses([400, 401, 409, 413, 415, 422, 429, 503])
   create(
     @ClientId() clientId: number,
-    @Body(new ContractPipe(CreatePropertyRequest)) request: CreatePropertyRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Body(new ContractPipe(CreatePropertyRequest), new PlainTextPipe(['property.name'])) request: CreatePropertyRequest,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<PropertyResponse> {
-    const message: CreatePropertyMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
+    const message: CreatePropertyMessage = { client_id: clientId, request, ...idempotency };
     return this.backends.properties(PROPERTIES.CREATE, message);
   }
 
@@ -147,7 +148,7 @@ export class PropertiesHttpController {
   update(
     @ClientId() clientId: number,
     @Param('id') id: string,
-    @Body(new ContractPipe(UpdatePropertyRequest)) request: UpdatePropertyRequest,
+    @Body(new ContractPipe(UpdatePropertyRequest), new PlainTextPipe(['property.name'])) request: UpdatePropertyRequest,
     @IfMatch() ifMatch: string | undefined,
   ): Promise<PropertyResponse> {
     const message: UpdatePropertyMessage = { ...propertyRefFromPath(clientId, id), request, if_match: ifMatch };

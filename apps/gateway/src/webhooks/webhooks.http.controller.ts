@@ -21,7 +21,7 @@ import { SERVICE_UNAVAILABLE_MESSAGE } from '@app/messaging';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { ReadsNoBody } from '../http/http-setup';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { ApiErrorResponses, ApiSuccess, errorBody } from '../openapi/api-responses';
 
 /** A webhook's 404: the one the API's other resources answer, about a webhook. */
@@ -116,9 +116,9 @@ export class WebhooksHttpController {
   create(
     @ClientId() clientId: number,
     @Body(new ContractPipe(CreateWebhookRequest)) request: CreateWebhookRequest,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<CreatedWebhookResponse> {
-    const message: CreateWebhookMessage = { client_id: clientId, request, idempotency_key: idempotencyKey };
+    const message: CreateWebhookMessage = { client_id: clientId, request, ...idempotency };
     return this.backends.webhooks(WEBHOOKS.CREATE, message);
   }
 

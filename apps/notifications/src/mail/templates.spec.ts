@@ -1,4 +1,4 @@
-import { MESSAGE_KINDS } from '@app/contracts';
+import { CONTROL_CHARACTER, MESSAGE_KINDS } from '@app/contracts';
 import { MessageData, renderMessage } from './templates';
 
 const DATA: MessageData = {
@@ -97,6 +97,27 @@ describe('renderMessage', () => {
   it('keeps a subject on one line whatever the property is named', () => {
     expect(renderMessage('confirmation', { ...DATA, property_name: 'Elm\r\nBcc: x@example.test' }).subject).toBe(
       'We received your application for Elm Bcc: x@example.test',
+    );
+  });
+
+  it('shows a name that carries line breaks and controls as one line: no paragraphs, no hidden text, in no part', () => {
+    const paragraph = 'Ada\n\nYou won a prize! Claim it at https://prize.example.test\r\n\u2028\u202eevil\u0007';
+    const message = renderMessage('invitation', {
+      ...DATA,
+      added_by: `${paragraph} Lovelace`,
+      first_name: paragraph,
+      sender_name: paragraph,
+    });
+    for (const part of [message.subject, message.text.split('\n\n')[0], message.text.split('\n\n')[1]]) {
+      expect(part).not.toMatch(CONTROL_CHARACTER);
+    }
+    expect(message.text.startsWith('Hello Ada You won a prize! Claim it at https://prize.example.test evil,\n\n')).toBe(true);
+    expect(message.subject).toBe(
+      'Ada You won a prize! Claim it at https://prize.example.test evil Lovelace added you to their application for Maple Court',
+    );
+    expect(message.html.replace(/\n/g, '')).not.toMatch(CONTROL_CHARACTER);
+    expect(renderMessage('confirmation', { ...DATA, first_name: 'x'.repeat(500) }).text.split('\n')[0]).toHaveLength(
+      'Hello ,'.length + 100,
     );
   });
 

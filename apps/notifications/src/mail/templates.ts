@@ -1,5 +1,5 @@
 import { Eta } from 'eta';
-import { MessageKind } from '@app/contracts';
+import { CONTROL_CHARACTER, MessageKind } from '@app/contracts';
 
 /**
  * What a message may say: names, the property's name and a link. An applicant's SSN, date of
@@ -113,9 +113,36 @@ function validity(expiresAt: string, now: Date): string {
 const html = new Eta({ autoEscape: true, autoTrim: false, cache: true });
 const text = new Eta({ autoEscape: false, autoTrim: false, cache: true });
 
+/** Runs of the characters the API and the form refuse in a name (CONTROL_CHARACTER). */
+const CONTROL_CHARACTERS = new RegExp(`${CONTROL_CHARACTER.source}+`, 'g');
+
+/**
+ * A value typed by someone else (a name, a property's name, a sender name) as one short line: its
+ * control characters each a space, its white space collapsed, at most `max` characters. The API
+ * and the form refuse such characters in these fields; this keeps a value stored before they did,
+ * or sent by an older release, from carrying paragraphs and links into a message.
+ */
+export function oneLine(value: string, max = 100): string {
+  const line = value.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function shownValues(data: MessageData): MessageData {
+  const line = (value: string | null | undefined, max?: number) => (typeof value === 'string' ? oneLine(value, max) : value);
+  return {
+    ...data,
+    first_name: line(data.first_name) ?? null,
+    property_name: oneLine(data.property_name, 255),
+    sender_name: line(data.sender_name) ?? null,
+    added_by: line(data.added_by, 201),
+    joins: line(data.joins, 201),
+  };
+}
+
 /** Subject, text and HTML parts of a message of `kind`, made at `now`. */
-export function renderMessage(kind: MessageKind, data: MessageData, now = new Date()): MailContent {
+export function renderMessage(kind: MessageKind, given: MessageData, now = new Date()): MailContent {
   const template = TEMPLATES[kind];
+  const data = shownValues(given);
   const values = { ...data, validity: data.expires_at ? validity(data.expires_at, now) : null };
   // A header is one line: a name with a line break in it must not start another header.
   const subject = template.subject(data).replace(/[\r\n]+/g, ' ');

@@ -9,6 +9,7 @@ import {
   FloorPlanResponse,
   FloorPlansMessage,
   IdempotencyKeyPipe,
+  ApiKeyIdPipe,
   parseRequest,
   readFloorPlanRef,
   readFloorPlansRef,
@@ -33,11 +34,12 @@ export class FloorPlansMessageController {
   async create(
     @Payload() message: CreateFloorPlanMessage,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Payload('key_id', ApiKeyIdPipe) keyId: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<FloorPlanResponse> {
     const { clientId, propertyId } = readFloorPlansRef(message);
     const { floor_plan } = parseRequest(CreateFloorPlanRequest, message.request);
-    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    const scope = { key, keyId, messageId: messageIdOf(context.getMessage()) };
     return { floor_plan: await this.floorPlans.create(clientId, propertyId, floor_plan, scope) };
   }
 

@@ -10,6 +10,7 @@ import {
   FormPresetRefMessage,
   FormPresetResponse,
   IdempotencyKeyPipe,
+  ApiKeyIdPipe,
   isPositiveId,
   ListFormPresetsMessage,
   parseRequest,
@@ -36,9 +37,10 @@ export class FormPresetsMessageController {
     @Payload('client_id') clientId: unknown,
     @Payload('request', new ContractPipe(CreateFormPresetRequest)) request: CreateFormPresetRequest,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Payload('key_id', ApiKeyIdPipe) keyId: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<FormPresetResponse> {
-    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    const scope = { key, keyId, messageId: messageIdOf(context.getMessage()) };
     return { form_preset: await this.presets.create(requireClientId(clientId), request.form_preset, scope) };
   }
 

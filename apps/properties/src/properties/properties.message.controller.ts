@@ -15,6 +15,7 @@ import {
   UpdatePropertyMessage,
   UpdatePropertyRequest,
   IdempotencyKeyPipe,
+  ApiKeyIdPipe,
   PROPERTIES,
   PropertyRefMessage,
   PropertyResponse,
@@ -34,9 +35,10 @@ export class PropertiesMessageController {
     @Payload('client_id') clientId: unknown,
     @Payload('request', new ContractPipe(CreatePropertyRequest)) request: CreatePropertyRequest,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Payload('key_id', ApiKeyIdPipe) keyId: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<PropertyResponse> {
-    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    const scope = { key, keyId, messageId: messageIdOf(context.getMessage()) };
     return { property: await this.properties.create(requireClientId(clientId), request.property, scope) };
   }
 

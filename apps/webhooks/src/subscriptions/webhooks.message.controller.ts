@@ -8,6 +8,7 @@ import {
   DeliveryPageMessage,
   DeliveryResponse,
   IdempotencyKeyPipe,
+  ApiKeyIdPipe,
   parseRequest,
   readDeliveryPage,
   readWebhookRef,
@@ -30,11 +31,14 @@ export class WebhooksMessageController {
   async create(
     @Payload() message: CreateWebhookMessage,
     @Payload('idempotency_key', IdempotencyKeyPipe) key: string | undefined,
+    @Payload('key_id', ApiKeyIdPipe) keyId: string | undefined,
     @Ctx() context: RmqContext,
   ): Promise<CreatedWebhookResponse> {
     const clientId = requireClientId(message?.client_id);
     const { webhook } = parseRequest(CreateWebhookRequest, message.request);
-    return { webhook: await this.webhooks.create(clientId, webhook, { key, messageId: messageIdOf(context.getMessage()) }) };
+    return {
+      webhook: await this.webhooks.create(clientId, webhook, { key, keyId, messageId: messageIdOf(context.getMessage()) }),
+    };
   }
 
   @MessagePattern(WEBHOOKS.LIST)

@@ -64,7 +64,32 @@ export class AuditEventRepresentation {
   @ApiProperty({ type: 'integer', example: 2 })
   applicant_id: number;
 
-  @ApiProperty({ description: 'The X-Request-Id of the read.', example: '4bf92f35-77b3-4da6-a3ce-929d0e0e4736' })
+  @ApiProperty({
+    type: 'string',
+    enum: ['applicant', 'document', 'document_list', 'summary_pdf'],
+    nullable: true,
+    description:
+      'What was read: the applicant’s sensitive data through the API (`applicant`), one document’s bytes ' +
+      '(`document`, named by `document_id`), the list of the applicant’s documents (`document_list`), or the ' +
+      'applicant laid out in a summary PDF (`summary_pdf`). Null on events recorded before reads were told apart.',
+    example: 'applicant',
+  })
+  /** Always sent from this release on; optional for a service of the previous release, which sends none. */
+  read?: 'applicant' | 'document' | 'document_list' | 'summary_pdf' | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The document downloaded, on a `document` read; else null.',
+    example: null,
+  })
+  document_id?: number | null;
+
+  @ApiProperty({
+    description:
+      'The X-Request-Id of the read: the caller’s when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else one the gateway made.',
+    example: '4bf92f35-77b3-4da6-a3ce-929d0e0e4736',
+  })
   request_id: string;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })

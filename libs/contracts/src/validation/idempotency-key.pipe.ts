@@ -15,3 +15,16 @@ export class IdempotencyKeyPipe implements PipeTransform<unknown, string | undef
     ]);
   }
 }
+
+/**
+ * The `key_id` of a create message: the API key that sent its Idempotency-Key, or undefined
+ * (a gateway of the previous release sends none). Anything else is not from the gateway.
+ */
+@Injectable()
+export class ApiKeyIdPipe implements PipeTransform<unknown, string | undefined> {
+  transform(value: unknown): string | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string' && /^[0-9a-f]{16}$/.test(value)) return value;
+    throw new ServiceError(ErrorCode.INTERNAL, 'malformed key_id');
+  }
+}

@@ -2044,7 +2044,19 @@ export interface components {
              */
             applicant_id: number;
             /**
-             * @description The X-Request-Id of the read.
+             * @description What was read: the applicant’s sensitive data through the API (`applicant`), one document’s bytes (`document`, named by `document_id`), the list of the applicant’s documents (`document_list`), or the applicant laid out in a summary PDF (`summary_pdf`). Null on events recorded before reads were told apart.
+             * @example applicant
+             * @enum {string|null}
+             */
+            read: "applicant" | "document" | "document_list" | "summary_pdf" | null;
+            /**
+             * Format: int64
+             * @description The document downloaded, on a `document` read; else null.
+             * @example null
+             */
+            document_id: number | null;
+            /**
+             * @description The X-Request-Id of the read: the caller’s when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else one the gateway made.
              * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
              */
             request_id: string;
