@@ -1,6 +1,10 @@
+import { connect } from 'amqplib';
+import { queueName } from '@app/contracts';
 import { api } from './support/http';
 import { beyondRetryable, Load, stopEveryLoad, storedByName, tally } from './support/load';
 import { RoundRobinBalancer } from './support/tcp-proxy';
+import { eventually } from './support/wait';
+import { WebhookReceiver } from './support/webhook-receiver';
 import { freePort, RunningProcess, Stack } from '../tools/stack';
 
 /**
@@ -63,6 +67,45 @@ describe('drains under load', () => {
       await load.successes(20);
     }
     await expectNothingLostOrDoubled(stack, load);
+  });
+
+  it('sends a webhook once when the instance whose attempt is under way stops', async () => {
+    stack = await Stack.start({
+      instances: { webhooks: 1 },
+      env: { EVENT_RELAY_INTERVAL_MS: '100', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    });
+    const receiver = await WebhookReceiver.start();
+    try {
+      const held: Array<() => void> = [];
+      receiver.answer = (_request, response) => held.push(() => response.writeHead(204).end());
+      const client = api(stack.url);
+      expect(
+        (await client.post('/api/v2/webhooks', { webhook: { url: receiver.url, events: ['property.created'] } })).status,
+      ).toBe(201);
+      expect((await client.post('/api/v2/properties', { property: { name: 'Held Court' } })).status).toBe(201);
+      const [first] = stack.running('webhooks');
+      await eventually('the attempt under way', () => held.length === 1);
+      // Another instance, to take whatever the stopping one gives back to the queue.
+      const second = await stack.startApp('webhooks');
+      const stopping = stack.signal(first, 'SIGTERM');
+      await eventually('the first instance stopping', () => first.output.join('').includes('SIGTERM: stopping'));
+      receiver.answer = (_request, response) => response.writeHead(204).end();
+      held.splice(0).forEach((answer) => answer());
+      expect((await stopping).code).toBe(0);
+      expect((await stack.signal(second, 'SIGTERM')).code).toBe(0);
+      // Both stopped, each having settled what it took: the one request, and nothing left queued.
+      const connection = await connect(process.env.AMQP_URL!);
+      try {
+        const channel = await connection.createChannel();
+        const deliveries = queueName(stack.namespace, 'webhooks.deliveries');
+        expect((await channel.checkQueue(deliveries)).messageCount).toBe(0);
+      } finally {
+        await connection.close();
+      }
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.down();
+    }
   });
 
   it('answers every request on the connections a gateway keeps, once it left the rotation and stops', async () => {

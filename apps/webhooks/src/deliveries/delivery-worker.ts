@@ -56,6 +56,12 @@ function isHeld(held: unknown): held is DeliveryTask['held'] {
 
 /** Overdue retries queued again per round of the sweep. */
 const OVERDUE_BATCH = 100;
+/**
+ * How long a stopping instance waits for the attempts and events it has taken to be settled
+ * before it closes its channel: whatever is still under way then goes back to the queue, and an
+ * attempt the receiver already got is sent once more by another instance (same webhook-id).
+ */
+const STOP_DRAIN_MS = 7000;
 
 function retryToken(): string {
   return randomBytes(9).toString('base64url');
@@ -118,6 +124,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly schedule: number[];
   private readonly names: { exchange: string; events: string; deliveries: string; unrouted: string };
   private readonly gate: EndpointGate;
+  /** The consumers of the current channel, cancelled when the instance stops. */
+  private consumers: Array<{ channel: ConfirmChannel; tag: string }> = [];
+  /** Messages taken and not yet settled, and who waits for there to be none. */
+  private unsettled = 0;
+  private settled?: () => void;
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
@@ -171,8 +182,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.sweep.unref();
   }
 
+  /**
+   * Takes no more messages, lets those taken be settled (an attempt under way finishes and is
+   * acknowledged, rather than go back to the queue for another instance to send again), then
+   * closes the channel; bounded by STOP_DRAIN_MS.
+   */
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweep);
+    const consumers = this.consumers.splice(0);
+    await Promise.all(consumers.map(({ channel, tag }) => channel.cancel(tag).catch(() => undefined)));
+    if (this.unsettled > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => (this.settled = resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_DRAIN_MS))),
+      ]);
+      clearTimeout(timer);
+      if (this.unsettled > 0) this.logger.warn(`${this.unsettled} message(s) unsettled; the broker will hand them out again`);
+    }
     await this.broker?.close();
   }
 
@@ -212,37 +239,33 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await channel.assertQueue(webhookWaitQueue(this.env.NAMESPACE, seconds), delayQueueOptions(seconds * 1000, deliveries));
     }
     await channel.prefetch(this.env.WEBHOOK_CONCURRENCY);
+    this.consumers = [];
+    const consume = async (queue: string, handle: (message: ConsumeMessage) => void) => {
+      const { consumerTag } = await channel.consume(queue, (message) => message && handle(message));
+      this.consumers.push({ channel, tag: consumerTag });
+    };
     const senders = new SenderCheck(this.env.eventPublishers, broker.user);
-    await channel.consume(
-      events,
-      (message) =>
-        message &&
-        void this.settle(channel, events, message, async () => {
-          senders.assertAccepted(events, message);
-          await this.fanOut(message);
-        }),
+    await consume(events, (message) =>
+      this.settle(channel, events, message, async () => {
+        senders.assertAccepted(events, message);
+        await this.fanOut(message);
+      }),
     );
     // Tasks come from this service alone: the broker's default exchange reaches every queue.
     const own = SenderCheck.ownOnly(broker.user);
-    await channel.consume(
-      deliveries,
-      (message) =>
-        message &&
-        void this.settle(channel, deliveries, message, async () => {
-          own.assertAccepted(deliveries, message);
-          await this.attempt(message);
-        }),
+    await consume(deliveries, (message) =>
+      this.settle(channel, deliveries, message, async () => {
+        own.assertAccepted(deliveries, message);
+        await this.attempt(message);
+      }),
     );
     // Now that the events queue is bound, no event is unrouted any more: those kept go onto it.
     // Checked before the move, which stamps this service's own user on it.
-    await channel.consume(
-      unrouted,
-      (message) =>
-        message &&
-        void this.settle(channel, events, message, async () => {
-          senders.assertAccepted(unrouted, message);
-          await broker.republish(message, events);
-        }),
+    await consume(unrouted, (message) =>
+      this.settle(channel, events, message, async () => {
+        senders.assertAccepted(unrouted, message);
+        await broker.republish(message, events);
+      }),
     );
   }
 
@@ -250,10 +273,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
    * Acknowledges once `work` is done; dead-letters an unreadable message, backs off one whose
    * work found the database out of reach (to come back to `queue`), hands any other back.
    */
-  private settle(channel: ConfirmChannel, queue: string, message: ConsumeMessage, work: () => Promise<void>): Promise<void> {
-    return ackWhenDone(channel, message, work, this.logger, {
+  private settle(channel: ConfirmChannel, queue: string, message: ConsumeMessage, work: () => Promise<void>): void {
+    this.unsettled++;
+    void ackWhenDone(channel, message, work, this.logger, {
       isTransient: isDatabaseUnavailable,
       backOff: (failed) => this.broker!.republish(failed, this.backoffQueue(queue)),
+    }).finally(() => {
+      if (--this.unsettled === 0) this.settled?.();
     });
   }
 
