@@ -160,7 +160,10 @@ describe('observability', () => {
         (span) => span.attributes['db.system.name'] === 'mongodb' || span.attributes['db.system'] === 'mongodb',
       ),
     ).toBe(true);
-    const delivery = spans.find((span) => span.service === 'webhooks' && span.kind === SPAN_KIND.client)!;
+    const delivery = spans.find(
+      (span) =>
+        span.service === 'webhooks' && span.kind === SPAN_KIND.client && span.attributes['http.request.method'] === 'POST',
+    )!;
     // The delivery descends from the relay's publish, which descends from the service's handler,
     // which descends from the gateway's request: parent links across the broker, every hop.
     const chain = ancestry(spans, delivery);

@@ -30,7 +30,8 @@ export class DecisionsMessageController {
     const { clientId, id } = readApplicationRef(message);
     const keyId = readDeciderKeyId(message);
     const { decision } = parseRequest(RecordDecisionRequest, message.request);
-    const scope = { key, messageId: messageIdOf(context.getMessage()) };
+    // The claim of an Idempotency-Key is the deciding API key's own, as a create's is.
+    const scope = { key, keyId, messageId: messageIdOf(context.getMessage()) };
     return { decision: await this.decisions.record(clientId, id, decision, { keyId }, scope, readIfMatch(message)) };
   }
 

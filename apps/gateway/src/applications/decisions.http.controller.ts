@@ -13,7 +13,7 @@ import {
 import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
 import { Backends } from '../backends/backends';
-import { IdempotencyKey } from '../http/idempotency-key.decorator';
+import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
 import { IfMatch } from '../http/if-match.decorator';
 import { ApiErrorResponses, ApiSuccess, errorBody } from '../openapi/api-responses';
 import { APPLICATION_404 } from '../openapi/application-responses';
@@ -89,14 +89,15 @@ export class DecisionsHttpController {
     @Param('id') id: string,
     @Body(new ContractPipe(RecordDecisionRequest)) request: RecordDecisionRequest,
     @IfMatch() ifMatch: string | undefined,
-    @IdempotencyKey() idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<DecisionResponse> {
+    // key_id names the decider whether or not an Idempotency-Key came (IdempotencyFields names it only with one).
     const message: RecordDecisionMessage = {
       ...applicationRefFromPath(credential.clientId, id),
       request,
-      key_id: credential.keyId,
       if_match: ifMatch,
-      idempotency_key: idempotencyKey,
+      idempotency_key: idempotency.idempotency_key,
+      key_id: credential.keyId,
     };
     return this.backends.applications(APPLICATIONS.RECORD_DECISION, message);
   }
