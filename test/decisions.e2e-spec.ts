@@ -1,4 +1,5 @@
-import { api, Api, expectErrorBody } from './support/http';
+import { applyAsAda, startApplicationStack, stopApplicationStack } from './support/application-stack';
+import { Api, expectErrorBody } from './support/http';
 import { EventTap } from './support/events';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -15,36 +16,15 @@ describe('decisions on applications', () => {
   let client: Api;
   let tap: EventTap;
   let receiver: WebhookReceiver;
-  let property: { id: number };
+  let property: { id: number; floor_plans: Array<{ id: number }> };
 
   beforeAll(async () => {
-    // Two applications instances, so that a decision and a change made at once meet in the database.
-    stack = await Stack.start({
-      instances: { applications: 2, webhooks: 1 },
-      env: {
-        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${LISTER}:3`,
-        EVENT_RELAY_INTERVAL_MS: '100',
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      },
-    });
-    client = api(stack.url);
-    tap = await EventTap.open(stack.namespace);
-    receiver = await WebhookReceiver.start();
-    property = (await client.post('/api/v2/properties', { property: { name: 'Deciding Court' } })).body.property;
+    ({ stack, client, tap, receiver, property } = await startApplicationStack(LISTER, 'Deciding Court'));
   });
 
-  afterAll(async () => {
-    await receiver?.down();
-    await tap?.close();
-    await stack?.stop();
-  });
+  afterAll(() => stopApplicationStack({ receiver, tap, stack }));
 
-  const apply = async (key?: string, propertyId = property.id) => {
-    const applicant = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
-    const answer = await client.post(applications, { application: { property_id: propertyId, applicant } }, { key });
-    expect(answer.status).toBe(201);
-    return answer.body.application;
-  };
+  const apply = (key?: string, propertyId = property.id) => applyAsAda(client, propertyId, key);
   const decide = (id: number, decision: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
     client.post(`${applications}/${id}/decision`, { decision }, options);
 
