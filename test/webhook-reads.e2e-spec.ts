@@ -193,6 +193,24 @@ describe('the webhooks stores on the real database', () => {
     expect(oldest?.attempts).toEqual([expect.objectContaining({ number: 1, success: false })]);
   });
 
+  it('lists once each what an older version stored when several instances list it at once, whatever bound they leave', async () => {
+    const now = Date.now();
+    const older = [1, 2, 3, 4, 5, 6].map((n) => ({
+      ...delivery(401, `evt_before_${n}`, new Date(now - n * 60_000)),
+      updated_at: new Date(),
+    }));
+    await db.collection<DeliveryRecord>('deliveries').insertMany(older);
+    const instances = await Promise.all([1, 2, 3, 4].map(() => deliveryStore()));
+    await Promise.all(instances.map((store) => store.listUnlisted()));
+    // An instance that read the list's lowest position before another lowered it writes back the
+    // higher one it read (FerretDB rewrites the document it read): the entries below stay listed.
+    await db.collection('delivery_index').updateOne({ _id: 's401:bottom' as never }, { $set: { position: 0 } });
+
+    const page = await (await deliveryStore()).page(401, 100);
+    expect(page.items.map((item) => item.id)).toEqual(older.map((record) => record.body.id));
+    expect(page.next_cursor).toBeNull();
+  });
+
   it('numbers attempts made at once apart, and lists the latest 25 of many', async () => {
     const deliveries = await deliveryStore();
     const record = delivery(301, 'evt_many');

@@ -47,7 +47,7 @@ const MAX_BOUND_WRITES = 10;
  * stored `<list>:head` to the highest position it removes, and probing starts from there when no
  * head is remembered, so a run of removed positions never passes for the end of the list. Items
  * that predate a list can be put below its first position (`prepend`): positions 0, -1, ...,
- * down to the stored `<list>:bottom`.
+ * down to the stored `<list>:bottom`, and further down as long as the positions below it are taken.
  */
 export class PositionLists<Id extends number | string = number> {
   /** Per list, a position known to be taken, and when it was found: where probing for the head starts. */
@@ -109,25 +109,18 @@ export class PositionLists<Id extends number | string = number> {
 
   /** The newest position of list `name`; 0 when it is empty. */
   async head(name: string): Promise<number> {
-    let taken = this.remembered(name) ?? (await this.storedBound(name, 'head')) ?? 0;
-    let step = 1;
-    while (await this.exists(name, taken + step)) {
-      taken += step;
-      step *= 2;
-    }
-    let free = taken + step;
-    while (free - taken > 1) {
-      const middle = Math.floor((taken + free) / 2);
-      if (await this.exists(name, middle)) taken = middle;
-      else free = middle;
-    }
-    this.remember(name, taken);
-    return taken;
+    const head = await this.probe(name, this.remembered(name) ?? (await this.storedBound(name, 'head')) ?? 0, 1);
+    this.remember(name, head);
+    return head;
   }
 
-  /** The lowest position of list `name`: 1, unless items were put below it. */
+  /**
+   * The lowest position of list `name`: 1, unless items were put below it. Probed down from the
+   * stored bound: a writer that read the bound before another lowered it can raise it again
+   * (FerretDB rewrites the document it read), and the entries below it must still be read.
+   */
   async bottom(name: string): Promise<number> {
-    return Math.min(1, (await this.storedBound(name, 'bottom')) ?? 1);
+    return this.probe(name, Math.min(1, (await this.storedBound(name, 'bottom')) ?? 1), -1);
   }
 
   /**
@@ -205,6 +198,25 @@ export class PositionLists<Id extends number | string = number> {
       throw new Error(`no position in list ${name} of ${this.collection} could be claimed after ${MAX_ATTEMPTS} attempts`);
     }
     return positions;
+  }
+
+  /**
+   * The last taken position of the dense run that goes from `taken` in `direction` (1 up, -1
+   * down): doubling steps, then halving.
+   */
+  private async probe(name: string, taken: number, direction: 1 | -1): Promise<number> {
+    let step = 1;
+    while (await this.exists(name, taken + direction * step)) {
+      taken += direction * step;
+      step *= 2;
+    }
+    let free = taken + direction * step;
+    while (Math.abs(free - taken) > 1) {
+      const middle = taken + direction * Math.floor(Math.abs(free - taken) / 2);
+      if (await this.exists(name, middle)) taken = middle;
+      else free = middle;
+    }
+    return taken;
   }
 
   private async exists(name: string, position: number): Promise<boolean> {
