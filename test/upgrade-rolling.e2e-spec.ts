@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UPGRADE_ORDER } from '../scripts/apps';
 import { readSnapshot } from '../tools/contract-shapes';
 import { AppName, freePort, KEYS, ROOT, RunningProcess, Stack } from '../tools/stack';
@@ -368,11 +370,11 @@ describe('a rolling upgrade from the previous release, and a rollback, under loa
         }
       }
 
-      // Every event published delivered, and those the creates made among them. Webhooks go out at
-      // least once (README, "Retries"): the previous release's webhooks instance, stopped while an
-      // attempt is under way, hands it back to the queue and another instance sends it once more,
-      // with the same webhook-id, which this counts by. This release settles its attempts before it
-      // stops (test/drains); once the pin names a release that does too, no repeat is left to allow.
+      // Every event published delivered once, and those the creates made among them. A release
+      // before the webhooks service settled its attempts at a stop (test/drains) hands an attempt
+      // under way back to the queue when it is stopped, and another instance sends it once more,
+      // with the same webhook-id, which this counts by: from such a previous release, one repeat
+      // is allowed; from one that settles them, none.
       const published = () => new Set(tap.received.map((event) => event.id));
       await eventually(
         'every event published delivered',
@@ -395,7 +397,7 @@ describe('a rolling upgrade from the previous release, and a rollback, under loa
             r.headers['webhook-id'] === id ? [`${phaseOf(index)} #${index} ts ${r.headers['webhook-timestamp']}`] : [],
           ),
         }));
-      expect(twice.filter(({ received }) => received.length > 2)).toEqual([]);
+      expect(twice.filter(({ received }) => received.length > (settlesAtStop(release.root) ? 1 : 2))).toEqual([]);
       expect([...deliveries.keys()].sort()).toEqual([...published()].sort());
       const delivered = receiver.received.map((request) => JSON.parse(request.body) as { event: string; data: any });
       const ids = (event: string, field: string) =>
@@ -429,3 +431,8 @@ describe('a rolling upgrade from the previous release, and a rollback, under loa
     15 * 60 * 1000,
   );
 });
+
+/** Whether the release at `root` lets its webhooks instance settle the attempts under way when it stops. */
+function settlesAtStop(root: string): boolean {
+  return readFileSync(join(root, 'apps', 'webhooks', 'src', 'deliveries', 'delivery-worker.ts'), 'utf8').includes('STOP_DRAIN_MS');
+}
