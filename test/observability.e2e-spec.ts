@@ -199,6 +199,48 @@ describe('observability', () => {
     expect(line?.span_id).toBe(handler.spanId);
   });
 
+  it('drops whole a trace its caller did not sample: no app makes a span of it, each passes it on and logs it', async () => {
+    const property = await createProperty('Unsampled Court');
+    const create = (headers: Record<string, string>) =>
+      client.post(
+        '/api/v2/applications',
+        {
+          application: {
+            property_id: property.id,
+            applicant: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+          },
+        },
+        { headers },
+      );
+    const dropped = testTrace();
+    const requestId = `unsampled-${randomBytes(4).toString('hex')}`;
+    const unsampled = `00-${dropped.traceId}-${dropped.spanId}-00`;
+    expect((await create({ traceparent: unsampled, 'x-request-id': requestId })).status).toBe(201);
+    // A sampled create after it, whole in the receiver: each app exports its spans in the order
+    // they end, so any span of the first would have come by now.
+    const after = testTrace();
+    expect((await create({ traceparent: after.traceparent })).status).toBe(201);
+    await wholeTrace(
+      receiver,
+      after,
+      'the sampled create after it',
+      (trace) =>
+        has(trace, 'properties', (span) => span.name === 'properties.lookup') &&
+        has(trace, 'applications', (span) => span.name === 'relay application.created'),
+    );
+    expect(receiver.trace(dropped.traceId)).toEqual([]);
+    // Not a trace of their own either: both services handled the request in the caller's trace.
+    for (const [app, pattern] of [
+      ['applications', 'applications.create'],
+      ['properties', 'properties.lookup'],
+    ]) {
+      const line = stack.processes
+        .find((running) => running.app === app)!
+        .logs.find((record) => record.msg === 'message handled' && record.pattern === pattern && record.request_id === requestId);
+      expect({ app, trace_id: line?.trace_id }).toEqual({ app, trace_id: dropped.traceId });
+    }
+  });
+
   it('follows an e-mail: an applicant added with send_email is e-mailed in the trace of the request that added it', async () => {
     const property = await createProperty('Mail Court');
     const created = await client.post('/api/v2/applications', {
@@ -406,7 +448,7 @@ describe('observability', () => {
       for (const id of ids) expect(answers.get(id)).toMatchObject({ response: expect.anything(), isDisposed: true });
       const handled = await eventually('a span for each', () => {
         const consumed = receiver.spans.filter(
-          (span) => span.kind === SPAN_KIND.consumer && ids.includes(String(span.attributes['messaging.conversation_id'])),
+          (span) => span.kind === SPAN_KIND.server && ids.includes(String(span.attributes['messaging.conversation_id'])),
         );
         return consumed.length === ids.length && consumed;
       });

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { QueueState, traceHeaders, watchQueue } from '@app/observability';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, QueueState, traceHeaders, watchQueue, withinCarriedTrace } from '@app/observability';
 import { SOCKET_OPTIONS } from './rmq-options';
 import { brokerUserOf, UntrustedSender } from './senders';
 
@@ -44,13 +45,27 @@ export class BrokerChannel {
    * reconnect, in another context.
    */
   async publish(exchange: string, routingKey: string, body: unknown, options: { messageId?: string } = {}): Promise<void> {
-    await this.channel.publish(exchange, routingKey, Buffer.from(JSON.stringify(body)), {
-      persistent: true,
-      contentType: 'application/json',
-      userId: this.user,
-      headers: traceHeaders(),
-      ...options,
-    });
+    await inSpan(
+      `${routingKey} publish`,
+      () =>
+        this.channel.publish(exchange, routingKey, Buffer.from(JSON.stringify(body)), {
+          persistent: true,
+          contentType: 'application/json',
+          userId: this.user,
+          headers: traceHeaders(),
+          ...options,
+        }),
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'send',
+          'messaging.destination.name': exchange,
+          'messaging.rabbitmq.destination.routing_key': routingKey,
+          ...(options.messageId ? { 'messaging.message.id': options.messageId } : {}),
+        },
+      },
+    );
   }
 
   /**
@@ -165,7 +180,7 @@ export async function ackWhenDone(
   transient?: TransientFailures,
 ): Promise<void> {
   try {
-    await work();
+    await consumedInCarriedTrace(message, work);
     channel.ack(message);
     return;
   } catch (error) {
@@ -187,6 +202,26 @@ export async function ackWhenDone(
     }
     settle(() => channel.nack(message, false, true));
   }
+}
+
+/**
+ * Runs a consumed message's work in the trace its headers carry, in a span named by its routing
+ * key (the event, or the work queue); nothing is traced outside a sampled trace.
+ */
+function consumedInCarriedTrace(message: ConsumeMessage, work: () => Promise<void>): Promise<void> {
+  const { exchange, routingKey } = message.fields;
+  return withinCarriedTrace(message.properties.headers, () =>
+    inSpan(`${routingKey} process`, work, {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        'messaging.system': 'rabbitmq',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': exchange,
+        'messaging.rabbitmq.destination.routing_key': routingKey,
+        ...(message.properties.messageId ? { 'messaging.message.id': String(message.properties.messageId) } : {}),
+      },
+    }),
+  );
 }
 
 function settle(acknowledge: () => void): void {

@@ -7,7 +7,7 @@ import { Observable, tap } from 'rxjs';
 import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
 import { SpanKind } from '@opentelemetry/api';
 import { messagesHandled } from '../metrics/metrics';
-import { startSpan } from '../tracing/trace-context';
+import { sampledTraceOnly, startSpan, withinCarriedTrace } from '../tracing/trace-context';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-context';
 
 /** Readiness pings arrive every few seconds: a line at debug is enough for them. */
@@ -22,8 +22,7 @@ export type MessageOutcome = 'ok' | ErrorCode | 'error';
  * (see sendRpc). Over HTTP the id is the one Fastify gave the request (REQUEST_ID_OPTIONS); for
  * a message, its X-Request-Id header, or a new one for a message sent without it. A service also
  * logs one line per message it handled, with its pattern, outcome and duration, and counts it.
- * Each message is handled in a span named by its pattern (amqplib's instrumentation only sees
- * the delivery).
+ * Each message is handled in a span named by its pattern, in the trace its headers carry.
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
@@ -34,29 +33,40 @@ export class RequestContextInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() === 'http') {
       const { id } = context.switchToHttp().getRequest<FastifyRequest>();
-      return this.within(id, () => next.handle());
+      // The server span has taken the sampler's decision: a request not sampled goes on without it.
+      return new Observable((subscriber) => sampledTraceOnly(() => this.within(id, () => next.handle()).subscribe(subscriber)));
     }
     if (context.getType() === 'rpc') return this.handleMessage(context.switchToRpc().getContext<RmqContext>(), next);
     return next.handle();
   }
 
   private handleMessage(rmq: RmqContext, next: CallHandler): Observable<unknown> {
-    const headers = rmq.getMessage()?.properties?.headers as Record<string, unknown> | undefined;
+    const message = rmq.getMessage() as { properties?: { headers?: Record<string, unknown>; correlationId?: string } } | undefined;
+    const headers = message?.properties?.headers;
     const pattern = rmq.getPattern();
-    const started = performance.now();
-    const span = startSpan(pattern, SpanKind.SERVER, { 'messaging.rabbitmq.pattern': pattern });
-    const handled = (outcome: MessageOutcome) => {
-      span.span.setAttribute('outcome', outcome);
-      span.end(outcome === 'ok' ? undefined : outcome);
-      messagesHandled.inc({ pattern, outcome });
-      const durationMs = Math.round(performance.now() - started);
-      this.logger[levelOf(pattern, outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
-    };
-    const handling = this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
-      next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
+    // In the trace the message carries (its sender's), subscribed inside the span: the handler's
+    // work, which runs on subscription, is its child.
+    return new Observable((subscriber) =>
+      withinCarriedTrace(headers, () => {
+        const started = performance.now();
+        const span = startSpan(pattern, SpanKind.SERVER, {
+          'messaging.system': 'rabbitmq',
+          'messaging.rabbitmq.pattern': pattern,
+          ...(message?.properties?.correlationId ? { 'messaging.conversation_id': message.properties.correlationId } : {}),
+        });
+        const handled = (outcome: MessageOutcome) => {
+          span.span.setAttribute('outcome', outcome);
+          span.end(outcome === 'ok' ? undefined : outcome);
+          messagesHandled.inc({ pattern, outcome });
+          const durationMs = Math.round(performance.now() - started);
+          this.logger[levelOf(pattern, outcome)]({ pattern, outcome, duration_ms: durationMs }, 'message handled');
+        };
+        const handling = this.within(requestIdFrom(headers?.[REQUEST_ID_HEADER]), () =>
+          next.handle().pipe(tap({ complete: () => handled('ok'), error: (error: unknown) => handled(outcomeOf(error)) })),
+        );
+        return span.within(() => handling.subscribe(subscriber));
+      }),
     );
-    // Subscribed inside the span: the handler's work, which runs on subscription, is its child.
-    return new Observable((subscriber) => span.within(() => handling.subscribe(subscriber)));
   }
 
   /** Subscribes to the handler inside the request's context, so all it does runs there. */

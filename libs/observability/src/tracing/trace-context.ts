@@ -1,4 +1,18 @@
-import { Attributes, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  Attributes,
+  Context,
+  context,
+  createContextKey,
+  INVALID_SPAN_CONTEXT,
+  propagation,
+  ROOT_CONTEXT,
+  Span,
+  SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 
 /**
  * The trace context of the current operation, for the code that carries it where the
@@ -9,18 +23,55 @@ import { Attributes, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanSta
 const tracer = trace.getTracer('rental-applications');
 
 /**
+ * Where an operation of a trace that is not sampled keeps that trace's context, in place of a
+ * span: with no span in the context, the instrumentations (told to require a parent) and the
+ * helpers here do nothing at all, and most operations are of traces not sampled. The context is
+ * still passed on (traceHeaders) and logged (traceLogFields), so the next hop drops the trace too.
+ */
+const UNSAMPLED = createContextKey('rental-applications trace not sampled');
+
+/** A span that records nothing, for work run outside a sampled trace. */
+const NOT_RECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/** `ctx` with the span of a trace not sampled put aside (see UNSAMPLED); as it is otherwise. */
+function sampledOnly(ctx: Context): Context {
+  const span = trace.getSpanContext(ctx);
+  if (span === undefined || span.traceFlags & TraceFlags.SAMPLED) return ctx;
+  return trace.deleteSpan(ctx).setValue(UNSAMPLED, span);
+}
+
+/** The trace of the current operation: its span's, or the one not sampled that it carries. */
+function currentSpanContext(): SpanContext | undefined {
+  const active = context.active();
+  return trace.getSpanContext(active) ?? (active.getValue(UNSAMPLED) as SpanContext | undefined);
+}
+
+function notSampled(): boolean {
+  return context.active().getValue(UNSAMPLED) !== undefined;
+}
+
+/**
+ * Runs `work` with the current span put aside when its trace is not sampled (see UNSAMPLED): an
+ * HTTP request's handling, once the instrumentation's server span has taken the sampler's decision.
+ */
+export function sampledTraceOnly<T>(work: () => T): T {
+  return context.with(sampledOnly(context.active()), work);
+}
+
+/**
  * The W3C `traceparent` (and `tracestate`) of the current span, as message headers: none outside
  * a trace, or when tracing is off.
  */
 export function traceHeaders(): Record<string, string> {
   const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
+  const unsampled = context.active().getValue(UNSAMPLED) as SpanContext | undefined;
+  propagation.inject(unsampled ? trace.setSpanContext(context.active(), unsampled) : context.active(), carrier);
   return carrier;
 }
 
 /** `trace_id` and `span_id` of the current span, for every log line written inside one. */
 export function traceLogFields(): { trace_id?: string; span_id?: string } {
-  const span = trace.getSpanContext(context.active());
+  const span = currentSpanContext();
   return span === undefined ? {} : { trace_id: span.traceId, span_id: span.spanId };
 }
 
@@ -36,13 +87,14 @@ export function nameHttpSpan(method: string, route: string): void {
 
 /**
  * Runs `work` in a span of its own named `name`, a child of the current one: it ends when the
- * work settles, marked failed when it rejects.
+ * work settles, marked failed when it rejects. In a trace not sampled, no span: just the work.
  */
 export async function inSpan<T>(
   name: string,
   work: (span: Span) => Promise<T>,
   { kind = SpanKind.INTERNAL, attributes }: { kind?: SpanKind; attributes?: Attributes } = {},
 ): Promise<T> {
+  if (notSampled()) return work(NOT_RECORDED);
   return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await work(span);
@@ -55,8 +107,14 @@ export async function inSpan<T>(
   });
 }
 
-/** Starts a span, a child of the current one, that the caller ends; `within` runs code inside it. */
+/**
+ * Starts a span, a child of the current one, that the caller ends; `within` runs code inside it.
+ * In a trace not sampled, a span that records nothing, and `within` runs code where it is.
+ */
 export function startSpan(name: string, kind = SpanKind.INTERNAL, attributes?: Attributes) {
+  if (notSampled()) {
+    return { span: NOT_RECORDED, within: <T>(work: () => T): T => work(), end: (_error?: unknown) => undefined };
+  }
   const span = tracer.startSpan(name, { kind, attributes });
   const spanContext = trace.setSpan(context.active(), span);
   return {
@@ -76,10 +134,11 @@ function failSpan(span: Span, error: unknown): void {
 /**
  * Runs `work` in the trace that `headers` carry (a `traceparent` stored with an outbox record,
  * say), or outside any trace when they carry none: work done later, on behalf of the operation
- * that wrote them, stays in its trace. A malformed `traceparent` counts as none.
+ * that wrote them, stays in its trace. A malformed `traceparent` counts as none; one of a trace
+ * not sampled is passed on and logged, but no span is made in it (see UNSAMPLED).
  */
 export function withinCarriedTrace<T>(headers: Record<string, unknown> | undefined, work: () => T): T {
-  return context.with(propagation.extract(ROOT_CONTEXT, headers ?? {}), work);
+  return context.with(sampledOnly(propagation.extract(ROOT_CONTEXT, headers ?? {})), work);
 }
 
 /**

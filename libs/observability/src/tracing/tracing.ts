@@ -1,4 +1,3 @@
-import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { UNMATCHED_ROUTE } from '../logging/route-pattern';
 
 /** How long a stopping process waits for its last spans to be exported. */
@@ -18,8 +17,11 @@ const OPERATIONS_PATH = /^\/(health(\/|$)|metrics(\?|$))/;
  * variables, when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT, or its traces-only
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); otherwise it does nothing, and no SDK is even loaded.
  * Each app's `tracing.ts` calls it, and its `main.ts` imports that first: the instrumentations
- * patch HTTP, amqplib, the MongoDB driver and ioredis as they load, so they must be in place
- * before anything requires them. The SDK reads the rest itself: OTEL_EXPORTER_OTLP_PROTOCOL
+ * patch HTTP, the MongoDB driver and ioredis as they load, so they must be in place before
+ * anything requires them. The broker's hops are this project's own spans (trace-context.ts: the
+ * sender's, sendRpc and BrokerChannel.publish, and the handler's, in the trace the message's
+ * headers carry), made only in sampled traces: amqplib's instrumentation made two spans per
+ * message for every trace, sampled or not. The SDK reads the rest itself: OTEL_EXPORTER_OTLP_PROTOCOL
  * (http/protobuf by default, http/json, grpc), OTEL_TRACES_SAMPLER (parent-based, so that a
  * trace is kept or dropped whole), OTEL_BSP_*, OTEL_RESOURCE_ATTRIBUTES; OTEL_SERVICE_NAME
  * defaults to the app's name. Traces only: metrics are Prometheus' (GET /metrics), logs go to
@@ -31,8 +33,6 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { HttpInstrumentation } =
     require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { AmqplibInstrumentation } =
-    require('@opentelemetry/instrumentation-amqplib') as typeof import('@opentelemetry/instrumentation-amqplib');
   const { MongoDBInstrumentation } =
     require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
   const { IORedisInstrumentation } =
@@ -56,52 +56,19 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
           ...(request.url?.includes('?') ? { 'url.query': NOT_RECORDED } : {}),
         }),
         startOutgoingSpanHook: () => ({ 'url.full': NOT_RECORDED, 'http.url': NOT_RECORDED, 'http.target': NOT_RECORDED }),
+        // A webhook's request is traced in its event's trace when that is sampled, never alone.
+        requireParentforOutgoingSpans: true,
       }),
-      new AmqplibInstrumentation(),
       // Background work outside any trace (the relay's passes, purges, index checks) would
-      // otherwise start a trace of its own for every command.
+      // otherwise start a trace of its own for every command; and in a trace not sampled there is
+      // no span either (see sampledTraceOnly), so they do nothing there.
       new MongoDBInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
   started = sdk;
-  publishInCarriedTrace();
   return true;
-}
-
-/** amqplib's publish, and a confirm channel's, which takes a callback after the options. */
-type PublishArguments = [
-  exchange: string,
-  routingKey: string,
-  content: Buffer,
-  options?: { headers?: object },
-  confirmed?: unknown,
-];
-type Publish = (this: unknown, ...args: PublishArguments) => boolean;
-
-/**
- * amqp-connection-manager queues what is sent while its channel is away or busy, and publishes
- * it later (on reconnect, or behind another caller's batch), in whatever context that is. The
- * senders (sendRpc, BrokerChannel.publish) write the sender's `traceparent` into the headers at
- * send time; here amqplib's publish runs inside the trace those headers name whenever the
- * current context belongs to another trace, so that the publish span and the context the
- * consumer receives stay in the sender's trace. Wrapped over the instrumentation's own patch.
- */
-function publishInCarriedTrace(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Channel, ConfirmChannel } = require('amqplib/lib/channel_model') as Record<string, { prototype: { publish: Publish } }>;
-  for (const prototype of [Channel.prototype, ConfirmChannel.prototype]) {
-    const publish = prototype.publish;
-    prototype.publish = function (this: unknown, ...args: PublishArguments) {
-      const carried = propagation.extract(ROOT_CONTEXT, args[3]?.headers ?? {});
-      const sender = trace.getSpanContext(carried);
-      if (sender === undefined || trace.getSpanContext(context.active())?.traceId === sender.traceId) {
-        return publish.apply(this, args);
-      }
-      return context.with(carried, () => publish.apply(this, args));
-    };
-  }
 }
 
 /**
