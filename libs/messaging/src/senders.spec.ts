@@ -5,7 +5,8 @@ import { ackWhenDone } from './broker-channel';
 import { APPLICATION_FORMS, APPLICATIONS, PROPERTIES } from '@app/contracts';
 import { brokerUserOf, PatternSenders, SenderCheck, UntrustedSender } from './senders';
 
-const from = (userId?: string) => ({ properties: { userId } }) as unknown as ConsumeMessage;
+const from = (userId?: string) =>
+  ({ fields: { exchange: 'events', routingKey: 'property.created' }, properties: { userId } }) as unknown as ConsumeMessage;
 
 async function refusedCount(queue: string): Promise<number> {
   const { values } = await metricsRegistry.getSingleMetric('messages_dead_lettered_total')!.get();
