@@ -32,16 +32,19 @@ export class RequestContextInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() === 'http') {
-      const { id } = context.switchToHttp().getRequest<FastifyRequest>();
-      // The server span has taken the sampler's decision: a request not sampled goes on without it.
-      return new Observable((subscriber) => sampledTraceOnly(() => this.within(id, () => next.handle()).subscribe(subscriber)));
+      const { id, raw } = context.switchToHttp().getRequest<FastifyRequest>();
+      // The sampler has decided on the request's trace: one not sampled goes on without a span.
+      return new Observable((subscriber) =>
+        sampledTraceOnly(raw, () => this.within(id, () => next.handle()).subscribe(subscriber)),
+      );
     }
     if (context.getType() === 'rpc') return this.handleMessage(context.switchToRpc().getContext<RmqContext>(), next);
     return next.handle();
   }
 
   private handleMessage(rmq: RmqContext, next: CallHandler): Observable<unknown> {
-    const message = rmq.getMessage() as { properties?: { headers?: Record<string, unknown>; correlationId?: string } } | undefined;
+    const message = rmq.getMessage() as
+      { properties?: { headers?: Record<string, unknown>; correlationId?: string } } | undefined;
     const headers = message?.properties?.headers;
     const pattern = rmq.getPattern();
     // In the trace the message carries (its sender's), subscribed inside the span: the handler's

@@ -1,6 +1,14 @@
 import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { node } from '@opentelemetry/sdk-node';
-import { inSpan, sampledTraceOnly, startSpan, traceHeaders, traceLogFields, withinCarriedTrace } from './trace-context';
+import {
+  inSpan,
+  markNotSampled,
+  sampledTraceOnly,
+  startSpan,
+  traceHeaders,
+  traceLogFields,
+  withinCarriedTrace,
+} from './trace-context';
 
 /**
  * The helpers under the Node SDK's own tracer provider, context manager and W3C propagator, parent-based
@@ -53,18 +61,26 @@ describe('trace context helpers', () => {
     expect(headers).toEqual({ traceparent: `00-${traceId}-${span.spanContext().spanId}-01` });
   });
 
-  it('puts aside the server span of a request not sampled, and keeps that of one sampled', () => {
+  it('runs a request found not sampled, or whose server span is not, with no span, and keeps one sampled in its span', () => {
     const tracer = provider.getTracer('test');
-    const dropped = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext({ traceId, spanId: parentId, traceFlags: 0 }));
-    context.with(dropped, () =>
-      sampledTraceOnly(() => {
-        expect(trace.getSpan(context.active())).toBeUndefined();
-        expect(traceHeaders()).toEqual({ traceparent: `00-${traceId}-${parentId}-00` });
-      }),
-    );
+    const notSampled = { traceId, spanId: parentId, traceFlags: 0 };
+    const found = {};
+    markNotSampled(found, notSampled);
+    const dropped = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(notSampled));
+    for (const [request, active] of [
+      [found, ROOT_CONTEXT],
+      [{}, dropped],
+    ] as const) {
+      context.with(active, () =>
+        sampledTraceOnly(request, () => {
+          expect(trace.getSpan(context.active())).toBeUndefined();
+          expect(traceHeaders()).toEqual({ traceparent: `00-${traceId}-${parentId}-00` });
+        }),
+      );
+    }
     const server = tracer.startSpan('GET /api/v2/properties/:id');
     context.with(trace.setSpan(ROOT_CONTEXT, server), () =>
-      sampledTraceOnly(() => expect(trace.getSpan(context.active())).toBe(server)),
+      sampledTraceOnly({}, () => expect(trace.getSpan(context.active())).toBe(server)),
     );
     server.end();
   });

@@ -50,12 +50,22 @@ function notSampled(): boolean {
   return context.active().getValue(UNSAMPLED) !== undefined;
 }
 
+/** Where an incoming request keeps the trace not sampled that it was found to be in (markNotSampled). */
+const NOT_SAMPLED_REQUEST = Symbol('trace not sampled');
+
+/** Records on an incoming request that its trace, `span`'s, is not sampled: see sampledTraceOnly. */
+export function markNotSampled(request: object, span: SpanContext): void {
+  (request as { [NOT_SAMPLED_REQUEST]?: SpanContext })[NOT_SAMPLED_REQUEST] = span;
+}
+
 /**
- * Runs `work` with the current span put aside when its trace is not sampled (see UNSAMPLED): an
- * HTTP request's handling, once the instrumentation's server span has taken the sampler's decision.
+ * Runs `work`, an HTTP request's handling, in the request's trace when it is sampled; otherwise
+ * with no span, the trace's context kept aside (see UNSAMPLED): whether the request was found
+ * not sampled before any span was made (markNotSampled), or its server span was not sampled.
  */
-export function sampledTraceOnly<T>(work: () => T): T {
-  return context.with(sampledOnly(context.active()), work);
+export function sampledTraceOnly<T>(request: object, work: () => T): T {
+  const decided = (request as { [NOT_SAMPLED_REQUEST]?: SpanContext })[NOT_SAMPLED_REQUEST];
+  return context.with(decided ? ROOT_CONTEXT.setValue(UNSAMPLED, decided) : sampledOnly(context.active()), work);
 }
 
 /**

@@ -1,4 +1,7 @@
+import { IncomingMessage } from 'node:http';
+import { propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { UNMATCHED_ROUTE } from '../logging/route-pattern';
+import { markNotSampled } from './trace-context';
 
 /** How long a stopping process waits for its last spans to be exported. */
 const FLUSH_DEADLINE_MS = 3000;
@@ -37,14 +40,17 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
     require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+  const { RandomIdGenerator } = (require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node')).node;
   /* eslint-enable @typescript-eslint/no-require-imports */
+  const door = new DoorSampling(new RandomIdGenerator());
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || app,
     metricReaders: [],
     logRecordProcessors: [],
+    idGenerator: door.ids,
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => OPERATIONS_PATH.test(request.url ?? ''),
+        ignoreIncomingRequestHook: (request) => OPERATIONS_PATH.test(request.url ?? '') || !door.sampled(request),
         // A path or query may hold a secret (an applicant's form link token, a receiver's key in
         // its webhook URL): none is recorded; a served request's span gets its route pattern
         // once routed (nameHttpSpan), a webhook's request keeps the receiver's host and port.
@@ -69,6 +75,42 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
   sdk.start();
   started = sdk;
   return true;
+}
+
+/**
+ * The sampler's decision on an incoming request, taken before the HTTP instrumentation makes its
+ * server span: a request whose trace is not sampled (nine in ten at 10%) takes the
+ * instrumentation's ignored path, which makes no span, binds no listener and computes no
+ * attribute; its handling carries the trace's context, flagged not sampled (markNotSampled). The
+ * decision is the SDK's own: a span started and never ended (so never exported), whose trace id,
+ * for a new trace, the id generator hands to the server span started next, synchronously, in the
+ * same call of the instrumentation, so that a sampler deciding by trace id decides the same.
+ */
+class DoorSampling {
+  private next: string | undefined;
+  readonly ids: { generateTraceId(): string; generateSpanId(): string };
+
+  constructor(random: { generateTraceId(): string; generateSpanId(): string }) {
+    this.ids = {
+      generateTraceId: () => {
+        const id = this.next ?? random.generateTraceId();
+        this.next = undefined;
+        return id;
+      },
+      generateSpanId: () => random.generateSpanId(),
+    };
+  }
+
+  sampled(request: IncomingMessage): boolean {
+    const carried = propagation.extract(ROOT_CONTEXT, request.headers);
+    const decided = trace.getTracer('rental-applications').startSpan('incoming request', { kind: SpanKind.SERVER }, carried);
+    if (!decided.isRecording()) {
+      markNotSampled(request, decided.spanContext());
+      return false;
+    }
+    if (trace.getSpanContext(carried) === undefined) this.next = decided.spanContext().traceId;
+    return true;
+  }
 }
 
 /**
