@@ -434,5 +434,7 @@ describe('a rolling upgrade from the previous release, and a rollback, under loa
 
 /** Whether the release at `root` lets its webhooks instance settle the attempts under way when it stops. */
 function settlesAtStop(root: string): boolean {
-  return readFileSync(join(root, 'apps', 'webhooks', 'src', 'deliveries', 'delivery-worker.ts'), 'utf8').includes('STOP_DRAIN_MS');
+  return readFileSync(join(root, 'apps', 'webhooks', 'src', 'deliveries', 'delivery-worker.ts'), 'utf8').includes(
+    'STOP_DRAIN_MS',
+  );
 }
