@@ -2,6 +2,7 @@ import { Stack } from '../tools/stack';
 import { EventTap } from './support/events';
 import { csrfOf, startForm } from './support/form-documents';
 import { api, Api } from './support/http';
+import { SmtpInbox } from './support/smtp-inbox';
 import { eventually } from './support/wait';
 
 const applications = '/api/v2/applications';
@@ -14,11 +15,19 @@ describe('withdrawing an application on the form', () => {
   let stack: Stack;
   let client: Api;
   let tap: EventTap;
+  let inbox: SmtpInbox;
 
   beforeAll(async () => {
+    inbox = await SmtpInbox.start();
     stack = await Stack.start({
       form: true,
-      env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', EVENT_RELAY_INTERVAL_MS: '100' },
+      instances: { notifications: 1 },
+      env: {
+        FORM_RATE_LIMIT_PER_MINUTE: '1000000',
+        EVENT_RELAY_INTERVAL_MS: '100',
+        SMTP_URL: inbox.url,
+        MAIL_FROM: 'applications@mail.example.test',
+      },
     });
     client = api(stack.url);
     tap = await EventTap.open(stack.namespace);
@@ -27,6 +36,7 @@ describe('withdrawing an application on the form', () => {
   afterAll(async () => {
     await tap?.close();
     await stack?.stop();
+    await inbox?.close();
   });
 
   /** A new application through the API, its primary applicant's form started; the token and the application. */
@@ -98,6 +108,26 @@ describe('withdrawing an application on the form', () => {
     const fresh = await post(url, { csrf_token: csrfOf(html), website: '' });
     expect(fresh.status).toBe(303);
     expect((await client.get(`${applications}/${id}/decisions`)).body.decisions).toHaveLength(1);
+  });
+
+  it('withdraws from the link in an applicant’s e-mail, in its text and its HTML alike', async () => {
+    const { id } = await application();
+    const address = `mailed.${Date.now()}@example.com`;
+    const added = await client.post(`${applications}/${id}/applicants`, {
+      applicant: { first_name: 'Ada', last_name: 'Lovelace', email: address, send_email: true },
+    });
+    expect(added.status).toBe(201);
+    const formUrl = (await client.get(new URL(added.body.applicant.api_url).pathname)).body.applicant.form_url;
+    const [mail] = await eventually('the invitation', () => inbox.to(address).length > 0 && inbox.to(address));
+    const url = `${formUrl}/withdraw`;
+    expect(mail.parsed.text).toContain(`You can withdraw the application:\n\n${url}`);
+    expect(mail.parsed.html).toContain(`href="${url}"`);
+
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const confirmed = await post(url, { csrf_token: csrfOf(await page.text()), website: '' });
+    expect(confirmed.status).toBe(303);
+    expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('withdrawn');
   });
 
   it('refuses a withdrawal without the page’s CSRF token, or with another page’s, and withdraws nothing', async () => {

@@ -203,9 +203,9 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
     if (!subject) return;
     const recipient: Recipient = { ...subject, first_name: subject.first_name };
     if (event.event === 'applicant.created' && subject.invite && subject.form_url && subject.form_status !== 'completed') {
-      await this.compose(event.id, 'invitation', recipient, subject.form_url);
+      await this.compose(event.id, 'invitation', recipient, subject.form_url, withdrawUrlOf(subject.form_url));
     } else if (event.event === 'application_form.completed') {
-      await this.compose(event.id, 'confirmation', recipient, null);
+      await this.compose(event.id, 'confirmation', recipient, null, withdrawUrlOf(subject.form_url));
     }
   }
 
@@ -231,16 +231,23 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   private async onReminderDue(task: ReminderTask): Promise<void> {
     const subject = await this.applicants.subject(task.client_id, task.application_id, task.applicant_id);
     if (!subject || subject.form_status !== 'started' || !subject.form_url) return;
-    await this.compose(`${task.source}:${task.number}`, 'reminder', subject, subject.form_url);
+    await this.compose(`${task.source}:${task.number}`, 'reminder', subject, subject.form_url, withdrawUrlOf(subject.form_url));
     if (task.number < MAX_REMINDERS) await this.remindLater({ ...task, number: task.number + 1 });
   }
 
   /**
    * Stores the message once under its key and queues its sending. The same event again finds it
    * stored and queues nothing, unless no attempt was made yet (see queueAfterClaim): an attempt
-   * skips a message sent meanwhile.
+   * skips a message sent meanwhile. Every message about an application carries the page where
+   * the addressee can withdraw it (`withdrawUrl`).
    */
-  private async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
+  private async compose(
+    source: string,
+    kind: MessageKind,
+    recipient: Recipient,
+    url: string | null,
+    withdrawUrl: string | null = null,
+  ): Promise<void> {
     const settings = await this.settings.get(recipient.client_id);
     const now = new Date();
     const content = renderMessage(
@@ -253,6 +260,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
         added_by: recipient.added_by ?? null,
         joins: recipient.joins ?? null,
         expires_at: recipient.expires_at ?? null,
+        withdraw_url: withdrawUrl,
       },
       now,
     );
@@ -339,4 +347,9 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       clearTimeout(timer);
     }
   }
+}
+
+/** The form's page where the applicant whose form link is `formUrl` withdraws its application. */
+function withdrawUrlOf(formUrl: string | null | undefined): string | null {
+  return formUrl ? `${formUrl}/withdraw` : null;
 }

@@ -32,6 +32,17 @@ describe('renderMessage', () => {
     expect(message.html).not.toContain('href=');
   });
 
+  it.each(MESSAGE_KINDS)('puts the page to withdraw the application in both parts of a %s, escaped in the HTML', (kind) => {
+    const withdraw_url = 'https://apply.example.test/applicants/tok123/withdraw?a=1&b=2';
+    const message = renderMessage(kind, { ...DATA, withdraw_url });
+    expect(message.text).toContain(`You can withdraw the application:\n\n${withdraw_url}`);
+    expect(message.html).toContain('href="https://apply.example.test/applicants/tok123/withdraw?a=1&amp;b=2"');
+    // An invitation to a property's form has no application to withdraw yet.
+    const none = renderMessage(kind, DATA);
+    expect(none.text).not.toContain('withdraw');
+    expect(none.html).not.toContain('withdraw');
+  });
+
   it('shows markup in a name or a property as text: escaped in the HTML, as typed in the text and subject', () => {
     const markup = {
       ...DATA,

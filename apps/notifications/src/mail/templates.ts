@@ -22,6 +22,11 @@ export interface MessageData {
   joins?: string | null;
   /** For an invitation to a property's form: when its link stops working (ISO 8601); null otherwise. */
   expires_at?: string | null;
+  /**
+   * The page where the addressee can withdraw the application (its form link's withdraw page);
+   * null where there is no application yet (an invitation to a property's form).
+   */
+  withdraw_url?: string | null;
 }
 
 export interface MailContent {
@@ -54,6 +59,9 @@ const PRIVATE_LINK = 'The link is yours alone: please do not forward this messag
 const EXPIRY = `<% if (it.validity) { %>It works for <%= it.validity %>.<% } %>`;
 const EXPIRY_TEXT = `<% if (it.validity) { %>\n\n${EXPIRY}<% } %>`;
 const EXPIRY_HTML = `<% if (it.validity) { %><p>${EXPIRY}</p><% } %>`;
+const WITHDRAW = 'No longer want to rent there? You can withdraw the application';
+const WITHDRAW_TEXT = `<% if (it.withdraw_url) { %>\n\n${WITHDRAW}:\n\n<%= it.withdraw_url %><% } %>`;
+const WITHDRAW_HTML = `<% if (it.withdraw_url) { %><p>${WITHDRAW}: <a href="<%= it.withdraw_url %>"><%= it.withdraw_url %></a></p><% } %>`;
 
 const TEMPLATES: Record<MessageKind, Template> = {
   invitation: {
@@ -65,26 +73,26 @@ const TEMPLATES: Record<MessageKind, Template> = {
           : `You are invited to apply for ${data.property_name}`,
     text:
       `${GREETING_TEXT}\n\n${INVITED_TEXT} Your own application form is here:\n\n` +
-      `<%= it.url %>${EXPIRY_TEXT}\n\n${PRIVATE_LINK}${SIGNATURE_TEXT}\n`,
+      `<%= it.url %>${EXPIRY_TEXT}\n\n${PRIVATE_LINK}${WITHDRAW_TEXT}${SIGNATURE_TEXT}\n`,
     html:
       `${GREETING_HTML}<p>${INVITED_HTML} ` +
-      `Your own application form is here:</p>${LINK_HTML}${EXPIRY_HTML}<p>${PRIVATE_LINK}</p>${SIGNATURE_HTML}`,
+      `Your own application form is here:</p>${LINK_HTML}${EXPIRY_HTML}<p>${PRIVATE_LINK}</p>${WITHDRAW_HTML}${SIGNATURE_HTML}`,
   },
   confirmation: {
     subject: (data) => `We received your application for ${data.property_name}`,
-    text: `${GREETING_TEXT}\n\nThank you: your application for <%= it.property_name %> is complete and has been received.${SIGNATURE_TEXT}\n`,
+    text: `${GREETING_TEXT}\n\nThank you: your application for <%= it.property_name %> is complete and has been received.${WITHDRAW_TEXT}${SIGNATURE_TEXT}\n`,
     html:
       `${GREETING_HTML}<p>Thank you: your application for <strong><%= it.property_name %></strong> ` +
-      `is complete and has been received.</p>${SIGNATURE_HTML}`,
+      `is complete and has been received.</p>${WITHDRAW_HTML}${SIGNATURE_HTML}`,
   },
   reminder: {
     subject: (data) => `Your application for ${data.property_name} is not finished yet`,
     text:
       `${GREETING_TEXT}\n\nYour application for <%= it.property_name %> is not finished yet. ` +
-      `Continue where you left off:\n\n<%= it.url %>\n\n${PRIVATE_LINK}${SIGNATURE_TEXT}\n`,
+      `Continue where you left off:\n\n<%= it.url %>\n\n${PRIVATE_LINK}${WITHDRAW_TEXT}${SIGNATURE_TEXT}\n`,
     html:
       `${GREETING_HTML}<p>Your application for <strong><%= it.property_name %></strong> is not finished yet. ` +
-      `Continue where you left off:</p>${LINK_HTML}<p>${PRIVATE_LINK}</p>${SIGNATURE_HTML}`,
+      `Continue where you left off:</p>${LINK_HTML}<p>${PRIVATE_LINK}</p>${WITHDRAW_HTML}${SIGNATURE_HTML}`,
   },
 };
 
