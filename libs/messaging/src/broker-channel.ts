@@ -55,16 +55,7 @@ export class BrokerChannel {
           headers: traceHeaders(),
           ...options,
         }),
-      {
-        kind: SpanKind.PRODUCER,
-        attributes: {
-          'messaging.system': 'rabbitmq',
-          'messaging.operation.type': 'send',
-          'messaging.destination.name': exchange,
-          'messaging.rabbitmq.destination.routing_key': routingKey,
-          ...(options.messageId ? { 'messaging.message.id': options.messageId } : {}),
-        },
-      },
+      { kind: SpanKind.PRODUCER, attributes: messagingAttributes('send', exchange, routingKey, options.messageId) },
     );
   }
 
@@ -213,15 +204,20 @@ function consumedInCarriedTrace(message: ConsumeMessage, work: () => Promise<voi
   return withinCarriedTrace(message.properties.headers, () =>
     inSpan(`${routingKey} process`, work, {
       kind: SpanKind.CONSUMER,
-      attributes: {
-        'messaging.system': 'rabbitmq',
-        'messaging.operation.type': 'process',
-        'messaging.destination.name': exchange,
-        'messaging.rabbitmq.destination.routing_key': routingKey,
-        ...(message.properties.messageId ? { 'messaging.message.id': String(message.properties.messageId) } : {}),
-      },
+      attributes: messagingAttributes('process', exchange, routingKey, message.properties.messageId),
     }),
   );
+}
+
+/** A publish's or a consume's span attributes, in OpenTelemetry's messaging conventions. */
+function messagingAttributes(operation: 'send' | 'process', exchange: string, routingKey: string, messageId?: unknown) {
+  return {
+    'messaging.system': 'rabbitmq',
+    'messaging.operation.type': operation,
+    'messaging.destination.name': exchange,
+    'messaging.rabbitmq.destination.routing_key': routingKey,
+    ...(messageId ? { 'messaging.message.id': String(messageId) } : {}),
+  };
 }
 
 function settle(acknowledge: () => void): void {

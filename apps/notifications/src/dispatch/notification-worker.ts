@@ -61,6 +61,8 @@ interface Recipient {
   joins?: string | null;
   /** When the invitation's link stops working (an invitation to a property's form says so). */
   expires_at?: string | null;
+  /** The addressee's form link, beside which is the page to withdraw the application; none before there is one. */
+  form_url?: string | null;
 }
 
 /**
@@ -203,9 +205,9 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
     if (!subject) return;
     const recipient: Recipient = { ...subject, first_name: subject.first_name };
     if (event.event === 'applicant.created' && subject.invite && subject.form_url && subject.form_status !== 'completed') {
-      await this.compose(event.id, 'invitation', recipient, subject.form_url, withdrawUrlOf(subject.form_url));
+      await this.compose(event.id, 'invitation', recipient, subject.form_url);
     } else if (event.event === 'application_form.completed') {
-      await this.compose(event.id, 'confirmation', recipient, null, withdrawUrlOf(subject.form_url));
+      await this.compose(event.id, 'confirmation', recipient, null);
     }
   }
 
@@ -231,7 +233,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   private async onReminderDue(task: ReminderTask): Promise<void> {
     const subject = await this.applicants.subject(task.client_id, task.application_id, task.applicant_id);
     if (!subject || subject.form_status !== 'started' || !subject.form_url) return;
-    await this.compose(`${task.source}:${task.number}`, 'reminder', subject, subject.form_url, withdrawUrlOf(subject.form_url));
+    await this.compose(`${task.source}:${task.number}`, 'reminder', subject, subject.form_url);
     if (task.number < MAX_REMINDERS) await this.remindLater({ ...task, number: task.number + 1 });
   }
 
@@ -239,15 +241,9 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
    * Stores the message once under its key and queues its sending. The same event again finds it
    * stored and queues nothing, unless no attempt was made yet (see queueAfterClaim): an attempt
    * skips a message sent meanwhile. Every message about an application carries the page where
-   * the addressee can withdraw it (`withdrawUrl`).
+   * the addressee can withdraw it, beside its form link.
    */
-  private async compose(
-    source: string,
-    kind: MessageKind,
-    recipient: Recipient,
-    url: string | null,
-    withdrawUrl: string | null = null,
-  ): Promise<void> {
+  private async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
     const settings = await this.settings.get(recipient.client_id);
     const now = new Date();
     const content = renderMessage(
@@ -260,7 +256,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
         added_by: recipient.added_by ?? null,
         joins: recipient.joins ?? null,
         expires_at: recipient.expires_at ?? null,
-        withdraw_url: withdrawUrl,
+        withdraw_url: withdrawUrlOf(recipient.form_url),
       },
       now,
     );
