@@ -1,7 +1,7 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { nameHttpSpan } from '../tracing/trace-context';
+import { openServerSpan } from '../tracing/server-span';
 import { recordRoutePattern, routePatternOf } from './route-pattern';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-context';
 
@@ -17,6 +17,8 @@ export const REQUEST_ID_OPTIONS = {
 /**
  * Every response, refusals before a route runs included, names its request in X-Request-Id; and
  * the request's line in the access log and its span name its route pattern (see recordRoutePattern).
+ * Registered before any other hook that does I/O, so that the rest of the request runs in its
+ * span (openServerSpan).
  */
 export function returnRequestId(app: NestFastifyApplication): void {
   app
@@ -25,7 +27,6 @@ export function returnRequestId(app: NestFastifyApplication): void {
     .addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       recordRoutePattern(request.raw, request.routeOptions.url);
-      nameHttpSpan(request.method, routePatternOf(request.raw));
-      done();
+      openServerSpan(request.raw, reply.raw, request.method, routePatternOf(request.raw), done);
     });
 }

@@ -7,7 +7,8 @@ import { Observable, tap } from 'rxjs';
 import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
 import { SpanKind } from '@opentelemetry/api';
 import { messagesHandled } from '../metrics/metrics';
-import { sampledTraceOnly, startSpan, withinCarriedTrace } from '../tracing/trace-context';
+import { withinRequestTrace } from '../tracing/server-span';
+import { startSpan, withinCarriedTrace } from '../tracing/trace-context';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from './request-context';
 
 /** Readiness pings arrive every few seconds: a line at debug is enough for them. */
@@ -33,9 +34,9 @@ export class RequestContextInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() === 'http') {
       const { id, raw } = context.switchToHttp().getRequest<FastifyRequest>();
-      // The sampler has decided on the request's trace: one not sampled goes on without a span.
+      // In the request's trace: its server span, or no span when its trace is not sampled.
       return new Observable((subscriber) =>
-        sampledTraceOnly(raw, () => this.within(id, () => next.handle()).subscribe(subscriber)),
+        withinRequestTrace(raw, () => this.within(id, () => next.handle()).subscribe(subscriber)),
       );
     }
     if (context.getType() === 'rpc') return this.handleMessage(context.switchToRpc().getContext<RmqContext>(), next);

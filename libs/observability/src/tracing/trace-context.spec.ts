@@ -1,14 +1,6 @@
-import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { node } from '@opentelemetry/sdk-node';
-import {
-  inSpan,
-  markNotSampled,
-  sampledTraceOnly,
-  startSpan,
-  traceHeaders,
-  traceLogFields,
-  withinCarriedTrace,
-} from './trace-context';
+import { inSpan, startSpan, traceHeaders, traceLogFields, withinCarriedTrace } from './trace-context';
 
 /**
  * The helpers under the Node SDK's own tracer provider, context manager and W3C propagator, parent-based
@@ -59,30 +51,6 @@ describe('trace context helpers', () => {
     expect(span.spanContext().traceId).toBe(traceId);
     expect(span.parentSpanContext?.spanId).toBe(parentId);
     expect(headers).toEqual({ traceparent: `00-${traceId}-${span.spanContext().spanId}-01` });
-  });
-
-  it('runs a request found not sampled, or whose server span is not, with no span, and keeps one sampled in its span', () => {
-    const tracer = provider.getTracer('test');
-    const notSampled = { traceId, spanId: parentId, traceFlags: 0 };
-    const found = {};
-    markNotSampled(found, notSampled);
-    const dropped = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(notSampled));
-    for (const [request, active] of [
-      [found, ROOT_CONTEXT],
-      [{}, dropped],
-    ] as const) {
-      context.with(active, () =>
-        sampledTraceOnly(request, () => {
-          expect(trace.getSpan(context.active())).toBeUndefined();
-          expect(traceHeaders()).toEqual({ traceparent: `00-${traceId}-${parentId}-00` });
-        }),
-      );
-    }
-    const server = tracer.startSpan('GET /api/v2/properties/:id');
-    context.with(trace.setSpan(ROOT_CONTEXT, server), () =>
-      sampledTraceOnly({}, () => expect(trace.getSpan(context.active())).toBe(server)),
-    );
-    server.end();
   });
 
   it('starts a trace of its own for a message that carries none, or a malformed one', async () => {

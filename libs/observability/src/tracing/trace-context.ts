@@ -34,7 +34,7 @@ const UNSAMPLED = createContextKey('rental-applications trace not sampled');
 const NOT_RECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 /** `ctx` with the span of a trace not sampled put aside (see UNSAMPLED); as it is otherwise. */
-function sampledOnly(ctx: Context): Context {
+export function sampledOnly(ctx: Context): Context {
   const span = trace.getSpanContext(ctx);
   if (span === undefined || span.traceFlags & TraceFlags.SAMPLED) return ctx;
   return trace.deleteSpan(ctx).setValue(UNSAMPLED, span);
@@ -50,22 +50,9 @@ function notSampled(): boolean {
   return context.active().getValue(UNSAMPLED) !== undefined;
 }
 
-/** Where an incoming request keeps the trace not sampled that it was found to be in (markNotSampled). */
-const NOT_SAMPLED_REQUEST = Symbol('trace not sampled');
-
-/** Records on an incoming request that its trace, `span`'s, is not sampled: see sampledTraceOnly. */
-export function markNotSampled(request: object, span: SpanContext): void {
-  (request as { [NOT_SAMPLED_REQUEST]?: SpanContext })[NOT_SAMPLED_REQUEST] = span;
-}
-
-/**
- * Runs `work`, an HTTP request's handling, in the request's trace when it is sampled; otherwise
- * with no span, the trace's context kept aside (see UNSAMPLED): whether the request was found
- * not sampled before any span was made (markNotSampled), or its server span was not sampled.
- */
-export function sampledTraceOnly<T>(request: object, work: () => T): T {
-  const decided = (request as { [NOT_SAMPLED_REQUEST]?: SpanContext })[NOT_SAMPLED_REQUEST];
-  return context.with(decided ? ROOT_CONTEXT.setValue(UNSAMPLED, decided) : sampledOnly(context.active()), work);
+/** The context of an operation in a trace not sampled, `span`'s: no span, the trace kept aside. */
+export function notSampledContext(span: SpanContext): Context {
+  return ROOT_CONTEXT.setValue(UNSAMPLED, span);
 }
 
 /**
@@ -83,16 +70,6 @@ export function traceHeaders(): Record<string, string> {
 export function traceLogFields(): { trace_id?: string; span_id?: string } {
   const span = currentSpanContext();
   return span === undefined ? {} : { trace_id: span.traceId, span_id: span.spanId };
-}
-
-/**
- * Names the current HTTP server span by its route pattern (`GET /applicants/:token`), never its
- * path, whose segments may be secrets (see startTracing, which records no path at first).
- */
-export function nameHttpSpan(method: string, route: string): void {
-  const span = trace.getSpan(context.active());
-  span?.updateName(`${method} ${route}`);
-  span?.setAttributes({ 'http.route': route, 'url.path': route, 'http.target': route });
 }
 
 /**

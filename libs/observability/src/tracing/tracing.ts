@@ -1,7 +1,4 @@
-import { IncomingMessage } from 'node:http';
-import { propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
-import { UNMATCHED_ROUTE } from '../logging/route-pattern';
-import { markNotSampled } from './trace-context';
+import { traceServedRequests } from './server-span';
 
 /** How long a stopping process waits for its last spans to be exported. */
 const FLUSH_DEADLINE_MS = 3000;
@@ -9,11 +6,8 @@ const FLUSH_DEADLINE_MS = 3000;
 /** The SDK this process started, if tracing is on. */
 let started: { shutdown(): Promise<void> } | undefined;
 
-/** What stands for a path, query or URL that is not recorded. */
+/** What stands for a URL that is not recorded. */
 const NOT_RECORDED = 'not recorded';
-
-/** Probes and scrapers every few seconds: a trace each would bury the requests. */
-const OPERATIONS_PATH = /^\/(health(\/|$)|metrics(\?|$))/;
 
 /**
  * Starts OpenTelemetry tracing in this process, configured only by the standard OTEL_*
@@ -21,10 +15,10 @@ const OPERATIONS_PATH = /^\/(health(\/|$)|metrics(\?|$))/;
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); otherwise it does nothing, and no SDK is even loaded.
  * Each app's `tracing.ts` calls it, and its `main.ts` imports that first: the instrumentations
  * patch HTTP, the MongoDB driver and ioredis as they load, so they must be in place before
- * anything requires them. The broker's hops are this project's own spans (trace-context.ts: the
- * sender's, sendRpc and BrokerChannel.publish, and the handler's, in the trace the message's
- * headers carry), made only in sampled traces: amqplib's instrumentation made two spans per
- * message for every trace, sampled or not. The SDK reads the rest itself: OTEL_EXPORTER_OTLP_PROTOCOL
+ * anything requires them. A served HTTP request's span (server-span.ts) and the broker's hops are
+ * this project's own spans (trace-context.ts: the sender's, sendRpc and BrokerChannel.publish, and
+ * the handler's, in the trace the message's headers carry), made only in sampled traces: the
+ * instrumentations' cost something for every request and message, sampled or not. The SDK reads the rest itself: OTEL_EXPORTER_OTLP_PROTOCOL
  * (http/protobuf by default, http/json, grpc), OTEL_TRACES_SAMPLER (parent-based, so that a
  * trace is kept or dropped whole), OTEL_BSP_*, OTEL_RESOURCE_ATTRIBUTES; OTEL_SERVICE_NAME
  * defaults to the app's name. Traces only: metrics are Prometheus' (GET /metrics), logs go to
@@ -40,77 +34,34 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
     require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
-  const { RandomIdGenerator } = (require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node')).node;
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const door = new DoorSampling(new RandomIdGenerator());
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || app,
     metricReaders: [],
     logRecordProcessors: [],
-    idGenerator: door.ids,
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => OPERATIONS_PATH.test(request.url ?? '') || !door.sampled(request),
-        // A path or query may hold a secret (an applicant's form link token, a receiver's key in
-        // its webhook URL): none is recorded; a served request's span gets its route pattern
-        // once routed (nameHttpSpan), a webhook's request keeps the receiver's host and port.
-        // Both the stable attribute names and the older ones the instrumentation may write instead.
-        startIncomingSpanHook: (request) => ({
-          'url.path': UNMATCHED_ROUTE,
-          'http.target': UNMATCHED_ROUTE,
-          'http.url': NOT_RECORDED,
-          ...(request.url?.includes('?') ? { 'url.query': NOT_RECORDED } : {}),
-        }),
+        // A served request's span is this project's own (openServerSpan): the instrumentation's,
+        // even on the path it takes for a request it ignores, binds the request's and the
+        // response's emitters to a context, for every request, sampled or not.
+        disableIncomingRequestInstrumentation: true,
+        // A receiver's key may be in its webhook URL: a webhook's request keeps only the
+        // receiver's host and port. Both the stable attribute names and the older ones.
         startOutgoingSpanHook: () => ({ 'url.full': NOT_RECORDED, 'http.url': NOT_RECORDED, 'http.target': NOT_RECORDED }),
         // A webhook's request is traced in its event's trace when that is sampled, never alone.
         requireParentforOutgoingSpans: true,
       }),
       // Background work outside any trace (the relay's passes, purges, index checks) would
       // otherwise start a trace of its own for every command; and in a trace not sampled there is
-      // no span either (see sampledTraceOnly), so they do nothing there.
+      // no span either (see withinRequestTrace), so they do nothing there.
       new MongoDBInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
   started = sdk;
+  traceServedRequests();
   return true;
-}
-
-/**
- * The sampler's decision on an incoming request, taken before the HTTP instrumentation makes its
- * server span: a request whose trace is not sampled (nine in ten at 10%) takes the
- * instrumentation's ignored path, which makes no span, binds no listener and computes no
- * attribute; its handling carries the trace's context, flagged not sampled (markNotSampled). The
- * decision is the SDK's own: a span started and never ended (so never exported), whose trace id,
- * for a new trace, the id generator hands to the server span started next, synchronously, in the
- * same call of the instrumentation, so that a sampler deciding by trace id decides the same.
- */
-class DoorSampling {
-  private next: string | undefined;
-  readonly ids: { generateTraceId(): string; generateSpanId(): string };
-
-  constructor(random: { generateTraceId(): string; generateSpanId(): string }) {
-    this.ids = {
-      generateTraceId: () => {
-        const id = this.next ?? random.generateTraceId();
-        this.next = undefined;
-        return id;
-      },
-      generateSpanId: () => random.generateSpanId(),
-    };
-  }
-
-  sampled(request: IncomingMessage): boolean {
-    const carried = propagation.extract(ROOT_CONTEXT, request.headers);
-    const decided = trace.getTracer('rental-applications').startSpan('incoming request', { kind: SpanKind.SERVER }, carried);
-    if (!decided.isRecording()) {
-      markNotSampled(request, decided.spanContext());
-      return false;
-    }
-    if (trace.getSpanContext(carried) === undefined) this.next = decided.spanContext().traceId;
-    return true;
-  }
 }
 
 /**
