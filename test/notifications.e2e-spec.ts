@@ -164,7 +164,9 @@ describe('notifications', () => {
 
   it('sets the client’s sender name and reply-to address, validated, for that client alone', async () => {
     const path = '/api/v2/notification_settings';
-    expect((await client.get(path)).body).toEqual({ notification_settings: { sender_name: null, reply_to: null } });
+    expect((await client.get(path)).body).toEqual({
+      notification_settings: { sender_name: null, reply_to: null, screening_agency: null },
+    });
     const bad = await client.call('PUT', path, { notification_settings: { reply_to: 'not an address', colour: 'red' } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
@@ -175,10 +177,12 @@ describe('notifications', () => {
       notification_settings: { sender_name: ' Maple <Rentals> ', reply_to: 'leasing@example.test' },
     });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ notification_settings: { sender_name: 'Maple <Rentals>', reply_to: 'leasing@example.test' } });
+    expect(put.body).toEqual({
+      notification_settings: { sender_name: 'Maple <Rentals>', reply_to: 'leasing@example.test', screening_agency: null },
+    });
     expect((await client.get(path)).body).toEqual(put.body);
     expect((await client.get(path, { key: KEYS.clientTwo })).body).toEqual({
-      notification_settings: { sender_name: null, reply_to: null },
+      notification_settings: { sender_name: null, reply_to: null, screening_agency: null },
     });
     // A field left out keeps its value (unset: null); null unsets one.
     const named = await client.call(
@@ -187,9 +191,9 @@ describe('notifications', () => {
       { notification_settings: { sender_name: 'Oak Homes' } },
       { key: KEYS.clientTwo },
     );
-    expect(named.body).toEqual({ notification_settings: { sender_name: 'Oak Homes', reply_to: null } });
+    expect(named.body).toEqual({ notification_settings: { sender_name: 'Oak Homes', reply_to: null, screening_agency: null } });
     const unset = await client.call('PUT', path, { notification_settings: { sender_name: null } }, { key: KEYS.clientTwo });
-    expect(unset.body).toEqual({ notification_settings: { sender_name: null, reply_to: null } });
+    expect(unset.body).toEqual({ notification_settings: { sender_name: null, reply_to: null, screening_agency: null } });
   });
 
   it('e-mails an invitation to a property’s form only when asked, with its link, when it expires, the sender and the property’s name as text', async () => {

@@ -79,6 +79,7 @@ const AUDIT_EVENTS = '/api/v2/audit_events';
 const ADDED_SINCE_PREVIOUS_RELEASE = {
   application: ['status', 'rent', 'household_monthly_income', 'income_to_rent'],
   applicant: ['monthly_income', 'income_to_rent'],
+  notification_settings: ['screening_agency'],
 };
 
 /** This build's answer as the previous release gives it: without the fields added since. */
@@ -93,6 +94,9 @@ function withoutAddedFields(body: any): any {
     ),
   });
   if (body.application) return { ...body, application: strip(body.application) };
+  if (body.notification_settings) {
+    return { notification_settings: without(ADDED_SINCE_PREVIOUS_RELEASE.notification_settings, body.notification_settings) };
+  }
   if (Array.isArray(body.applications)) return { ...body, applications: body.applications.map(strip) };
   return body;
 }

@@ -6,9 +6,13 @@ import {
   ContractPipe,
   DecisionListResponse,
   DecisionResponse,
+  ErrorCode,
   MAX_DECISIONS,
+  NotificationSettingsResponse,
+  NOTIFICATIONS,
   RecordDecisionMessage,
   RecordDecisionRequest,
+  ServiceError,
 } from '@app/contracts';
 import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
@@ -41,17 +45,25 @@ const DECISION_409 = {
   },
 };
 
+const NO_AGENCY =
+  'include screening_report, whose adverse action notice names the screening agency: set it first ' +
+  '(PUT /api/v2/notification_settings with screening_agency)';
+
 const DECISION_422 = {
   description:
     'Invalid input: the message names the first problem and details lists every one, unknown fields included. ' +
     'conditions go with conditionally_approved only (at least one), reasons with declined only (at least one); ' +
-    'a deposit condition needs its amount, an other condition its text, an other reason a note.',
+    'a deposit condition needs its amount, an other condition its text, an other reason a note; a decline on ' +
+    'screening_report needs the screening agency in the notification settings.',
   examples: {
     invalid: errorBody('Bad status', 'decision.status must be one of approved, conditionally_approved, declined, withdrawn', [
       { field: 'decision.status', message: 'must be one of approved, conditionally_approved, declined, withdrawn' },
     ]),
     reasons: errorBody('Decline without a reason', 'decision.reasons must list at least one reason for declined', [
       { field: 'decision.reasons', message: 'must list at least one reason for declined' },
+    ]),
+    agency: errorBody('A decline on the screening report, no agency set', `decision.reasons ${NO_AGENCY}`, [
+      { field: 'decision.reasons', message: NO_AGENCY },
     ]),
   },
 };
@@ -73,7 +85,9 @@ export class DecisionsHttpController {
     description:
       'Records the decision: approved, conditionally_approved (with its conditions), declined (with its reasons) ' +
       'or withdrawn. It replaces the current one, which stays in the history; the application’s status becomes its ' +
-      'status. Not on an archived application (409). Publishes application.decided.',
+      'status. Not on an archived application (409). Publishes application.decided, and e-mails every applicant and ' +
+      'guarantor: a decline on screening_report carries the adverse action notice, naming the screening agency of ' +
+      'the notification settings.',
   })
   @APPLICATION_ID
   @IF_MATCH_HEADER
@@ -84,13 +98,16 @@ export class DecisionsHttpController {
     409: DECISION_409,
     422: DECISION_422,
   })
-  record(
+  async record(
     @Credential() credential: ApiCredential,
     @Param('id') id: string,
     @Body(new ContractPipe(RecordDecisionRequest)) request: RecordDecisionRequest,
     @IfMatch() ifMatch: string | undefined,
     @IdempotencyKey() idempotency: IdempotencyFields,
   ): Promise<DecisionResponse> {
+    if (request.decision.status === 'declined' && request.decision.reasons?.includes('screening_report')) {
+      await this.requireScreeningAgency(credential.clientId);
+    }
     // key_id names the decider whether or not an Idempotency-Key came (IdempotencyFields names it only with one).
     const message: RecordDecisionMessage = {
       ...applicationRefFromPath(credential.clientId, id),
@@ -100,6 +117,19 @@ export class DecisionsHttpController {
       key_id: credential.keyId,
     };
     return this.backends.applications(APPLICATIONS.RECORD_DECISION, message);
+  }
+
+  /** A decline on the screening report is told with the agency's details: refused while none is set. */
+  private async requireScreeningAgency(clientId: number): Promise<void> {
+    const { notification_settings: settings } = await this.backends.notifications<NotificationSettingsResponse>(
+      NOTIFICATIONS.GET_SETTINGS,
+      { client_id: clientId },
+    );
+    if (!settings.screening_agency) {
+      throw new ServiceError(ErrorCode.VALIDATION_FAILED, `decision.reasons ${NO_AGENCY}`, [
+        { field: 'decision.reasons', message: NO_AGENCY },
+      ]);
+    }
   }
 
   @Get(':id/decision')

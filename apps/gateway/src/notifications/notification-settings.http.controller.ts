@@ -14,7 +14,10 @@ import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
-/** How the caller's e-mails to applicants present themselves: the sender's name and the reply-to address. */
+/**
+ * How the caller's e-mails to applicants present themselves: the sender's name, the reply-to
+ * address, and the screening agency a decline's adverse action notice names.
+ */
 @ApiTags('notifications')
 @ApiBearerAuth(API_KEY_SCHEME)
 @ApiHeader({ name: 'X-Request-Id', required: false, description: 'Names the request in the logs; returned as is.' })
@@ -27,7 +30,8 @@ export class NotificationSettingsHttpController {
   @ApiOperation({
     operationId: 'getNotificationSettings',
     summary: 'Get the e-mail settings',
-    description: 'The sender name and reply-to address of the e-mails sent to the caller’s applicants; null when unset.',
+    description:
+      'The sender name, reply-to address and screening agency of the e-mails sent to the caller’s applicants; null when unset.',
   })
   @ApiSuccess(200, NotificationSettingsResponse, 'The settings.')
   @ApiErrorResponses([401, 429, 503])
@@ -46,7 +50,15 @@ export class NotificationSettingsHttpController {
   @ApiErrorResponses([400, 401, 413, 415, 422, 429, 503])
   put(
     @ClientId() clientId: number,
-    @Body(new ContractPipe(PutNotificationSettingsRequest), new PlainTextPipe(['notification_settings.sender_name']))
+    @Body(
+      new ContractPipe(PutNotificationSettingsRequest),
+      new PlainTextPipe([
+        'notification_settings.sender_name',
+        'notification_settings.screening_agency.name',
+        'notification_settings.screening_agency.address',
+        'notification_settings.screening_agency.phone',
+      ]),
+    )
     request: PutNotificationSettingsRequest,
   ): Promise<NotificationSettingsResponse> {
     const message: PutNotificationSettingsMessage = { client_id: clientId, request };

@@ -2,6 +2,27 @@ import { ApiProperty } from '@nestjs/swagger';
 import { MAX_LISTED_MESSAGES } from '../notification-messages';
 import { EmailField, NestedField, StringField } from '../validation/fields';
 
+/**
+ * The consumer reporting agency whose report a client's decisions may rest on: a decline on the
+ * screening report gives the applicant its name, address and phone (the adverse action notice).
+ */
+export class ScreeningAgencyInput {
+  @StringField({ required: true, min: 1, max: 200, trim: true })
+  @ApiProperty({
+    description: 'The agency’s name, as the applicant would ask for it.',
+    example: 'TransUnion Rental Screening Solutions',
+  })
+  name: string;
+
+  @StringField({ required: true, min: 1, max: 300, trim: true })
+  @ApiProperty({ description: 'Its postal address, on one line.', example: 'PO Box 800, Woodlyn, PA 19094' })
+  address: string;
+
+  @StringField({ required: true, min: 1, max: 40, trim: true })
+  @ApiProperty({ description: 'Its phone number, toll-free where it has one.', example: '1-800-230-9376' })
+  phone: string;
+}
+
 /** `notification_settings` inside PUT /api/v2/notification_settings: how the client's e-mails present themselves. */
 export class NotificationSettingsInput {
   @StringField({ max: 100, trim: true, nullable: true })
@@ -14,6 +35,16 @@ export class NotificationSettingsInput {
   @EmailField({ max: 254, nullable: true })
   @ApiProperty({ description: 'Where applicants’ replies go; null for the sender.', example: 'leasing@example.com' })
   reply_to?: string | null;
+
+  @NestedField(() => ScreeningAgencyInput, { nullable: true })
+  @ApiProperty({
+    type: ScreeningAgencyInput,
+    nullable: true,
+    description:
+      'The screening agency named in the adverse action notice that a decline on the screening report sends; ' +
+      'such a decline is refused (422) while it is unset. null unsets it.',
+  })
+  screening_agency?: ScreeningAgencyInput | null;
 }
 
 /** PUT /api/v2/notification_settings */
@@ -28,6 +59,17 @@ export class NotificationSettingsRepresentation {
 
   @ApiProperty({ type: String, nullable: true, example: 'leasing@example.com' })
   reply_to: string | null;
+
+  @ApiProperty({ type: ScreeningAgencyInput, nullable: true, required: true })
+  /** Always given by this release; optional in the type, as a service of the previous release answers without it. */
+  screening_agency?: ScreeningAgency | null;
+}
+
+/** The screening agency as stored and shown. */
+export interface ScreeningAgency {
+  name: string;
+  address: string;
+  phone: string;
 }
 
 export class NotificationSettingsResponse {
@@ -35,7 +77,7 @@ export class NotificationSettingsResponse {
   notification_settings: NotificationSettingsRepresentation;
 }
 
-export const MESSAGE_KINDS = ['invitation', 'confirmation', 'reminder'] as const;
+export const MESSAGE_KINDS = ['invitation', 'confirmation', 'reminder', 'decision'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const MESSAGE_STATUSES = ['pending', 'retrying', 'sent', 'failed'] as const;
@@ -75,4 +117,33 @@ export class MessageRepresentation {
 export class MessageListResponse {
   @ApiProperty({ type: [MessageRepresentation], maxItems: MAX_LISTED_MESSAGES, description: 'Newest first.' })
   messages: MessageRepresentation[];
+}
+
+/** One message as the client's applicants would receive it, filled with sample names and placeholder links. */
+export class MessagePreview {
+  @ApiProperty({
+    description:
+      'Which message: invitation (to join an application), invitation_from_form, property_invitation, reminder, ' +
+      'confirmation, decision_approved, decision_conditionally_approved, decision_declined, ' +
+      'decision_declined_screening_report (with the adverse action notice), decision_withdrawn.',
+    example: 'decision_declined_screening_report',
+  })
+  case: string;
+
+  @ApiProperty({ enum: MESSAGE_KINDS, example: 'decision' })
+  kind: MessageKind;
+
+  @ApiProperty({ example: 'Your application for Maple Street Apartments, Unit 4B' })
+  subject: string;
+
+  @ApiProperty({ description: 'The plain text part.' })
+  text: string;
+
+  @ApiProperty({ description: 'The HTML part, a whole document.' })
+  html: string;
+}
+
+export class MessagePreviewListResponse {
+  @ApiProperty({ type: [MessagePreview], maxItems: 20, description: 'One per message, in the order of `case` above.' })
+  previews: MessagePreview[];
 }
