@@ -214,6 +214,7 @@ describe('docker-compose.yml', () => {
       for (const resource of [
         'notifications',
         'notifications.events',
+        'notifications.decisions',
         'notifications.outgoing',
         'notifications.reminders',
         'notifications.invitations.dead-letter',

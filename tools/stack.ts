@@ -30,6 +30,7 @@ const READY_MESSAGE: Record<AppName, string> = {
 const NOTIFICATION_WORK_QUEUES = [
   'notifications',
   'notifications.events',
+  'notifications.decisions',
   'notifications.invitations',
   'notifications.outgoing',
   'notifications.reminders',

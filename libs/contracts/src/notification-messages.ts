@@ -1,5 +1,6 @@
 import type { FormStatus } from './dto/applicant.dto';
 import type { ApplicantType } from './dto/application.dto';
+import type { DecisionRepresentation } from './dto/decision.dto';
 import { ClientScoped } from './messages';
 
 /** Messages an applicant's list shows at most, newest first. */
@@ -63,4 +64,20 @@ export interface NotificationSubject {
    * answer is read as if it said null.
    */
   joins?: string | null;
+}
+
+/** APPLICATIONS.DECISION_NOTICE: the client's application that an application.decided event names. */
+export interface DecisionNoticeMessage extends ClientScoped {
+  application_id: number;
+}
+
+/**
+ * The answer to APPLICATIONS.DECISION_NOTICE: the application's current decision, its place in
+ * the history (1 for the first; a message is made once per decision and addressee), and whom to
+ * tell. Null when the application is gone or has no decision.
+ */
+export interface DecisionNotice {
+  decision: DecisionRepresentation;
+  number: number;
+  recipients: NotificationSubject[];
 }

@@ -62,6 +62,11 @@ export const APPLICATIONS = {
    * own form link and whether it is to be invited. Answered to that service alone (PATTERN_SENDERS).
    */
   NOTIFICATION_SUBJECT: 'applications.applicants.notification_subject',
+  /**
+   * Asked by the notifications service once an application is decided: its current decision and
+   * everyone to tell (every applicant and guarantor). Answered to that service alone.
+   */
+  DECISION_NOTICE: 'applications.decisions.notice',
   /** Records a decision on an application (approved, conditionally approved, declined, withdrawn). */
   RECORD_DECISION: 'applications.decisions.record',
   /** The application's current decision. */
@@ -128,6 +133,8 @@ export const NOTIFICATIONS = {
   GET_SETTINGS: 'notifications.settings.get',
   PUT_SETTINGS: 'notifications.settings.put',
   LIST_MESSAGES: 'notifications.messages.list',
+  /** Every message the client's applicants may receive, rendered with its settings and sample data. */
+  PREVIEW_MESSAGES: 'notifications.messages.preview',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'notifications.ping',
 } as const;

@@ -17,6 +17,7 @@ import {
   EventDataOf,
   FormStatus,
   MAX_APPLICANTS,
+  DecisionNotice,
   NotificationSubject,
   Page,
   ServiceError,
@@ -25,7 +26,7 @@ import { ApplicationsEnvironment } from '../config/applications.environment';
 import { matchesListFilters } from './application-filters';
 import { ApplicationIndex, ApplicationList } from './application-index';
 import { ApplicationVersions } from './application-versions';
-import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
+import { toApplicantRepresentation, toApplicationRepresentation, toDecisionRepresentation } from './application.mapper';
 import { incomeFigures, judgedRent } from './income-to-rent';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
@@ -137,21 +138,41 @@ export class ApplicationsService {
     const application = await this.readOwned(clientId, applicationId);
     const applicant = application?.applicants.find((candidate) => candidate.id === id);
     if (!application || !applicant) return null;
+    return this.subjectOf(application, applicant);
+  }
+
+  /**
+   * What the notifications service needs to tell everyone on the application of its decision:
+   * the current decision, its place in the history, and every applicant and guarantor as
+   * notificationSubject gives them; null when the application is gone or undecided.
+   */
+  async decisionNotice(clientId: number, applicationId: number): Promise<DecisionNotice | null> {
+    const application = await this.readOwned(clientId, applicationId);
+    const decisions = application?.decisions ?? [];
+    if (!application || decisions.length === 0) return null;
+    return {
+      decision: toDecisionRepresentation(decisions[0]),
+      number: decisions.length,
+      recipients: await Promise.all(application.applicants.map((applicant) => this.subjectOf(application, applicant))),
+    };
+  }
+
+  private async subjectOf(application: ApplicationRecord, applicant: ApplicantRecord): Promise<NotificationSubject> {
     const form = applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null;
     // The name and address as the applicant last confirmed them on the form, where it corrected
     // what the integrator first gave: mail follows the applicant's own address.
     const shown = withFormProgress(applicant, form);
     return {
-      client_id: clientId,
-      application_id: applicationId,
-      applicant_id: id,
+      client_id: application.client_id,
+      application_id: application.id,
+      applicant_id: applicant.id,
       type: applicant.type,
       first_name: shown.first_name,
       last_name: shown.last_name,
       email: shown.email,
       property_id: application.property_id,
       property_name: application.property_name,
-      form_url: this.formTokens.formUrl(clientId, applicant),
+      form_url: this.formTokens.formUrl(application.client_id, applicant),
       form_status: shown.form_status ?? 'not_started',
       invite: applicant.send_email === true,
       added_by: addedBy(application, applicant),

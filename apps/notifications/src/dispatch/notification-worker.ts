@@ -21,7 +21,7 @@ import {
 import { countNotificationEvent, countNotificationMessage } from '@app/observability';
 import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
-import { renderMessage } from '../mail/templates';
+import { DecisionData, renderMessage } from '../mail/templates';
 import { afterFailure, MessageRecord, newMessageRecord, queueAfterClaim } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';
@@ -29,6 +29,13 @@ import { ApplicantsClient } from './applicants.client';
 
 /** The events that make a message, or a reminder to wait for; the events queue is bound to these alone. */
 const HANDLED_EVENTS: DomainEventName[] = ['applicant.created', 'application_form.started', 'application_form.completed'];
+
+/**
+ * The event that has everyone on an application told of its decision, on a queue of its own: an
+ * instance of a release before decisions were told, sharing the events queue, would take the
+ * event and drop it.
+ */
+const DECIDED: DomainEventName = 'application.decided';
 
 /** An attempt to hand a message to the mail server: `retry` counts the retries made before it. */
 interface SendTask {
@@ -63,6 +70,8 @@ interface Recipient {
   expires_at?: string | null;
   /** The addressee's form link, beside which is the page to withdraw the application; none before there is one. */
   form_url?: string | null;
+  /** For a decision's message: what was decided. */
+  decision?: DecisionData;
 }
 
 /**
@@ -77,9 +86,10 @@ const LEASE_FACTOR = 4;
 /**
  * Turns events into e-mails, with nothing held in memory between steps, as the webhooks service
  * turns them into deliveries:
- *  - the events queue (bound to the events exchange for HANDLED_EVENTS) and the invitations
- *    queue (private notices with an invitation's link) make messages: each is stored once under
- *    its key (insert-once), rendered, and its sending queued on the outgoing queue;
+ *  - the events queue (bound to the events exchange for HANDLED_EVENTS), the decisions queue
+ *    (application.decided) and the invitations queue (private notices with an invitation's link)
+ *    make messages: each is stored once under its key (insert-once), rendered, and its sending
+ *    queued on the outgoing queue;
  *  - the outgoing queue holds attempts to make now, any instance takes them; a failed one goes to
  *    the retry queue of its delay (MAIL_RETRY_SCHEDULE), which dead-letters it back when due;
  *  - a started form puts a reminder on the reminder wait queue (TTL REMINDER_AFTER_HOURS), which
@@ -98,6 +108,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   private readonly names: {
     exchange: string;
     events: string;
+    decisions: string;
     invitations: string;
     outgoing: string;
     reminders: string;
@@ -116,6 +127,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
     this.names = {
       exchange: name(EVENTS_EXCHANGE),
       events: name('notifications.events'),
+      decisions: name('notifications.decisions'),
       invitations: name(NOTIFICATION_INVITATIONS_QUEUE),
       outgoing: name('notifications.outgoing'),
       reminders: name('notifications.reminders'),
@@ -137,13 +149,14 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async setup(channel: ConfirmChannel, broker: BrokerChannel): Promise<void> {
-    const { exchange, events, invitations, outgoing, reminders, reminderWait } = this.names;
+    const { exchange, events, decisions, invitations, outgoing, reminders, reminderWait } = this.names;
     await assertEventsExchange(channel, broker, exchange);
-    for (const queue of [events, invitations, outgoing, reminders]) {
+    for (const queue of [events, decisions, invitations, outgoing, reminders]) {
       await channel.assertQueue(queue, queueOptions(queue));
       await assertDeadLetterRoute(channel, queue);
     }
     for (const event of HANDLED_EVENTS) await channel.bindQueue(events, exchange, event);
+    await channel.bindQueue(decisions, exchange, DECIDED);
     for (const seconds of new Set(this.schedule)) {
       await channel.assertQueue(this.retryQueue(seconds), delayQueueOptions(seconds * 1000, outgoing));
     }
@@ -163,6 +176,14 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       events,
       async (event: DomainEvent) => {
         await this.onEvent(event);
+        countNotificationEvent(event.event);
+      },
+      true,
+    );
+    await consume(
+      decisions,
+      async (event: DomainEvent) => {
+        await this.onDecided(event);
         countNotificationEvent(event.event);
       },
       true,
@@ -208,6 +229,26 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       await this.compose(event.id, 'invitation', recipient, subject.form_url);
     } else if (event.event === 'application_form.completed') {
       await this.compose(event.id, 'confirmation', recipient, null);
+    }
+  }
+
+  /**
+   * Tells every applicant and guarantor of the decision, once per decision and addressee: the
+   * message is keyed by the decision's place in the history, so a later event of the same decision
+   * (or a redelivery) makes nothing again. A decision replaced before its event came is not told:
+   * the one that replaced it is, by its own event.
+   */
+  private async onDecided(event: DomainEvent): Promise<void> {
+    const applicationId = event.data.application_id;
+    if (event.event !== DECIDED || !applicationId) return;
+    const notice = await this.applicants.decisionNotice(event.client_id, applicationId);
+    if (!notice || notice.decision.status !== event.data.status) return;
+    const { screening_agency = null } = await this.settings.get(event.client_id);
+    const { status, conditions, reasons, note } = notice.decision;
+    const decision = { status, conditions, reasons, note, screening_agency };
+    for (const subject of notice.recipients) {
+      const recipient: Recipient = { ...subject, decision };
+      await this.compose(`decision:${applicationId}:${notice.number}`, 'decision', recipient, null);
     }
   }
 
@@ -257,6 +298,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
         joins: recipient.joins ?? null,
         expires_at: recipient.expires_at ?? null,
         withdraw_url: withdrawUrlOf(recipient.form_url),
+        decision: recipient.decision ?? null,
       },
       now,
     );

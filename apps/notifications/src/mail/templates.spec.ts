@@ -1,5 +1,5 @@
-import { CONTROL_CHARACTER, MESSAGE_KINDS } from '@app/contracts';
-import { MessageData, renderMessage } from './templates';
+import { CONTROL_CHARACTER, MESSAGE_KINDS, MessageKind } from '@app/contracts';
+import { DecisionData, MessageData, renderMessage } from './templates';
 
 const DATA: MessageData = {
   first_name: 'Ada',
@@ -8,9 +8,14 @@ const DATA: MessageData = {
   sender_name: 'Maple Rentals',
 };
 
+const APPROVED: DecisionData = { status: 'approved', conditions: [], reasons: [], note: null, screening_agency: null };
+
+/** DATA, with an approval for a decision's message. */
+const dataFor = (kind: MessageKind): MessageData => (kind === 'decision' ? { ...DATA, decision: APPROVED } : DATA);
+
 describe('renderMessage', () => {
   it.each(MESSAGE_KINDS)('makes a %s with a subject, a text part and an HTML part naming the property', (kind) => {
-    const message = renderMessage(kind, DATA);
+    const message = renderMessage(kind, dataFor(kind));
     expect(message.subject).toContain('Maple Court');
     expect(message.text).toContain('Hello Ada,');
     expect(message.text).toContain('Maple Court');
@@ -34,11 +39,11 @@ describe('renderMessage', () => {
 
   it.each(MESSAGE_KINDS)('puts the page to withdraw the application in both parts of a %s, escaped in the HTML', (kind) => {
     const withdraw_url = 'https://apply.example.test/applicants/tok123/withdraw?a=1&b=2';
-    const message = renderMessage(kind, { ...DATA, withdraw_url });
+    const message = renderMessage(kind, { ...dataFor(kind), withdraw_url });
     expect(message.text).toContain(`You can withdraw the application:\n\n${withdraw_url}`);
     expect(message.html).toContain('href="https://apply.example.test/applicants/tok123/withdraw?a=1&amp;b=2"');
     // An invitation to a property's form has no application to withdraw yet.
-    const none = renderMessage(kind, DATA);
+    const none = renderMessage(kind, dataFor(kind));
     expect(none.text).not.toContain('withdraw');
     expect(none.html).not.toContain('withdraw');
   });
@@ -99,7 +104,7 @@ describe('renderMessage', () => {
   });
 
   it.each(MESSAGE_KINDS)('titles the HTML part of a %s with its subject, escaped', (kind) => {
-    const message = renderMessage(kind, { ...DATA, property_name: '<b>Elm</b> & Oak' });
+    const message = renderMessage(kind, { ...dataFor(kind), property_name: '<b>Elm</b> & Oak' });
     const title = message.subject.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     expect(message.html).toContain(`<head><meta charset="utf-8"><title>${title}</title></head>`);
     expect(message.subject).toContain('<b>Elm</b> & Oak');
@@ -138,5 +143,95 @@ describe('renderMessage', () => {
     expect(message.html).toContain('<p>Hello,</p>');
     expect(message.text).not.toContain('null');
     expect(message.html).not.toContain('null');
+  });
+});
+
+describe('renderMessage for a decision', () => {
+  const AGENCY = { name: 'Screening <b>Co</b> & Sons', address: 'PO Box 800, Woodlyn, PA 19094', phone: '1-800-230-9376' };
+  const decision = (fields: Partial<DecisionData>): MessageData => ({ ...DATA, url: null, decision: { ...APPROVED, ...fields } });
+  const now = new Date('2026-11-29T10:00:00Z');
+
+  it('tells an approval, and offers to withdraw', () => {
+    const message = renderMessage('decision', { ...decision({}), withdraw_url: 'https://apply.example.test/w' });
+    expect(message.subject).toBe('Your application for Maple Court is approved');
+    expect(message.text).toContain('Good news: your application for Maple Court is approved.');
+    expect(message.text).toContain('You can withdraw the application:\n\nhttps://apply.example.test/w');
+  });
+
+  it('lists the conditions of a conditional approval, one line each, escaped in the HTML', () => {
+    const message = renderMessage(
+      'decision',
+      decision({
+        status: 'conditionally_approved',
+        conditions: [
+          { kind: 'deposit', amount: 3700, text: null },
+          { kind: 'guarantor', amount: null, text: null },
+          { kind: 'co_signer', amount: null, text: 'a parent' },
+          { kind: 'other', amount: null, text: 'Proof of <renter’s> insurance\nClick https://x.example.test' },
+        ],
+      }),
+    );
+    expect(message.subject).toBe('Your application for Maple Court is approved on conditions');
+    expect(message.text).toContain(
+      'approved on these conditions:\n\n- A deposit of $3,700\n- A guarantor\n- A co-signer: a parent\n' +
+        '- Proof of <renter’s> insurance Click https://x.example.test\n\nTo go ahead, reply',
+    );
+    expect(message.html).toContain(
+      '<ul><li>A deposit of $3,700</li><li>A guarantor</li><li>A co-signer: a parent</li>' +
+        '<li>Proof of &lt;renter’s&gt; insurance Click https://x.example.test</li></ul>',
+    );
+  });
+
+  it('tells a decline with no notice and no reason when it does not rest on the screening report, and offers no withdrawal', () => {
+    const message = renderMessage('decision', {
+      ...decision({ status: 'declined', reasons: ['income', 'other'] }),
+      withdraw_url: 'https://w',
+    });
+    expect(message.subject).toBe('Your application for Maple Court');
+    expect(message.text).toContain('your application for Maple Court has not been approved.');
+    expect(message.text).not.toMatch(/adverse|consumer report|income|withdraw/i);
+  });
+
+  it('carries the adverse action notice in a decline on the screening report: the agency, its part, the rights, the date', () => {
+    const message = renderMessage(
+      'decision',
+      decision({ status: 'declined', reasons: ['income', 'screening_report'], screening_agency: AGENCY }),
+      now,
+    );
+    const paragraphs = message.text.split('\n\n');
+    expect(paragraphs).toEqual(
+      expect.arrayContaining([
+        'Notice of adverse action, November 29, 2026.',
+        'This decision was based in whole or in part on information in a consumer report from Screening <b>Co</b> & Sons, ' +
+          'PO Box 800, Woodlyn, PA 19094, phone 1-800-230-9376.',
+        'Screening <b>Co</b> & Sons did not make this decision and cannot tell you why it was made.',
+        'You have the right to get a free copy of your report from Screening <b>Co</b> & Sons if you ask for it within 60 days of receiving this notice.',
+        'You have the right to dispute with Screening <b>Co</b> & Sons the accuracy or completeness of any information in the report.',
+      ]),
+    );
+    expect(message.html).not.toContain('<b>Co</b>');
+    expect(message.html).toContain('<p>Screening &lt;b&gt;Co&lt;/b&gt; &amp; Sons did not make this decision');
+  });
+
+  it('still gives the notice when no agency is set, saying how to learn which it was', () => {
+    const message = renderMessage('decision', decision({ status: 'declined', reasons: ['screening_report'] }), now);
+    expect(message.text).toContain(
+      'from a consumer reporting agency: reply to this e-mail for its name, address and phone number.',
+    );
+    expect(message.text).toContain('The agency did not make this decision');
+    expect(message.text).toContain('a free copy of your report from the agency if you ask for it within 60 days');
+  });
+
+  it('tells the decider’s note, as one line, escaped in the HTML', () => {
+    const message = renderMessage('decision', decision({ note: 'Keys at the <office>\n\nfrom Monday.' }));
+    expect(message.text).toContain('Reply to this e-mail with any question.\n\nKeys at the <office> from Monday.');
+    expect(message.html).toContain('<p>Keys at the &lt;office&gt; from Monday.</p>');
+    expect(renderMessage('decision', decision({})).text).not.toContain('null');
+  });
+
+  it('tells a withdrawal, without offering to withdraw again', () => {
+    const message = renderMessage('decision', { ...decision({ status: 'withdrawn' }), withdraw_url: 'https://w' });
+    expect(message.subject).toBe('Your application for Maple Court is withdrawn');
+    expect(message.text).not.toContain('https://w');
   });
 });

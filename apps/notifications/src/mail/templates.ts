@@ -1,5 +1,12 @@
 import { Eta } from 'eta';
-import { CONTROL_CHARACTER, MessageKind } from '@app/contracts';
+import {
+  CONTROL_CHARACTER,
+  DecisionCondition,
+  DecisionStatus,
+  DeclineReason,
+  MessageKind,
+  ScreeningAgency,
+} from '@app/contracts';
 
 /**
  * What a message may say: names, the property's name and a link. An applicant's SSN, date of
@@ -24,9 +31,23 @@ export interface MessageData {
   expires_at?: string | null;
   /**
    * The page where the addressee can withdraw the application (its form link's withdraw page);
-   * null where there is no application yet (an invitation to a property's form).
+   * null where there is no application yet (an invitation to a property's form). A decline or a
+   * withdrawal does not show it.
    */
   withdraw_url?: string | null;
+  /** For a decision: what was decided, and the screening agency a decline on its report names. */
+  decision?: DecisionData | null;
+}
+
+/** What a decision's message says of it: the reasons of a decline only as far as the notice needs them. */
+export interface DecisionData {
+  status: DecisionStatus;
+  conditions: DecisionCondition[];
+  reasons: DeclineReason[];
+  /** The decider's note, told to the applicant (the API documents it so); null for none. */
+  note: string | null;
+  /** The client's screening agency (its settings); null when unset. */
+  screening_agency: ScreeningAgency | null;
 }
 
 export interface MailContent {
@@ -63,7 +84,7 @@ const WITHDRAW = 'No longer want to rent there? You can withdraw the application
 const WITHDRAW_TEXT = `<% if (it.withdraw_url) { %>\n\n${WITHDRAW}:\n\n<%= it.withdraw_url %><% } %>`;
 const WITHDRAW_HTML = `<% if (it.withdraw_url) { %><p>${WITHDRAW}: <a href="<%= it.withdraw_url %>"><%= it.withdraw_url %></a></p><% } %>`;
 
-const TEMPLATES: Record<MessageKind, Template> = {
+const TEMPLATES: Record<Exclude<MessageKind, 'decision'>, Template> = {
   invitation: {
     subject: (data) =>
       data.added_by
@@ -96,6 +117,62 @@ const TEMPLATES: Record<MessageKind, Template> = {
   },
 };
 
+/** it.condition_lines, it.notice and it.notice_date are set by renderMessage from the decision. */
+const CONDITIONS_TEXT = `<% it.condition_lines.forEach((line) => { %>\n- <%= line %><% }) %>`;
+const CONDITIONS_HTML = `<ul><% it.condition_lines.forEach((line) => { %><li><%= line %></li><% }) %></ul>`;
+const REPLY = 'Reply to this e-mail with any question.';
+/** it.note_line is set by renderMessage from the decision's note. */
+const NOTE_TEXT = `<% if (it.note_line) { %>\n\n<%= it.note_line %><% } %>`;
+const NOTE_HTML = `<% if (it.note_line) { %><p><%= it.note_line %></p><% } %>`;
+/**
+ * The adverse action notice (Fair Credit Reporting Act, section 615(a)) of a decline that rests
+ * even partly on the screening report: the agency that supplied it, that the agency did not
+ * decide, and the applicant's rights to a free copy within 60 days and to dispute it.
+ */
+const NOTICE_PARAGRAPHS = [
+  `Notice of adverse action, <%= it.notice_date %>.`,
+  `This decision was based in whole or in part on information in a consumer report from <% if (it.notice.agency) { %><%= it.notice.agency.name %>, <%= it.notice.agency.address %>, phone <%= it.notice.agency.phone %><% } else { %>a consumer reporting agency: reply to this e-mail for its name, address and phone number<% } %>.`,
+  `<%= it.notice.subject %> did not make this decision and cannot tell you why it was made.`,
+  `You have the right to get a free copy of your report from <%= it.notice.who %> if you ask for it within 60 days of receiving this notice.`,
+  `You have the right to dispute with <%= it.notice.who %> the accuracy or completeness of any information in the report.`,
+];
+const NOTICE_TEXT = `<% if (it.notice) { %>${NOTICE_PARAGRAPHS.map((paragraph) => `\n\n${paragraph}`).join('')}<% } %>`;
+const NOTICE_HTML = `<% if (it.notice) { %>${NOTICE_PARAGRAPHS.map((paragraph) => `<p>${paragraph}</p>`).join('')}<% } %>`;
+
+const DECISION_TEMPLATES: Record<DecisionStatus, Template> = {
+  approved: {
+    subject: (data) => `Your application for ${data.property_name} is approved`,
+    text: `${GREETING_TEXT}\n\nGood news: your application for <%= it.property_name %> is approved. We will be in touch about the lease. ${REPLY}${NOTE_TEXT}${WITHDRAW_TEXT}${SIGNATURE_TEXT}\n`,
+    html:
+      `${GREETING_HTML}<p>Good news: your application for <strong><%= it.property_name %></strong> is approved. ` +
+      `We will be in touch about the lease. ${REPLY}</p>${NOTE_HTML}${WITHDRAW_HTML}${SIGNATURE_HTML}`,
+  },
+  conditionally_approved: {
+    subject: (data) => `Your application for ${data.property_name} is approved on conditions`,
+    text:
+      `${GREETING_TEXT}\n\nYour application for <%= it.property_name %> is approved on these conditions:\n${CONDITIONS_TEXT}\n\n` +
+      `To go ahead, reply to this e-mail to accept them, or to ask about them.${NOTE_TEXT}${WITHDRAW_TEXT}${SIGNATURE_TEXT}\n`,
+    html:
+      `${GREETING_HTML}<p>Your application for <strong><%= it.property_name %></strong> is approved on these conditions:</p>` +
+      `${CONDITIONS_HTML}<p>To go ahead, reply to this e-mail to accept them, or to ask about them.</p>${NOTE_HTML}` +
+      `${WITHDRAW_HTML}${SIGNATURE_HTML}`,
+  },
+  declined: {
+    subject: (data) => `Your application for ${data.property_name}`,
+    text: `${GREETING_TEXT}\n\nWe are sorry: your application for <%= it.property_name %> has not been approved.${NOTE_TEXT}${NOTICE_TEXT}${SIGNATURE_TEXT}\n`,
+    html:
+      `${GREETING_HTML}<p>We are sorry: your application for <strong><%= it.property_name %></strong> has not been approved.</p>` +
+      `${NOTE_HTML}${NOTICE_HTML}${SIGNATURE_HTML}`,
+  },
+  withdrawn: {
+    subject: (data) => `Your application for ${data.property_name} is withdrawn`,
+    text: `${GREETING_TEXT}\n\nYour application for <%= it.property_name %> is withdrawn. Nothing more is needed from you. ${REPLY}${NOTE_TEXT}${SIGNATURE_TEXT}\n`,
+    html:
+      `${GREETING_HTML}<p>Your application for <strong><%= it.property_name %></strong> is withdrawn. ` +
+      `Nothing more is needed from you. ${REPLY}</p>${NOTE_HTML}${SIGNATURE_HTML}`,
+  },
+};
+
 /** The HTML document around a message's body, titled with its subject (already escaped). */
 const LAYOUT = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
@@ -104,6 +181,8 @@ const LAYOUT = (title: string, body: string) =>
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+const NOTICE_DATE_FORMAT = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0 });
 
 /**
  * How long a link that expires at `expiresAt` works, seen from `now`: "7 days, until 5 December
@@ -147,11 +226,46 @@ function shownValues(data: MessageData): MessageData {
   };
 }
 
+/** A condition of a conditional approval in words, one line. */
+function conditionLine(condition: DecisionCondition): string {
+  const text = condition.text ? oneLine(condition.text, 500) : null;
+  switch (condition.kind) {
+    case 'deposit':
+      return `A deposit of ${DOLLARS.format(condition.amount ?? 0)}${text ? `: ${text}` : ''}`;
+    case 'guarantor':
+      return `A guarantor${text ? `: ${text}` : ''}`;
+    case 'co_signer':
+      return `A co-signer${text ? `: ${text}` : ''}`;
+    default:
+      return text ?? 'As we will tell you';
+  }
+}
+
+/** The adverse action notice's values, for a decline on the screening report; null for any other decision. */
+function adverseActionNotice(decision: DecisionData | null | undefined) {
+  if (decision?.status !== 'declined' || !decision.reasons.includes('screening_report')) return null;
+  const given = decision.screening_agency;
+  const agency = given && {
+    name: oneLine(given.name, 200),
+    address: oneLine(given.address, 300),
+    phone: oneLine(given.phone, 40),
+  };
+  return { agency, who: agency?.name ?? 'the agency', subject: agency?.name ?? 'The agency' };
+}
+
 /** Subject, text and HTML parts of a message of `kind`, made at `now`. */
 export function renderMessage(kind: MessageKind, given: MessageData, now = new Date()): MailContent {
-  const template = TEMPLATES[kind];
+  if (kind === 'decision' && !given.decision) throw new Error('a decision message needs its decision');
+  const template = kind === 'decision' ? DECISION_TEMPLATES[given.decision!.status] : TEMPLATES[kind];
   const data = shownValues(given);
-  const values = { ...data, validity: data.expires_at ? validity(data.expires_at, now) : null };
+  const values = {
+    ...data,
+    validity: data.expires_at ? validity(data.expires_at, now) : null,
+    condition_lines: (data.decision?.conditions ?? []).map(conditionLine),
+    notice: adverseActionNotice(data.decision),
+    note_line: data.decision?.note ? oneLine(data.decision.note, 2000) : null,
+    notice_date: NOTICE_DATE_FORMAT.format(now),
+  };
   // A header is one line: a name with a line break in it must not start another header.
   const subject = template.subject(data).replace(/[\r\n]+/g, ' ');
   return {

@@ -83,7 +83,7 @@ whose callers wait for the answer, then its work queues.
 properties: [properties]
 applications: [applications]
 webhooks: [webhooks, webhooks.events, webhooks.deliveries]
-notifications: [notifications, notifications.events, notifications.invitations, notifications.outgoing, notifications.reminders]
+notifications: [notifications, notifications.events, notifications.decisions, notifications.invitations, notifications.outgoing, notifications.reminders]
 {{- end }}
 
 {{/* The name of the Secret holding every secret setting: the operator's, or the chart's own. */}}
