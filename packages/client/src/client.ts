@@ -19,6 +19,7 @@ import type {
   Invitation,
   InvitationInput,
   ListFilters,
+  MessagePreview,
   NotificationSettings,
   NotificationSettingsInput,
   OperationId,
@@ -325,5 +326,10 @@ class NotificationSettingsResource {
     const body = { notification_settings: settings };
     return (await this.api.send('putNotificationSettings', 'PUT', '/api/v2/notification_settings', { body }))
       .notification_settings;
+  }
+
+  /** Every message the applicants may receive, as these settings make it; nothing is sent. */
+  async previews(): Promise<MessagePreview[]> {
+    return (await this.api.send('listMessagePreviews', 'GET', '/api/v2/message_previews')).previews;
   }
 }

@@ -50,6 +50,7 @@ export type WebhookInput = Schemas['WebhookInput'];
 export type Delivery = Schemas['DeliveryRepresentation'];
 export type NotificationSettings = Schemas['NotificationSettingsRepresentation'];
 export type NotificationSettingsInput = Schemas['NotificationSettingsInput'];
+export type MessagePreview = Schemas['MessagePreview'];
 export type ErrorBody = Schemas['ErrorResponse'];
 export type FieldProblem = Schemas['FieldProblem'];
 

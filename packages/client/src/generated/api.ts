@@ -225,7 +225,7 @@ export interface paths {
         put?: never;
         /**
          * Decide on an application
-         * @description Records the decision: approved, conditionally_approved (with its conditions), declined (with its reasons) or withdrawn. It replaces the current one, which stays in the history; the application’s status becomes its status. Not on an archived application (409). Publishes application.decided.
+         * @description Records the decision: approved, conditionally_approved (with its conditions), declined (with its reasons) or withdrawn. It replaces the current one, which stays in the history; the application’s status becomes its status. Not on an archived application (409). Publishes application.decided, and e-mails every applicant and guarantor: a decline on screening_report carries the adverse action notice, naming the screening agency of the notification settings.
          */
         post: operations["recordDecision"];
         delete?: never;
@@ -551,7 +551,7 @@ export interface paths {
         };
         /**
          * Get the e-mail settings
-         * @description The sender name and reply-to address of the e-mails sent to the caller’s applicants; null when unset.
+         * @description The sender name, reply-to address and screening agency of the e-mails sent to the caller’s applicants; null when unset.
          */
         get: operations["getNotificationSettings"];
         /**
@@ -578,6 +578,26 @@ export interface paths {
          * @description Its latest 100 messages (invitation, confirmation, reminder), newest first: to whom, their status and attempts, never their content.
          */
         get: operations["listApplicantMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/message_previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview the e-mails
+         * @description Every message the caller’s applicants and guarantors may receive (invitations, the reminder, the confirmation, each decision, the decline on the screening report with its adverse action notice), subject, text and HTML, as the current notification settings make it, with sample names and placeholder links. Nothing is sent.
+         */
+        get: operations["listMessagePreviews"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2476,11 +2496,29 @@ export interface components {
         DeliveryResponse: {
             delivery: components["schemas"]["DeliveryRepresentation"];
         };
+        ScreeningAgencyInput: {
+            /**
+             * @description The agency’s name, as the applicant would ask for it.
+             * @example TransUnion Rental Screening Solutions
+             */
+            name: string;
+            /**
+             * @description Its postal address, on one line.
+             * @example PO Box 800, Woodlyn, PA 19094
+             */
+            address: string;
+            /**
+             * @description Its phone number, toll-free where it has one.
+             * @example 1-800-230-9376
+             */
+            phone: string;
+        };
         NotificationSettingsRepresentation: {
             /** @example Maple Street Rentals */
             sender_name: string | null;
             /** @example leasing@example.com */
             reply_to: string | null;
+            screening_agency: components["schemas"]["ScreeningAgencyInput"] | null;
         };
         NotificationSettingsResponse: {
             notification_settings: components["schemas"]["NotificationSettingsRepresentation"];
@@ -2497,6 +2535,8 @@ export interface components {
              * @example leasing@example.com
              */
             reply_to?: string | null;
+            /** @description The screening agency named in the adverse action notice that a decline on the screening report sends; such a decline is refused (422) while it is unset. null unsets it. */
+            screening_agency?: components["schemas"]["ScreeningAgencyInput"] | null;
         };
         PutNotificationSettingsRequest: {
             notification_settings: components["schemas"]["NotificationSettingsInput"];
@@ -2511,7 +2551,7 @@ export interface components {
              * @example invitation
              * @enum {string}
              */
-            kind: "invitation" | "confirmation" | "reminder";
+            kind: "invitation" | "confirmation" | "reminder" | "decision";
             /** @example ada@example.com */
             to: string;
             /**
@@ -2540,6 +2580,28 @@ export interface components {
         MessageListResponse: {
             /** @description Newest first. */
             messages: components["schemas"]["MessageRepresentation"][];
+        };
+        MessagePreview: {
+            /**
+             * @description Which message: invitation (to join an application), invitation_from_form, property_invitation, reminder, confirmation, decision_approved, decision_conditionally_approved, decision_declined, decision_declined_screening_report (with the adverse action notice), decision_withdrawn.
+             * @example decision_declined_screening_report
+             */
+            case: string;
+            /**
+             * @example decision
+             * @enum {string}
+             */
+            kind: "invitation" | "confirmation" | "reminder" | "decision";
+            /** @example Your application for Maple Street Apartments, Unit 4B */
+            subject: string;
+            /** @description The plain text part. */
+            text: string;
+            /** @description The HTML part, a whole document. */
+            html: string;
+        };
+        MessagePreviewListResponse: {
+            /** @description One per message, in the order of `case` above. */
+            previews: components["schemas"]["MessagePreview"][];
         };
         /** @description The body of a delivery of property.created. */
         PropertyCreatedEvent: {
@@ -6097,7 +6159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Invalid input: the message names the first problem and details lists every one, unknown fields included. conditions go with conditionally_approved only (at least one), reasons with declined only (at least one); a deposit condition needs its amount, an other condition its text, an other reason a note. */
+            /** @description Invalid input: the message names the first problem and details lists every one, unknown fields included. conditions go with conditionally_approved only (at least one), reasons with declined only (at least one); a deposit condition needs its amount, an other condition its text, an other reason a note; a decline on screening_report needs the screening agency in the notification settings. */
             422: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
@@ -9111,6 +9173,91 @@ export interface operations {
             };
             /** @description The application id or the applicant id is not a positive integer, names nothing, is another client’s, or the applicant is not one of the application’s. */
             404: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMessagePreviews: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One preview per message. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagePreviewListResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
                     "X-Request-Id"?: string;
