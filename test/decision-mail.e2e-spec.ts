@@ -1,4 +1,5 @@
 import { Channel, ChannelModel, connect } from 'amqplib';
+import { MESSAGE_PREVIEW_CASES } from '@app/contracts';
 import { RentalApplicationsClient } from '../packages/client';
 import { KEYS, Stack } from '../tools/stack';
 import { EventTap } from './support/events';
@@ -212,18 +213,7 @@ describe('decisions told by e-mail', () => {
     const byCase = new Map<string, { kind: string; subject: string; text: string; html: string }>(
       previews.body.previews.map((preview: { case: string }) => [preview.case, preview]),
     );
-    expect([...byCase.keys()]).toEqual([
-      'invitation',
-      'invitation_from_form',
-      'property_invitation',
-      'reminder',
-      'confirmation',
-      'decision_approved',
-      'decision_conditionally_approved',
-      'decision_declined',
-      'decision_declined_screening_report',
-      'decision_withdrawn',
-    ]);
+    expect([...byCase.keys()]).toEqual([...MESSAGE_PREVIEW_CASES]);
     for (const preview of byCase.values()) {
       expect(preview.text).toContain('Maple Rentals');
       expect(preview.html).toMatch(/^<!doctype html>/);

@@ -172,20 +172,18 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
           message &&
           void this.settle(channel, message, work, () => (fromPublishers ? publishers : own).assertAccepted(queue, message)),
       );
+    const counted = (handle: (event: DomainEvent) => Promise<void>) => async (event: DomainEvent) => {
+      await handle(event);
+      countNotificationEvent(event.event);
+    };
     await consume(
       events,
-      async (event: DomainEvent) => {
-        await this.onEvent(event);
-        countNotificationEvent(event.event);
-      },
+      counted((event) => this.onEvent(event)),
       true,
     );
     await consume(
       decisions,
-      async (event: DomainEvent) => {
-        await this.onDecided(event);
-        countNotificationEvent(event.event);
-      },
+      counted((event) => this.onDecided(event)),
       true,
     );
     await consume(invitations, (notice: InvitationNotice) => this.onInvitation(notice), true);

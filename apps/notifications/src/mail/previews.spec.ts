@@ -1,4 +1,4 @@
-import { MESSAGE_KINDS } from '@app/contracts';
+import { MESSAGE_KINDS, MESSAGE_PREVIEW_CASES } from '@app/contracts';
 import { messagePreviews } from './previews';
 
 describe('messagePreviews', () => {
@@ -10,18 +10,7 @@ describe('messagePreviews', () => {
 
   it('renders every message an applicant may receive, each kind and each decision, signed with the sender name', () => {
     const previews = messagePreviews(settings);
-    expect(previews.map((preview) => preview.case)).toEqual([
-      'invitation',
-      'invitation_from_form',
-      'property_invitation',
-      'reminder',
-      'confirmation',
-      'decision_approved',
-      'decision_conditionally_approved',
-      'decision_declined',
-      'decision_declined_screening_report',
-      'decision_withdrawn',
-    ]);
+    expect(previews.map((preview) => preview.case)).toEqual([...MESSAGE_PREVIEW_CASES]);
     expect(new Set(previews.map((preview) => preview.kind))).toEqual(new Set(MESSAGE_KINDS));
     for (const preview of previews) {
       expect(preview.text).toContain('Maple <Rentals>');

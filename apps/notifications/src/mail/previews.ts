@@ -1,4 +1,4 @@
-import { MessagePreview, NotificationSettingsRepresentation } from '@app/contracts';
+import { MessagePreview, MessagePreviewCase, NotificationSettingsRepresentation } from '@app/contracts';
 import { MessageData, renderMessage } from './templates';
 
 /** Where a preview's links point: placeholders, as a real link is an applicant's secret. */
@@ -26,7 +26,7 @@ export function messagePreviews(settings: NotificationSettingsRepresentation, no
   };
   const decided = (decision: NonNullable<MessageData['decision']>): MessageData => ({ ...base, url: null, decision });
   const agency = settings.screening_agency ?? null;
-  const cases: Array<{ case: string; kind: MessagePreview['kind']; data: MessageData }> = [
+  const cases: Array<{ case: MessagePreviewCase; kind: MessagePreview['kind']; data: MessageData }> = [
     { case: 'invitation', kind: 'invitation', data: { ...base, joins: SAMPLE.primary } },
     { case: 'invitation_from_form', kind: 'invitation', data: { ...base, added_by: SAMPLE.primary } },
     {

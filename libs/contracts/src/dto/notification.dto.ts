@@ -119,16 +119,32 @@ export class MessageListResponse {
   messages: MessageRepresentation[];
 }
 
+/** The messages GET /api/v2/message_previews shows, in its order. */
+export const MESSAGE_PREVIEW_CASES = [
+  'invitation',
+  'invitation_from_form',
+  'property_invitation',
+  'reminder',
+  'confirmation',
+  'decision_approved',
+  'decision_conditionally_approved',
+  'decision_declined',
+  'decision_declined_screening_report',
+  'decision_withdrawn',
+] as const;
+export type MessagePreviewCase = (typeof MESSAGE_PREVIEW_CASES)[number];
+
 /** One message as the client's applicants would receive it, filled with sample names and placeholder links. */
 export class MessagePreview {
   @ApiProperty({
+    enum: MESSAGE_PREVIEW_CASES,
     description:
-      'Which message: invitation (to join an application), invitation_from_form, property_invitation, reminder, ' +
-      'confirmation, decision_approved, decision_conditionally_approved, decision_declined, ' +
-      'decision_declined_screening_report (with the adverse action notice), decision_withdrawn.',
+      'Which message: invitation (to join an application added through the API), invitation_from_form (to one the ' +
+      'primary applicant named on the form), property_invitation (to a property’s form), reminder, confirmation, ' +
+      'one per decision, and decision_declined_screening_report (a decline with the adverse action notice).',
     example: 'decision_declined_screening_report',
   })
-  case: string;
+  case: MessagePreviewCase;
 
   @ApiProperty({ enum: MESSAGE_KINDS, example: 'decision' })
   kind: MessageKind;

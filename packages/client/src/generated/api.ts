@@ -2583,10 +2583,11 @@ export interface components {
         };
         MessagePreview: {
             /**
-             * @description Which message: invitation (to join an application), invitation_from_form, property_invitation, reminder, confirmation, decision_approved, decision_conditionally_approved, decision_declined, decision_declined_screening_report (with the adverse action notice), decision_withdrawn.
+             * @description Which message: invitation (to join an application added through the API), invitation_from_form (to one the primary applicant named on the form), property_invitation (to a property’s form), reminder, confirmation, one per decision, and decision_declined_screening_report (a decline with the adverse action notice).
              * @example decision_declined_screening_report
+             * @enum {string}
              */
-            case: string;
+            case: "invitation" | "invitation_from_form" | "property_invitation" | "reminder" | "confirmation" | "decision_approved" | "decision_conditionally_approved" | "decision_declined" | "decision_declined_screening_report" | "decision_withdrawn";
             /**
              * @example decision
              * @enum {string}
