@@ -60,7 +60,7 @@ describe('form presets', () => {
         name: ' Screening plus ',
         questions: [EVICTED, EXPLAIN, PARKING],
         disclosures: [{ id: 'parking_rules', title: 'Parking', text: 'Spaces are assigned by the office.' }],
-        sections: [{ kind: 'identity' }, { kind: 'residence_history', years: 3 }, { kind: 'questions' }],
+        sections: [{ kind: 'identity' }, { kind: 'residence_history', years: 3, max_gap_days: 60 }, { kind: 'questions' }],
         documents: [{ kind: 'photo_id', required: true }],
       },
     });
@@ -76,7 +76,7 @@ describe('form presets', () => {
       name: 'Screening plus',
       questions: [EVICTED, { ...EXPLAIN, required: false }, { ...PARKING, multiple: false }],
       disclosures: [{ id: 'parking_rules', title: 'Parking', text: 'Spaces are assigned by the office.' }],
-      sections: [{ kind: 'identity' }, { kind: 'residence_history', years: 3 }, { kind: 'questions' }],
+      sections: [{ kind: 'identity' }, { kind: 'residence_history', years: 3, max_gap_days: 60 }, { kind: 'questions' }],
       documents: [{ kind: 'photo_id', required: true }],
     });
     expect(preset.id).toBeGreaterThan(100);
@@ -259,7 +259,7 @@ describe('form presets', () => {
           { id: 'details', label: 'Details', kind: 'text', when: { question: 'later', answer: true } },
           { id: 'details', label: 'Again', kind: 'text', options: ['a'] },
         ],
-        sections: [{ kind: 'questions' }, { kind: 'questions' }, { kind: 'employment', years: 2 }],
+        sections: [{ kind: 'questions' }, { kind: 'questions' }, { kind: 'employment', years: 2, max_gap_days: 10 }],
         extra: true,
       },
     });
@@ -270,6 +270,7 @@ describe('form presets', () => {
       { field: 'form_preset.questions.1.options', message: 'is required for a choice question' },
       { field: 'form_preset.questions.3.options', message: 'is only for choice questions' },
       { field: 'form_preset.sections.2.years', message: 'is only for the residence_history section' },
+      { field: 'form_preset.sections.2.max_gap_days', message: 'is only for the residence_history section' },
       { field: 'form_preset.questions.2.when.question', message: 'must name an earlier question of the preset' },
       { field: 'form_preset.questions.3.id', message: 'must not repeat the id of an earlier question' },
       { field: 'form_preset.sections.1.kind', message: 'must not repeat an earlier section' },

@@ -101,6 +101,16 @@ describe('the online application form’s sections', () => {
     });
     expect(short.status).toBe(422);
     expect(short.html).toContain('must cover the last 3 years');
+    // A year left out between two addresses, where preset 1 allows a month.
+    const gap = await send(`${formUrl}/residence_history`, {
+      'residences.0.address': '12 Elm Street, Springfield',
+      'residences.0.from': yearsAgo(2),
+      'residences.1.address': '3 Oak Road, Springfield',
+      'residences.1.from': yearsAgo(6),
+      'residences.1.to': yearsAgo(3),
+    });
+    expect(gap.status).toBe(422);
+    expect(gap.html).toContain('more than the 31 days the history may leave out');
     // The review and the signature wait for the steps not yet saved.
     expect((await fetch(`${formUrl}/finish`, { redirect: 'manual' })).headers.get('location')).toMatch(/\/residence_history$/);
 

@@ -47,7 +47,14 @@ export const FORM_PRESET_LIMITS = {
   documents: FORM_DOCUMENT_KINDS.length,
   minYears: 1,
   maxYears: 10,
+  maxGapDays: 365,
 } as const;
+
+/**
+ * Days an address history may leave unaccounted for between moving out of one address and into
+ * the next, when a preset's residence_history does not say (max_gap_days): a month between leases.
+ */
+export const DEFAULT_RESIDENCE_GAP_DAYS = 31;
 
 /** Shows a question only when another question (asked before it) got the given answer. */
 export class FormQuestionCondition {
@@ -114,6 +121,15 @@ export class FormSection {
     example: 3,
   })
   years?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'residence_history only: the most days the history may leave out between moving out of one address and into ' +
+      'the next (0 to 365); 31 when not given.',
+    type: 'integer',
+    example: 31,
+  })
+  max_gap_days?: number;
 }
 
 export class FormDocumentRequest {

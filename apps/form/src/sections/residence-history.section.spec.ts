@@ -23,6 +23,49 @@ describe('the residence history section', () => {
     expect(coverageProblems([], 1, today)).toEqual([{ field: 'residences', message: 'must list at least your current address' }]);
   });
 
+  it('refuses a gap between two addresses longer than the preset allows, within the years asked', () => {
+    const current = { address: '1 Main St', from: '2024-03-02' };
+    const before = { address: '2 Oak Rd', from: '2019-01-01', to: '2024-01-01' };
+    expect(coverageProblems([current, before], 3, today)).toEqual([
+      {
+        field: 'residences.0.from',
+        message:
+          'comes 61 days after you moved out of the address before (on January 1, 2024), more than the 31 days ' +
+          'the history may leave out: add where you lived in between, or correct the dates',
+      },
+    ]);
+    // A preset that allows more; a gap exactly at the limit.
+    expect(coverageProblems([current, before], 3, today, 90)).toEqual([]);
+    expect(coverageProblems([current, before], 3, today, 61)).toEqual([]);
+    // Overlapping addresses leave nothing out.
+    expect(coverageProblems([{ ...current, from: '2023-12-01' }, before], 3, today, 0)).toEqual([]);
+    // A gap before the years asked is not the history's concern.
+    const history = [
+      { ...current, from: '2024-01-01' },
+      { ...before, from: '2022-01-01' },
+      { address: '3 Ash Ln', from: '2010-01-01', to: '2020-01-01' },
+    ];
+    expect(coverageProblems(history, 3, today)).toEqual([]);
+    // Only the latest address may have no move-out date.
+    expect(coverageProblems([current, { ...before, to: null }], 3, today)).toEqual([
+      { field: 'residences.1.to', message: 'must be given: you moved to a later address' },
+    ]);
+  });
+
+  it('reads the gap a preset allows from its residence_history section', () => {
+    const body = {
+      'residences.rows': '2',
+      'residences.0.address': '1 Main St',
+      'residences.0.from': '2024-01-03',
+      'residences.1.address': '2 Oak Rd',
+      'residences.1.from': '2010-01-01',
+      'residences.1.to': '2024-01-01',
+    };
+    const strict = { ...context, section: { ...context.section, max_gap_days: 0 } };
+    expect(section.parse(body, strict).problems.map((problem) => problem.field)).toEqual(['residences.0.from']);
+    expect(section.parse(body, context).problems).toEqual([]);
+  });
+
   it('drops rows left empty and names a problem by the row the applicant sees', () => {
     const parsed = section.parse(
       {

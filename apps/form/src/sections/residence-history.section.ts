@@ -1,4 +1,4 @@
-import { FieldProblem, ResidenceEntry, ResidenceHistoryInput } from '@app/contracts';
+import { DEFAULT_RESIDENCE_GAP_DAYS, FieldProblem, ResidenceEntry, ResidenceHistoryInput } from '@app/contracts';
 import { ListSpec, SectionContext, SectionModule, validated } from './section';
 
 const WRITTEN_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
@@ -32,12 +32,23 @@ export class ResidenceHistorySection extends SectionModule<ResidenceHistoryInput
   }
 
   protected override problems(value: ResidenceHistoryInput, context: SectionContext, today = new Date()): FieldProblem[] {
-    return coverageProblems(value.residences, context.section.years ?? 1, today);
+    const { years = 1, max_gap_days: maxGapDays = DEFAULT_RESIDENCE_GAP_DAYS } = context.section;
+    return coverageProblems(value.residences, years, today, maxGapDays);
   }
 }
 
-/** What is wrong with an address history that should reach `years` back from `today`. */
-export function coverageProblems(residences: ResidenceEntry[], years: number, today: Date): FieldProblem[] {
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * What is wrong with an address history that should reach `years` back from `today`, leaving out
+ * at most `maxGapDays` between moving out of one address and into the next within those years.
+ */
+export function coverageProblems(
+  residences: ResidenceEntry[],
+  years: number,
+  today: Date,
+  maxGapDays = DEFAULT_RESIDENCE_GAP_DAYS,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   residences.forEach((entry, index) => {
     if (entry.to && entry.to < entry.from)
@@ -54,5 +65,34 @@ export function coverageProblems(residences: ResidenceEntry[], years: number, to
     const written = WRITTEN_DATE.format(sinceDate);
     return [{ field: 'residences', message: `must cover ${span} (since ${written}): add the address you lived at before` }];
   }
-  return [];
+  return gapProblems(residences, since, maxGapDays);
+}
+
+/**
+ * Each move into an address, within the years asked, that comes more than `maxGapDays` after
+ * moving out of the one before it (by move-in date), or after an address with no move-out date
+ * (only the latest may be the current one); named by the row the applicant sees.
+ */
+function gapProblems(residences: ResidenceEntry[], since: string, maxGapDays: number): FieldProblem[] {
+  const byMoveIn = residences.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.from.localeCompare(b.entry.from));
+  const problems: FieldProblem[] = [];
+  for (let at = 1; at < byMoveIn.length; at++) {
+    const before = byMoveIn[at - 1];
+    const next = byMoveIn[at].entry;
+    if (!before.entry.to) {
+      problems.push({ field: `residences.${before.index}.to`, message: 'must be given: you moved to a later address' });
+      continue;
+    }
+    if (next.from <= since) continue;
+    const days = Math.round((Date.parse(next.from) - Date.parse(before.entry.to)) / DAY_MS);
+    if (days > maxGapDays) {
+      problems.push({
+        field: `residences.${byMoveIn[at].index}.from`,
+        message:
+          `comes ${days} days after you moved out of the address before (on ${WRITTEN_DATE.format(new Date(before.entry.to))}), ` +
+          `more than the ${maxGapDays} days the history may leave out: add where you lived in between, or correct the dates`,
+      });
+    }
+  }
+  return problems;
 }

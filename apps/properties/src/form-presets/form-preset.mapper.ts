@@ -28,7 +28,11 @@ export function changedContent(base: FormPresetContent | null, changes: FormPres
       ? changes.disclosures.map(({ id, title, text }) => ({ id, title, text }))
       : (base?.disclosures ?? []),
     sections: changes.sections
-      ? changes.sections.map(({ kind, years }): FormSection => (years === undefined ? { kind } : { kind, years }))
+      ? changes.sections.map(({ kind, years, max_gap_days }): FormSection => ({
+          kind,
+          ...(years === undefined ? {} : { years }),
+          ...(max_gap_days === undefined ? {} : { max_gap_days }),
+        }))
       : (base?.sections ?? FORM_PRESET_DEFAULTS.sections.map((section) => ({ ...section }))),
     documents: changes.documents ? changes.documents.map(storedDocument) : (base?.documents ?? []),
   };

@@ -114,11 +114,13 @@ export class FormDisclosureInput {
   text: string;
 }
 
-/** A step of the form; `years` belongs to residence_history alone. */
+/** A step of the form; `years` and `max_gap_days` belong to residence_history alone. */
 @CrossChecked<FormSectionInput>((section) =>
-  section.years !== undefined && section.kind !== 'residence_history'
-    ? [{ field: 'years', message: 'is only for the residence_history section' }]
-    : [],
+  section.kind === 'residence_history'
+    ? []
+    : (['years', 'max_gap_days'] as const)
+        .filter((field) => section[field] !== undefined)
+        .map((field) => ({ field, message: 'is only for the residence_history section' })),
 )
 export class FormSectionInput {
   @EnumField(FORM_SECTION_KINDS, { required: true })
@@ -132,6 +134,16 @@ export class FormSectionInput {
     example: 3,
   })
   years?: number;
+
+  @IntegerField({ min: 0, max: FORM_PRESET_LIMITS.maxGapDays })
+  @ApiProperty({
+    description:
+      'residence_history only: the most days the history may leave out between moving out of one address and into ' +
+      'the next; 31 when not given.',
+    maximum: FORM_PRESET_LIMITS.maxGapDays,
+    example: 31,
+  })
+  max_gap_days?: number;
 }
 
 export class FormDocumentRequestInput {

@@ -2206,6 +2206,12 @@ export interface components {
              * @example 3
              */
             years?: number;
+            /**
+             * Format: int64
+             * @description residence_history only: the most days the history may leave out between moving out of one address and into the next (0 to 365); 31 when not given.
+             * @example 31
+             */
+            max_gap_days?: number;
         };
         FormDocumentRequest: {
             /**
@@ -2326,6 +2332,12 @@ export interface components {
              * @example 3
              */
             years?: number;
+            /**
+             * Format: int64
+             * @description residence_history only: the most days the history may leave out between moving out of one address and into the next; 31 when not given.
+             * @example 31
+             */
+            max_gap_days?: number;
         };
         FormDocumentRequestInput: {
             /**
