@@ -107,6 +107,17 @@ describe('applicants’ documents', () => {
 
   const upload = (token: string, file: Upload) => uploadDocument(stack.formUrl, token, file);
 
+  it('has the bucket’s indexes made by the applications service before any upload, so that the form needs no right to make them', async () => {
+    const keys = async (collection: string) =>
+      (await database.collection(collection).listIndexes().toArray()).map((index) => ({
+        key: index.key,
+        unique: !!index.unique,
+      }));
+    expect(await database.collection('documents.files').countDocuments()).toBe(0);
+    expect(await keys('documents.files')).toContainEqual({ key: { filename: 1, uploadDate: 1 }, unique: false });
+    expect(await keys('documents.chunks')).toContainEqual({ key: { files_id: 1, n: 1 }, unique: true });
+  });
+
   it('keeps uploads encrypted, lists them and gives back the same bytes, with their event', async () => {
     const { token, applicantPath } = await startedApplicant();
     const photo = Buffer.concat([pngOf(1200, 800), randomBytes(300_000)]);

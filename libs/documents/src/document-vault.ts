@@ -149,6 +149,16 @@ export class DocumentVault {
   }
 }
 
+/**
+ * Makes the bucket's indexes, as GridFS would on its first upload: the applications service, which
+ * owns the database, makes them at start, so that the form (which stores uploads) needs no right
+ * to make indexes, only to list them (see files/mongodb/users.js in the chart).
+ */
+export async function makeBucketIndexes(db: Db): Promise<void> {
+  await db.collection(`${DOCUMENTS_BUCKET}.files`).createIndex({ filename: 1, uploadDate: 1 });
+  await db.collection(`${DOCUMENTS_BUCKET}.chunks`).createIndex({ files_id: 1, n: 1 }, { unique: true });
+}
+
 /** A file's data key sealed to the form sealing key, for its owner and file alone: the form cannot open it. */
 export function sealDataKeyToForm(sealer: FormSealer, dataKey: Buffer, owner: DocumentOwner, fileId: string): FormSealedValue {
   return sealer.seal(dataKey.toString('base64'), DATA_KEY_CONTEXT, keyOwner(owner, fileId));

@@ -9,6 +9,7 @@ import {
   StoredDocumentFields,
 } from '@app/contracts';
 import { FieldCipher } from '@app/crypto';
+import { makeBucketIndexes } from '@app/documents';
 import { EventWitness } from '@app/events';
 import { ignoreExistingCollection, isDuplicateKey } from '@app/persistence';
 
@@ -58,6 +59,7 @@ export class ApplicantDocuments implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection(APPLICANT_DOCUMENTS).catch(ignoreExistingCollection);
+    await makeBucketIndexes(this.connection.getClient().db(this.connection.name));
   }
 
   /** The applicant's documents, oldest first. */

@@ -1,0 +1,56 @@
+/* global db, print -- mongosh runs this script: these are its own */
+// The database users of rental-applications, one per app, each allowed what that app reaches and
+// nothing more. Run with mongosh as a user who may manage users and roles (userAdminAnyDatabase):
+//
+//   NAMESPACE=eu1_ MONGODB_GATEWAY_PASSWORD=... (one per app) mongosh "mongodb://admin:...@host/admin" users.js
+//
+// It creates each user and role, or brings one that exists up to date (its password and what it
+// may do), so it can run again at every upgrade. docker-compose runs it when the database is
+// first made; the Helm chart runs it in a hook Job before each install and upgrade.
+//
+// Each service reads and writes its own database and no other. The gateway only reads the
+// applicants' documents (the GridFS bucket in the applications service's database). The form,
+// which serves anyone on the internet, only adds uploads to that bucket and removes one it could
+// not finish: it reads no chunk, no record and no other database.
+
+const prefix = process.env.NAMESPACE || '';
+const admin = db.getSiblingDB(process.env.MONGODB_AUTH_SOURCE || 'admin');
+const documents = (collection) => ({ db: `${prefix}applications`, collection: `documents.${collection}` });
+
+const ROLES = {
+  [`${prefix}documents-reader`]: [
+    { resource: documents('files'), actions: ['find'] },
+    { resource: documents('chunks'), actions: ['find'] },
+  ],
+  // GridFS lists the bucket's indexes (the applications service makes them) and looks for a file
+  // before the first upload; the form finds file records only, whose keys it cannot open.
+  [`${prefix}documents-uploader`]: [
+    { resource: documents('files'), actions: ['find', 'insert', 'remove', 'listIndexes'] },
+    { resource: documents('chunks'), actions: ['insert', 'remove', 'listIndexes'] },
+  ],
+};
+
+const own = (service) => [{ role: 'readWrite', db: `${prefix}${service}` }];
+const USERS = {
+  gateway: [{ role: `${prefix}documents-reader`, db: admin.getName() }],
+  form: [{ role: `${prefix}documents-uploader`, db: admin.getName() }],
+  properties: own('properties'),
+  applications: own('applications'),
+  webhooks: own('webhooks'),
+  notifications: own('notifications'),
+};
+
+for (const [role, privileges] of Object.entries(ROLES)) {
+  if (admin.getRole(role)) admin.updateRole(role, { privileges, roles: [] });
+  else admin.createRole({ role, privileges, roles: [] });
+}
+
+for (const [app, roles] of Object.entries(USERS)) {
+  const variable = `MONGODB_${app.toUpperCase()}`;
+  const user = process.env[`${variable}_USER`] || app;
+  const pwd = process.env[`${variable}_PASSWORD`];
+  if (!pwd) throw new Error(`${variable}_PASSWORD is not set: the password of the ${app} app's database user`);
+  if (admin.getUser(user)) admin.updateUser(user, { pwd, roles });
+  else admin.createUser({ user, pwd, roles });
+  print(`database user ${user}: ${roles.map((role) => `${role.role}@${role.db}`).join(', ')}`);
+}
