@@ -99,9 +99,9 @@ describe('docker-compose.yml', () => {
 
   it('keeps the data of the database and the broker in named volumes', () => {
     const declared = Object.keys(compose.volumes);
-    expect(services.mongodb.volumes).toEqual(['mongodb-data:/data/db']);
+    expect(services.mongodb.volumes[0]).toBe('mongodb-data:/data/db');
     expect(services.rabbitmq.volumes[0]).toBe('rabbitmq-data:/var/lib/rabbitmq');
-    for (const mount of [...services.mongodb.volumes, services.rabbitmq.volumes[0]]) {
+    for (const mount of [services.mongodb.volumes[0], services.rabbitmq.volumes[0]]) {
       expect(declared).toContain(mount.split(':')[0]);
     }
   });
@@ -111,7 +111,27 @@ describe('docker-compose.yml', () => {
     const environment = { NODE_ENV: 'production', ...services[app].environment };
     const config = environmentValidator(APPS[app].environment)(environment) as Record<string, unknown>;
     expect(config.AMQP_URL).toBe(`amqp://${app}:${app}-dev-only@rabbitmq:5672`);
-    if (app !== 'gateway' && app !== 'form') expect(config.MONGODB_URI).toBe('mongodb://mongodb:27017');
+    expect(config.MONGODB_URI).toBe(`mongodb://${app}:${app}-dev-only@mongodb:27017/?authSource=admin`);
+  });
+
+  it('makes each app’s database user, with the password that app is given, when the database is first made', () => {
+    const mongodb = services.mongodb;
+    expect(mongodb.volumes).toContain(
+      './deploy/helm/rental-applications/files/mongodb/users.js:/docker-entrypoint-initdb.d/users.js:ro',
+    );
+    expect(mongodb.environment.MONGO_INITDB_ROOT_USERNAME).toBeTruthy();
+    for (const app of apps) {
+      const uri = new URL(services[app].environment.MONGODB_URI);
+      expect([decodeURIComponent(uri.username), decodeURIComponent(uri.password)]).toEqual([
+        app,
+        mongodb.environment[`MONGODB_${app.toUpperCase()}_PASSWORD`],
+      ]);
+      expect(services[app].environment.NAMESPACE ?? '').toBe(mongodb.environment.NAMESPACE ?? '');
+    }
+    // Healthy only once the users exist: the check signs in as one.
+    expect(mongodb.healthcheck.test.join(' ')).toContain(
+      services.properties.environment.MONGODB_URI.replace('@mongodb:', '@127.0.0.1:'),
+    );
   });
 
   it('gives the form no key that opens anything stored: only the public key of what it seals to', () => {

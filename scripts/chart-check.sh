@@ -62,6 +62,9 @@ REFUSED=(
   "values-development.yaml --set secrets.formSealingKeys=s1:c2hvcnQ="
   "values-development.yaml --set broker.users.form.password="
   "values-development.yaml --set broker.monitoringUser.password="
+  "values-development.yaml --set database.users.form.password="
+  "values-development.yaml --set database.url=mongodb://root:secret@mongodb.data.svc.cluster.local:27017"
+  "values-development.yaml --set database.createUsers.adminUri="
 )
 for refused in "${REFUSED[@]}"; do
   read -r example flag setting <<<"$refused"

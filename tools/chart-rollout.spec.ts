@@ -28,7 +28,12 @@ describe("the chart's rollouts on a change of its Secret", () => {
   });
 
   it('roll every app on a new database address, which all take', () => {
-    const after = checksums(['database.uri=mongodb://mongodb-2.data.svc.cluster.local:27017']);
+    const after = checksums(['database.url=mongodb://mongodb-2.data.svc.cluster.local:27017']);
     expect(Object.keys(before).filter((app) => before[app] === after[app])).toEqual([]);
+  });
+
+  it('roll only the app whose database password changed: each has its own user', () => {
+    const after = checksums(['database.users.webhooks.password=dev-only-webhooks-2']);
+    expect(Object.keys(before).filter((app) => before[app] !== after[app])).toEqual(['webhooks']);
   });
 });

@@ -47,9 +47,16 @@ function run(env: Record<string, string>, existing: { roles?: string[]; users?: 
       users.set(user, { pwd, roles: granted });
     },
   };
-  const db = { getSiblingDB: (name: string) => (name === 'admin' ? admin : null) };
-  runInNewContext(SCRIPT, { db, print: () => undefined, process: { env } });
-  return { roles, users, calls };
+  const server = { getSiblingDB: (name: string) => (name === 'admin' ? admin : null) };
+  const connected: string[] = [];
+  const connect = (uri: string) => {
+    connected.push(uri);
+    return server;
+  };
+  // Given the administrator's URI, it connects itself (mongosh --nodb); otherwise it works on `db`.
+  const db = env.MONGODB_ADMIN_URI ? undefined : server;
+  runInNewContext(SCRIPT, { db, connect, print: () => undefined, process: { env } });
+  return { roles, users, calls, connected };
 }
 
 const passwords = Object.fromEntries(APPS.map((app) => [`MONGODB_${app.toUpperCase()}_PASSWORD`, `secret-${app}`]));
@@ -102,6 +109,20 @@ describe('the database users every deployment creates (files/mongodb/users.js)',
     const again = run(passwords, { roles: ['documents-reader', 'documents-uploader'], users: APPS });
     expect(again.calls.filter((call) => call.startsWith('create'))).toEqual([]);
     expect(again.calls.filter((call) => call.startsWith('update'))).toHaveLength(APPS.length + 2);
+  });
+
+  it('takes each user and password from the app’s own URI, as the chart’s Job gives them, signed in with the admin URI', () => {
+    const uris = Object.fromEntries(
+      APPS.map((app) => [
+        `MONGODB_${app.toUpperCase()}_URI`,
+        `mongodb://rentals-${app}:p%40ss-${app}@h1:27017,h2:27017/?authSource=admin`,
+      ]),
+    );
+    const fromUris = run({ ...uris, MONGODB_ADMIN_URI: 'mongodb://root:x@h1:27017/admin' });
+    expect(fromUris.connected).toEqual(['mongodb://root:x@h1:27017/admin']);
+    expect(fromUris.users.get('rentals-webhooks')!.pwd).toBe('p@ss-webhooks');
+    expect(reach(fromUris, 'rentals-webhooks')).toEqual(['webhooks * readWrite']);
+    expect(() => run({ ...uris, MONGODB_FORM_URI: 'mongodb://h1:27017' })).toThrow('MONGODB_FORM_URI holds no user and password');
   });
 
   it('stops, naming the variable, when a password is missing', () => {

@@ -19,6 +19,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -32,6 +33,7 @@ import (
 var addToScheme = []func(*runtime.Scheme) error{
 	appsv1.AddToScheme,
 	autoscalingv2.AddToScheme,
+	batchv1.AddToScheme,
 	corev1.AddToScheme,
 	networkingv1.AddToScheme,
 	policyv1.AddToScheme,

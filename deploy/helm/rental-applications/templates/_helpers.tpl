@@ -154,7 +154,7 @@ there when set, in the operator's they may be missing. Takes (dict "root" $ "app
 */}}
 {{- define "rental-applications.secretEnv" -}}
 {{- $v := .root.Values }}
-{{- $env := dict "AMQP_URL" (printf "%s-amqp-url" .app) "MONGODB_URI" "mongodb-uri" }}
+{{- $env := dict "AMQP_URL" (printf "%s-amqp-url" .app) "MONGODB_URI" (printf "%s-mongodb-uri" .app) }}
 {{- if eq .app "gateway" }}
 {{- $_ := set $env "API_KEYS" "api-keys" }}
 {{- $_ := set $env "FIELD_ENCRYPTION_KEYS" "field-encryption-keys" }}
@@ -194,12 +194,30 @@ there when set, in the operator's they may be missing. Takes (dict "root" $ "app
 {{- printf "%s://%s:%s@%s%s" $broker.scheme .user.username .user.password $broker.host $vhost }}
 {{- end }}
 
+{{/*
+A MongoDB URI with a user's credentials and the database holding the users (authSource, unless
+database.url names one). Takes (dict "root" $ "user" <{username, password}>).
+*/}}
+{{- define "rental-applications.mongodbUri" -}}
+{{- $database := .root.Values.database }}
+{{- $parts := splitn "://" 2 $database.url }}
+{{- $address := splitn "?" 2 $parts._1 }}
+{{- $query := $address._1 | default "" }}
+{{- if not (contains "authSource=" $query) }}
+{{- $query = trimPrefix "&" (printf "%s&authSource=%s" $query $database.authSource) }}
+{{- end }}
+{{- printf "%s://%s:%s@%s/?%s" $parts._0 .user.username .user.password (trimSuffix "/" $address._0) $query }}
+{{- end }}
+
 {{/* What the chart's own Secret holds, as a map of key to value. */}}
 {{- define "rental-applications.secretData" -}}
 {{- $v := .Values }}
-{{- $data := dict "mongodb-uri" $v.database.uri "smtp-url" $v.smtp.url "api-keys" $v.secrets.apiKeys }}
+{{- $data := dict "smtp-url" $v.smtp.url "api-keys" $v.secrets.apiKeys }}
 {{- range $app, $user := $v.broker.users }}
 {{- $_ := set $data (printf "%s-amqp-url" $app) (include "rental-applications.amqpUrl" (dict "root" $ "user" $user)) }}
+{{- end }}
+{{- range $app, $user := $v.database.users }}
+{{- $_ := set $data (printf "%s-mongodb-uri" $app) (include "rental-applications.mongodbUri" (dict "root" $ "user" $user)) }}
 {{- end }}
 {{- $_ := set $data "field-encryption-keys" $v.secrets.fieldEncryptionKeys }}
 {{- $_ := set $data "fingerprint-keys" $v.secrets.fingerprintKeys }}

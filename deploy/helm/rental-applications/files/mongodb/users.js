@@ -1,4 +1,4 @@
-/* global db, print -- mongosh runs this script: these are its own */
+/* global db, connect, print -- mongosh runs this script: these are its own */
 // The database users of rental-applications, one per app, each allowed what that app reaches and
 // nothing more. Run with mongosh as a user who may manage users and roles (userAdminAnyDatabase):
 //
@@ -14,7 +14,8 @@
 // not finish: it reads no chunk, no record and no other database.
 
 const prefix = process.env.NAMESPACE || '';
-const admin = db.getSiblingDB(process.env.MONGODB_AUTH_SOURCE || 'admin');
+const server = process.env.MONGODB_ADMIN_URI ? connect(process.env.MONGODB_ADMIN_URI) : db;
+const admin = server.getSiblingDB(process.env.MONGODB_AUTH_SOURCE || 'admin');
 const documents = (collection) => ({ db: `${prefix}applications`, collection: `documents.${collection}` });
 
 const ROLES = {
@@ -45,11 +46,22 @@ for (const [role, privileges] of Object.entries(ROLES)) {
   else admin.createRole({ role, privileges, roles: [] });
 }
 
-for (const [app, roles] of Object.entries(USERS)) {
+/** The app's user name and password: from its URI when given, otherwise from its own variables. */
+function credentials(app) {
   const variable = `MONGODB_${app.toUpperCase()}`;
-  const user = process.env[`${variable}_USER`] || app;
+  const uri = process.env[`${variable}_URI`];
+  if (uri) {
+    const found = /^mongodb(?:\+srv)?:\/\/([^:@/]+):([^@/]+)@/.exec(uri);
+    if (!found) throw new Error(`${variable}_URI holds no user and password`);
+    return { user: decodeURIComponent(found[1]), pwd: decodeURIComponent(found[2]) };
+  }
   const pwd = process.env[`${variable}_PASSWORD`];
   if (!pwd) throw new Error(`${variable}_PASSWORD is not set: the password of the ${app} app's database user`);
+  return { user: process.env[`${variable}_USER`] || app, pwd };
+}
+
+for (const [app, roles] of Object.entries(USERS)) {
+  const { user, pwd } = credentials(app);
   if (admin.getUser(user)) admin.updateUser(user, { pwd, roles });
   else admin.createUser({ user, pwd, roles });
   print(`database user ${user}: ${roles.map((role) => `${role.role}@${role.db}`).join(', ')}`);
