@@ -8,7 +8,7 @@ const NOT_RECORDED = 'not recorded';
 /** Probes and scrapers every few seconds: a trace each would bury the requests. */
 const OPERATIONS_PATH = /^\/(health(\/|$)|metrics(\?|$))/;
 
-/** Where an incoming request keeps the context its handling runs in (see requestTraceContext). */
+/** Where an incoming request keeps the context its handling runs in (see withinRequestTrace). */
 const REQUEST_TRACE = Symbol('request trace');
 
 type TracedRequest = IncomingMessage & { [REQUEST_TRACE]?: Context };
@@ -29,7 +29,7 @@ export function traceServedRequests(): void {
  * hooks, in it. Called from the first hook of every request, once its route is known. The
  * sampler decides as the span starts: a request whose trace is not sampled (nine in ten at 10%)
  * gets no span, no listener and no context bound to its emitters, only its trace's context kept
- * for its handling (requestTraceContext), so that the instrumentations and the helpers make no
+ * for its handling (withinRequestTrace), so that the instrumentations and the helpers make no
  * span in it and the trace is dropped whole by the next hop too. Nothing at all with tracing off.
  */
 export function openServerSpan(
@@ -41,26 +41,21 @@ export function openServerSpan(
 ): void {
   if (!on || OPERATIONS_PATH.test(request.url ?? '')) return next();
   const carried = propagation.extract(ROOT_CONTEXT, request.headers);
-  const span = tracer.startSpan(
-    `${method} ${route}`,
-    {
-      kind: SpanKind.SERVER,
-      attributes: {
-        'http.request.method': method,
-        'http.route': route,
-        'url.path': route,
-        'url.scheme': 'http',
-        ...(request.url?.includes('?') ? { 'url.query': NOT_RECORDED } : {}),
-        'network.protocol.version': request.httpVersion,
-        ...(request.headers['user-agent'] ? { 'user_agent.original': request.headers['user-agent'] } : {}),
-      },
-    },
-    carried,
-  );
+  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER }, carried);
   if (!span.isRecording()) {
     (request as TracedRequest)[REQUEST_TRACE] = notSampledContext(span.spanContext());
     return next();
   }
+  // Only now: the sampler decides by trace alone, and most requests are not sampled.
+  span.setAttributes({
+    'http.request.method': method,
+    'http.route': route,
+    'url.path': route,
+    'url.scheme': 'http',
+    ...(request.url?.includes('?') ? { 'url.query': NOT_RECORDED } : {}),
+    'network.protocol.version': request.httpVersion,
+    ...(request.headers['user-agent'] ? { 'user_agent.original': request.headers['user-agent'] } : {}),
+  });
   const served = trace.setSpan(carried, span);
   (request as TracedRequest)[REQUEST_TRACE] = served;
   response.once('close', () => {
