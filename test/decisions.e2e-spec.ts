@@ -183,7 +183,7 @@ describe('decisions on applications', () => {
     expect(application.status).toBe(decisions[0].status);
   });
 
-  it('publishes application.decided with the status, to webhooks too', async () => {
+  it('publishes application.decided with the status and whom it is told to, to webhooks too', async () => {
     const subscribed = await client.post('/api/v2/webhooks', { webhook: { url: receiver.url, events: ['application.decided'] } });
     expect(subscribed.status).toBe(201);
     const created = await apply();
@@ -192,20 +192,22 @@ describe('decisions on applications', () => {
 
     const about = () => tap.named('application.decided').filter((event) => event.data.application_id === created.id);
     await eventually('the events of the decisions', () => about().length === 2);
+    const applicantIds = created.applicants.map((applicant: { id: number }) => applicant.id);
+    expect(applicantIds).not.toEqual([]);
     expect(about().map((event) => event.data)).toEqual([
-      { application_id: created.id, property_id: property.id, status: 'declined' },
-      { application_id: created.id, property_id: property.id, status: 'withdrawn' },
+      { application_id: created.id, property_id: property.id, status: 'declined', applicant_ids: applicantIds },
+      { application_id: created.id, property_id: property.id, status: 'withdrawn', applicant_ids: applicantIds },
     ]);
     const delivered = () =>
       receiver.received.map((request) => JSON.parse(request.body)).filter((body) => body.data.application_id === created.id);
     await eventually('the webhook deliveries', () => delivered().length === 2);
     expect(
       delivered()
-        .map((body) => [body.event, body.data.status])
+        .map((body) => [body.event, body.data.status, body.data.applicant_ids])
         .sort(),
     ).toEqual([
-      ['application.decided', 'declined'],
-      ['application.decided', 'withdrawn'],
+      ['application.decided', 'declined', applicantIds],
+      ['application.decided', 'withdrawn', applicantIds],
     ]);
   });
 

@@ -101,7 +101,8 @@ describe('withdrawing an application on the form', () => {
     ]);
     const heard = () => tap.named('application.decided').filter((event) => event.data.application_id === id);
     await eventually('the withdrawal’s event', () => heard().length === 1);
-    expect(heard()[0].data).toEqual({ application_id: id, property_id: propertyId, status: 'withdrawn' });
+    expect(heard()[0].data).toMatchObject({ application_id: id, property_id: propertyId, status: 'withdrawn' });
+    expect(heard()[0].data.applicant_ids).toHaveLength(1);
 
     // The page sent again, or a fresh one, withdraws nothing more.
     await post(url, { csrf_token: csrf, website: '' });

@@ -40,6 +40,11 @@ export interface EventData {
   document_id?: number;
   /** application.decided: the decision's status (approved, conditionally_approved, declined, withdrawn). */
   status?: string;
+  /**
+   * application.decided: the applicants and guarantors of the application when it was decided,
+   * the people the decision is e-mailed to. A release before this one publishes the event without it.
+   */
+  applicant_ids?: number[];
 }
 
 /** What an event about an applicant holds: its ids, and the integrator's reference for it. */
@@ -70,7 +75,7 @@ export const EVENT_DATA_FIELDS = {
   'form_preset.created': ['form_preset_id'],
   'form_preset.updated': ['form_preset_id'],
   'form_preset.deleted': ['form_preset_id'],
-  'application.decided': [...APPLICATION_EVENT_FIELDS, 'status'],
+  'application.decided': [...APPLICATION_EVENT_FIELDS, 'status', 'applicant_ids'],
 } as const satisfies Record<DomainEventName, readonly (keyof EventData)[]>;
 
 /** The data of an `event`, as EVENT_DATA_FIELDS says: what its producer must give. */

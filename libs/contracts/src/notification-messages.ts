@@ -1,6 +1,7 @@
 import type { FormStatus } from './dto/applicant.dto';
 import type { ApplicantType } from './dto/application.dto';
-import type { DecisionRepresentation } from './dto/decision.dto';
+import type { DecisionCondition, DeclineReason } from './dto/decision.dto';
+import type { DecisionStatus } from './dto/decision-status';
 import { ClientScoped } from './messages';
 
 /** Messages an applicant's list shows at most, newest first. */
@@ -64,20 +65,18 @@ export interface NotificationSubject {
    * answer is read as if it said null.
    */
   joins?: string | null;
+  /**
+   * The application's current decision, what its message says of it, and its place in the
+   * history (1 for the first: a message is made once per decision and addressee); null while
+   * undecided. Optional: a release before this one does not send it.
+   */
+  decision?: SubjectDecision | null;
 }
 
-/** APPLICATIONS.DECISION_NOTICE: the client's application that an application.decided event names. */
-export interface DecisionNoticeMessage extends ClientScoped {
-  application_id: number;
-}
-
-/**
- * The answer to APPLICATIONS.DECISION_NOTICE: the application's current decision, its place in
- * the history (1 for the first; a message is made once per decision and addressee), and whom to
- * tell. Null when the application is gone or has no decision.
- */
-export interface DecisionNotice {
-  decision: DecisionRepresentation;
+export interface SubjectDecision {
+  status: DecisionStatus;
+  conditions: DecisionCondition[];
+  reasons: DeclineReason[];
+  note: string | null;
   number: number;
-  recipients: NotificationSubject[];
 }

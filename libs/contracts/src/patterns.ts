@@ -62,11 +62,6 @@ export const APPLICATIONS = {
    * own form link and whether it is to be invited. Answered to that service alone (PATTERN_SENDERS).
    */
   NOTIFICATION_SUBJECT: 'applications.applicants.notification_subject',
-  /**
-   * Asked by the notifications service once an application is decided: its current decision and
-   * everyone to tell (every applicant and guarantor). Answered to that service alone.
-   */
-  DECISION_NOTICE: 'applications.decisions.notice',
   /** Records a decision on an application (approved, conditionally approved, declined, withdrawn). */
   RECORD_DECISION: 'applications.decisions.record',
   /** The application's current decision. */

@@ -59,7 +59,6 @@ export const PATTERN_SENDERS: Readonly<Record<Pattern, readonly SenderRole[]>> =
   [PROPERTIES.PING]: PINGED_BY,
   [FORM_PRESET_PATTERNS.FORM_GET]: ['form'],
   [APPLICATIONS.NOTIFICATION_SUBJECT]: ['notifications'],
-  [APPLICATIONS.DECISION_NOTICE]: ['notifications'],
   [APPLICATIONS.PING]: PINGED_BY,
   [DOCUMENTS.LIST]: ['gateway'],
   [DOCUMENTS.READ]: ['gateway'],

@@ -13,8 +13,6 @@ import {
   IdempotencyKeyPipe,
   ApiKeyIdPipe,
   ListApplicationsMessage,
-  DecisionNotice,
-  DecisionNoticeMessage,
   NotificationSubject,
   NotificationSubjectMessage,
   readApplicantRef,
@@ -65,12 +63,6 @@ export class ApplicationsMessageController {
   notificationSubject(@Payload() message: NotificationSubjectMessage): Promise<NotificationSubject | null> {
     const { clientId, applicationId, id } = readApplicantRef(message);
     return this.applications.notificationSubject(clientId, applicationId, id);
-  }
-
-  @MessagePattern(APPLICATIONS.DECISION_NOTICE)
-  decisionNotice(@Payload() message: DecisionNoticeMessage): Promise<DecisionNotice | null> {
-    const { clientId, id } = readApplicationRef({ client_id: message?.client_id, id: message?.application_id });
-    return this.applications.decisionNotice(clientId, id);
   }
 
   @MessagePattern(APPLICATIONS.ADD_APPLICANT)

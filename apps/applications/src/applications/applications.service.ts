@@ -17,8 +17,8 @@ import {
   EventDataOf,
   FormStatus,
   MAX_APPLICANTS,
-  DecisionNotice,
   NotificationSubject,
+  SubjectDecision,
   Page,
   ServiceError,
 } from '@app/contracts';
@@ -26,7 +26,7 @@ import { ApplicationsEnvironment } from '../config/applications.environment';
 import { matchesListFilters } from './application-filters';
 import { ApplicationIndex, ApplicationList } from './application-index';
 import { ApplicationVersions } from './application-versions';
-import { toApplicantRepresentation, toApplicationRepresentation, toDecisionRepresentation } from './application.mapper';
+import { toApplicantRepresentation, toApplicationRepresentation } from './application.mapper';
 import { incomeFigures, judgedRent } from './income-to-rent';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
@@ -141,22 +141,6 @@ export class ApplicationsService {
     return this.subjectOf(application, applicant);
   }
 
-  /**
-   * What the notifications service needs to tell everyone on the application of its decision:
-   * the current decision, its place in the history, and every applicant and guarantor as
-   * notificationSubject gives them; null when the application is gone or undecided.
-   */
-  async decisionNotice(clientId: number, applicationId: number): Promise<DecisionNotice | null> {
-    const application = await this.readOwned(clientId, applicationId);
-    const decisions = application?.decisions ?? [];
-    if (!application || decisions.length === 0) return null;
-    return {
-      decision: toDecisionRepresentation(decisions[0]),
-      number: decisions.length,
-      recipients: await Promise.all(application.applicants.map((applicant) => this.subjectOf(application, applicant))),
-    };
-  }
-
   private async subjectOf(application: ApplicationRecord, applicant: ApplicantRecord): Promise<NotificationSubject> {
     const form = applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null;
     // The name and address as the applicant last confirmed them on the form, where it corrected
@@ -177,6 +161,7 @@ export class ApplicationsService {
       invite: applicant.send_email === true,
       added_by: addedBy(application, applicant),
       joins: joining(application, applicant)?.primary_name ?? null,
+      decision: subjectDecision(application),
     };
   }
 
@@ -501,4 +486,13 @@ export function applicantEventData(
 function tooManyApplicants(): ServiceError {
   const message = `cannot be added: an application has at most ${MAX_APPLICANTS} applicants`;
   return new ServiceError(ErrorCode.VALIDATION_FAILED, `applicant ${message}`, [{ field: 'applicant', message }]);
+}
+
+/** The application's current decision as its message tells it, with its place in the history; null while undecided. */
+function subjectDecision(application: ApplicationRecord): SubjectDecision | null {
+  const decisions = application.decisions ?? [];
+  const current = decisions[0];
+  if (!current) return null;
+  const { status, conditions, reasons, note } = current;
+  return { status, conditions, reasons, note, number: decisions.length };
 }

@@ -118,7 +118,12 @@ export class DecisionsService {
       const eventIds = await this.outbox.record(clientId, this.versions.witness(id, version), [
         {
           event: 'application.decided',
-          data: { application_id: id, property_id: current.property_id, status: decision.status },
+          data: {
+            application_id: id,
+            property_id: current.property_id,
+            status: decision.status,
+            applicant_ids: current.applicants.map((applicant) => applicant.id),
+          },
         },
       ]);
       if (await this.versions.claimFields(id, version, { decisions }, now, eventIds)) {

@@ -1,5 +1,5 @@
 import { OpenAPIObject } from '@nestjs/swagger';
-import { DECISION_STATUSES, DOMAIN_EVENTS, DomainEventName, EVENT_DATA_FIELDS, EventData } from '@app/contracts';
+import { DECISION_STATUSES, DOMAIN_EVENTS, DomainEventName, EVENT_DATA_FIELDS, EventData, MAX_APPLICANTS } from '@app/contracts';
 
 type Json = Record<string, unknown>;
 
@@ -33,6 +33,13 @@ const DATA_FIELDS: Record<keyof EventData, Json> = {
     enum: [...DECISION_STATUSES],
     description: 'The status of the decision recorded (GET .../decision for the rest of it).',
     example: 'approved',
+  },
+  applicant_ids: {
+    type: 'array',
+    items: ID,
+    maxItems: MAX_APPLICANTS,
+    description: 'The applicants and guarantors of the application when it was decided: those the decision is e-mailed to.',
+    example: [12, 13],
   },
 };
 

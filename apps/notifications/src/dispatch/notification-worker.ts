@@ -8,6 +8,7 @@ import {
   MessageKind,
   NOTIFICATION_INVITATIONS_QUEUE,
   queueName,
+  ScreeningAgency,
 } from '@app/contracts';
 import {
   ackWhenDone,
@@ -71,7 +72,7 @@ interface Recipient {
   /** The addressee's form link, beside which is the page to withdraw the application; none before there is one. */
   form_url?: string | null;
   /** For a decision's message: what was decided. */
-  decision?: DecisionData;
+  decided?: DecisionData;
 }
 
 /**
@@ -231,22 +232,24 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /**
-   * Tells every applicant and guarantor of the decision, once per decision and addressee: the
-   * message is keyed by the decision's place in the history, so a later event of the same decision
-   * (or a redelivery) makes nothing again. A decision replaced before its event came is not told:
-   * the one that replaced it is, by its own event.
+   * Tells every applicant and guarantor of the decision (the event names them), once per decision
+   * and addressee: the message is keyed by the decision's place in the history, so a later event
+   * of the same decision (or a redelivery) makes nothing again. A decision replaced before its
+   * event came is not told: the one that replaced it is, by its own event. An event of a release
+   * before this one names nobody, and is told to nobody.
    */
   private async onDecided(event: DomainEvent): Promise<void> {
-    const applicationId = event.data.application_id;
+    const { application_id: applicationId, applicant_ids: applicantIds = [], status } = event.data;
     if (event.event !== DECIDED || !applicationId) return;
-    const notice = await this.applicants.decisionNotice(event.client_id, applicationId);
-    if (!notice || notice.decision.status !== event.data.status) return;
-    const { screening_agency = null } = await this.settings.get(event.client_id);
-    const { status, conditions, reasons, note } = notice.decision;
-    const decision = { status, conditions, reasons, note, screening_agency };
-    for (const subject of notice.recipients) {
-      const recipient: Recipient = { ...subject, decision };
-      await this.compose(`decision:${applicationId}:${notice.number}`, 'decision', recipient, null);
+    let screeningAgency: ScreeningAgency | null | undefined;
+    for (const applicantId of applicantIds) {
+      const subject = await this.applicants.subject(event.client_id, applicationId, applicantId);
+      const decided = subject?.decision;
+      if (!subject || !decided || decided.status !== status) continue;
+      screeningAgency ??= (await this.settings.get(event.client_id)).screening_agency ?? null;
+      const { number, ...told } = decided;
+      const recipient: Recipient = { ...subject, decided: { ...told, screening_agency: screeningAgency } };
+      await this.compose(`decision:${applicationId}:${number}`, 'decision', recipient, null);
     }
   }
 
@@ -296,7 +299,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
         joins: recipient.joins ?? null,
         expires_at: recipient.expires_at ?? null,
         withdraw_url: withdrawUrlOf(recipient.form_url),
-        decision: recipient.decision ?? null,
+        decision: recipient.decided ?? null,
       },
       now,
     );

@@ -3526,7 +3526,11 @@ export interface components {
              * @example {
              *       "application_id": 7,
              *       "property_id": 3,
-             *       "status": "approved"
+             *       "status": "approved",
+             *       "applicant_ids": [
+             *         12,
+             *         13
+             *       ]
              *     }
              */
             data: {
@@ -3548,6 +3552,14 @@ export interface components {
                  * @enum {string}
                  */
                 status: "approved" | "conditionally_approved" | "declined" | "withdrawn";
+                /**
+                 * @description The applicants and guarantors of the application when it was decided: those the decision is e-mailed to.
+                 * @example [
+                 *       12,
+                 *       13
+                 *     ]
+                 */
+                applicant_ids: number[];
             };
         };
         /** @description The body of a test delivery (POST /api/v2/webhooks/{id}/test): of the first event the webhook names, about nothing. */
