@@ -128,8 +128,6 @@ export const NOTIFICATIONS = {
   GET_SETTINGS: 'notifications.settings.get',
   PUT_SETTINGS: 'notifications.settings.put',
   LIST_MESSAGES: 'notifications.messages.list',
-  /** Every message the client's applicants may receive, rendered with its settings and sample data. */
-  PREVIEW_MESSAGES: 'notifications.messages.preview',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'notifications.ping',
 } as const;

@@ -1,13 +1,18 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MessagePreviewListResponse, NOTIFICATIONS } from '@app/contracts';
+import { MessagePreviewListResponse, NotificationSettingsResponse, NOTIFICATIONS } from '@app/contracts';
+import { messagePreviews } from '@app/mail';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
-/** The messages the caller's applicants may receive, to read before any is sent. */
+/**
+ * The messages the caller's applicants may receive, to read before any is sent: made here from
+ * the templates the notifications service sends with (libs/mail) and the caller's settings, so
+ * that the notifications service is asked nothing a release before this one cannot answer.
+ */
 @ApiTags('notifications')
 @ApiBearerAuth(API_KEY_SCHEME)
 @ApiHeader({ name: 'X-Request-Id', required: false, description: 'Names the request in the logs; returned as is.' })
@@ -27,7 +32,11 @@ export class MessagePreviewsHttpController {
   })
   @ApiSuccess(200, MessagePreviewListResponse, 'One preview per message.')
   @ApiErrorResponses([401, 429, 503])
-  list(@ClientId() clientId: number): Promise<MessagePreviewListResponse> {
-    return this.backends.notifications(NOTIFICATIONS.PREVIEW_MESSAGES, { client_id: clientId });
+  async list(@ClientId() clientId: number): Promise<MessagePreviewListResponse> {
+    const { notification_settings: settings } = await this.backends.notifications<NotificationSettingsResponse>(
+      NOTIFICATIONS.GET_SETTINGS,
+      { client_id: clientId },
+    );
+    return { previews: messagePreviews(settings) };
   }
 }

@@ -22,7 +22,7 @@ import {
 import { countNotificationEvent, countNotificationMessage } from '@app/observability';
 import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
-import { DecisionData, renderMessage } from '../mail/templates';
+import { DecisionData, renderMessage } from '@app/mail';
 import { afterFailure, MessageRecord, newMessageRecord, queueAfterClaim } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';

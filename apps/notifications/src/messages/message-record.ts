@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatTimestamp, MessageKind, MessageRepresentation, MessageStatus } from '@app/contracts';
-import { MailContent } from '../mail/templates';
+import { MailContent } from '@app/mail';
 
 /**
  * One message to one recipient, stored under `<source>:<kind>:<address>` (the source being the

@@ -3,7 +3,6 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   ClientScoped,
   MessageListResponse,
-  MessagePreviewListResponse,
   NotificationSettingsResponse,
   NOTIFICATIONS,
   NotificationSubjectMessage,
@@ -13,7 +12,6 @@ import {
   readApplicantRef,
   requireClientId,
 } from '@app/contracts';
-import { messagePreviews } from '../mail/previews';
 import { toMessageRepresentation } from './message-record';
 import { MessageStore } from './message-store';
 import { SettingsStore } from '../settings/settings-store';
@@ -35,11 +33,6 @@ export class NotificationsMessageController {
     const clientId = requireClientId(message?.client_id);
     const { notification_settings: input } = parseRequest(PutNotificationSettingsRequest, message.request);
     return { notification_settings: await this.settings.put(clientId, input) };
-  }
-
-  @MessagePattern(NOTIFICATIONS.PREVIEW_MESSAGES)
-  async previewMessages(@Payload() message: ClientScoped): Promise<MessagePreviewListResponse> {
-    return { previews: messagePreviews(await this.settings.get(requireClientId(message?.client_id))) };
   }
 
   /** The applicant's messages; the gateway has made sure the applicant is the client's. */

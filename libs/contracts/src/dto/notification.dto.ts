@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { MAX_LISTED_MESSAGES } from '../notification-messages';
 import { EmailField, NestedField, StringField } from '../validation/fields';
 
@@ -23,7 +23,26 @@ export class ScreeningAgencyInput {
   phone: string;
 }
 
+const AGENCY_EXAMPLE = {
+  name: 'TransUnion Rental Screening Solutions',
+  address: 'PO Box 800, Woodlyn, PA 19094',
+  phone: '1-800-230-9376',
+};
+
+/**
+ * The screening agency, or null for none. OpenAPI 3.0's `nullable` does not reach into the `allOf`
+ * that a nullable `type` would make, so null is spelled out beside it.
+ */
+function nullableAgency(description: string): PropertyDecorator {
+  return ApiProperty({
+    anyOf: [{ $ref: getSchemaPath(ScreeningAgencyInput) }, { type: 'object', nullable: true, enum: [null] }],
+    description,
+    example: AGENCY_EXAMPLE,
+  } as ApiPropertyOptions);
+}
+
 /** `notification_settings` inside PUT /api/v2/notification_settings: how the client's e-mails present themselves. */
+@ApiExtraModels(ScreeningAgencyInput)
 export class NotificationSettingsInput {
   @StringField({ max: 100, trim: true, nullable: true })
   @ApiProperty({
@@ -37,13 +56,10 @@ export class NotificationSettingsInput {
   reply_to?: string | null;
 
   @NestedField(() => ScreeningAgencyInput, { nullable: true })
-  @ApiProperty({
-    type: ScreeningAgencyInput,
-    nullable: true,
-    description:
-      'The screening agency named in the adverse action notice that a decline on the screening report sends; ' +
+  @nullableAgency(
+    'The screening agency named in the adverse action notice that a decline on the screening report sends; ' +
       'such a decline is refused (422) while it is unset. null unsets it.',
-  })
+  )
   screening_agency?: ScreeningAgencyInput | null;
 }
 
@@ -53,6 +69,7 @@ export class PutNotificationSettingsRequest {
   notification_settings: NotificationSettingsInput;
 }
 
+@ApiExtraModels(ScreeningAgencyInput)
 export class NotificationSettingsRepresentation {
   @ApiProperty({ type: String, nullable: true, example: 'Maple Street Rentals' })
   sender_name: string | null;
@@ -60,7 +77,7 @@ export class NotificationSettingsRepresentation {
   @ApiProperty({ type: String, nullable: true, example: 'leasing@example.com' })
   reply_to: string | null;
 
-  @ApiProperty({ type: ScreeningAgencyInput, nullable: true, required: true })
+  @nullableAgency('The screening agency of the adverse action notice; null when unset.')
   /** Always given by this release; optional in the type, as a service of the previous release answers without it. */
   screening_agency?: ScreeningAgency | null;
 }
@@ -152,10 +169,17 @@ export class MessagePreview {
   @ApiProperty({ example: 'Your application for Maple Street Apartments, Unit 4B' })
   subject: string;
 
-  @ApiProperty({ description: 'The plain text part.' })
+  @ApiProperty({
+    description: 'The plain text part.',
+    example: 'Hello Alex,\n\nWe are sorry: your application for Maple Street Apartments, Unit 4B has not been approved.\n',
+  })
   text: string;
 
-  @ApiProperty({ description: 'The HTML part, a whole document.' })
+  @ApiProperty({
+    description: 'The HTML part, a whole document.',
+    example:
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your application</title></head><body>…</body></html>',
+  })
   html: string;
 }
 
