@@ -42,7 +42,6 @@ function nullableAgency(description: string): PropertyDecorator {
 }
 
 /** `notification_settings` inside PUT /api/v2/notification_settings: how the client's e-mails present themselves. */
-@ApiExtraModels(ScreeningAgencyInput)
 export class NotificationSettingsInput {
   @StringField({ max: 100, trim: true, nullable: true })
   @ApiProperty({
@@ -56,10 +55,14 @@ export class NotificationSettingsInput {
   reply_to?: string | null;
 
   @NestedField(() => ScreeningAgencyInput, { nullable: true })
-  @nullableAgency(
-    'The screening agency named in the adverse action notice that a decline on the screening report sends; ' +
+  @ApiProperty({
+    type: ScreeningAgencyInput,
+    nullable: true,
+    description:
+      'The screening agency named in the adverse action notice that a decline on the screening report sends; ' +
       'such a decline is refused (422) while it is unset. null unsets it.',
-  )
+    example: AGENCY_EXAMPLE,
+  })
   screening_agency?: ScreeningAgencyInput | null;
 }
 

@@ -2530,7 +2530,15 @@ export interface components {
             sender_name: string | null;
             /** @example leasing@example.com */
             reply_to: string | null;
-            screening_agency: components["schemas"]["ScreeningAgencyInput"] | null;
+            /**
+             * @description The screening agency of the adverse action notice; null when unset.
+             * @example {
+             *       "name": "TransUnion Rental Screening Solutions",
+             *       "address": "PO Box 800, Woodlyn, PA 19094",
+             *       "phone": "1-800-230-9376"
+             *     }
+             */
+            screening_agency: components["schemas"]["ScreeningAgencyInput"] | (never | null);
         };
         NotificationSettingsResponse: {
             notification_settings: components["schemas"]["NotificationSettingsRepresentation"];
@@ -2547,7 +2555,14 @@ export interface components {
              * @example leasing@example.com
              */
             reply_to?: string | null;
-            /** @description The screening agency named in the adverse action notice that a decline on the screening report sends; such a decline is refused (422) while it is unset. null unsets it. */
+            /**
+             * @description The screening agency named in the adverse action notice that a decline on the screening report sends; such a decline is refused (422) while it is unset. null unsets it.
+             * @example {
+             *       "name": "TransUnion Rental Screening Solutions",
+             *       "address": "PO Box 800, Woodlyn, PA 19094",
+             *       "phone": "1-800-230-9376"
+             *     }
+             */
             screening_agency?: components["schemas"]["ScreeningAgencyInput"] | null;
         };
         PutNotificationSettingsRequest: {
@@ -2607,9 +2622,17 @@ export interface components {
             kind: "invitation" | "confirmation" | "reminder" | "decision";
             /** @example Your application for Maple Street Apartments, Unit 4B */
             subject: string;
-            /** @description The plain text part. */
+            /**
+             * @description The plain text part.
+             * @example Hello Alex,
+             *
+             *     We are sorry: your application for Maple Street Apartments, Unit 4B has not been approved.
+             */
             text: string;
-            /** @description The HTML part, a whole document. */
+            /**
+             * @description The HTML part, a whole document.
+             * @example <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your application</title></head><body>…</body></html>
+             */
             html: string;
         };
         MessagePreviewListResponse: {
