@@ -391,6 +391,7 @@ describe('the published OpenAPI document', () => {
     const redeliver = '/api/v2/webhooks/{id}/deliveries/{delivery_id}/redeliver';
     const rotateSecret = '/api/v2/webhooks/{id}/rotate_secret';
     const settings = '/api/v2/notification_settings';
+    const previews = '/api/v2/message_previews';
     const messages = '/api/v2/applications/{application_id}/applicants/{id}/messages';
     const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body
       .property;
@@ -598,6 +599,8 @@ describe('the published OpenAPI document', () => {
       ['PUT', settings, () => client.call('PUT', settings, { notification_settings: { reply_to: 'nobody' } })],
       ['GET', messages, () => client.get(`${madeApplicant}/messages`)],
       ['GET', messages, () => client.get(`${madeApplicant}/messages`, { key: null })],
+      ['GET', previews, () => client.get(previews)],
+      ['GET', previews, () => client.get(previews, { key: null })],
       ['GET', messages, () => client.get(`${applications}/${made.id}/applicants/999999/messages`)],
     ] as const) {
       await documented(method, path, request());
@@ -699,6 +702,7 @@ describe('the published OpenAPI document', () => {
       ['GET', settings, () => client.get(settings, throttled)],
       ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} }, throttled)],
       ['GET', messages, () => client.get(`${applications}/1/applicants/1/messages`, throttled)],
+      ['GET', previews, () => client.get(previews, throttled)],
     ] as const) {
       let answer = await documented(method, path, request());
       for (let tries = 0; answer.status !== 429 && tries < 5; tries++) answer = await documented(method, path, request());
@@ -714,6 +718,7 @@ describe('the published OpenAPI document', () => {
       ['GET', settings, () => client.get(settings)],
       ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} })],
       ['GET', messages, () => client.get(`${madeApplicant}/messages`)],
+      ['GET', previews, () => client.get(previews)],
       ['POST', webhooks, () => client.post(webhooks, { webhook: subscription })],
       ['GET', webhooks, () => client.get(webhooks)],
       ['GET', webhook, () => client.get(`${webhooks}/1`)],
