@@ -8,8 +8,6 @@ import {
   DecisionResponse,
   ErrorCode,
   MAX_DECISIONS,
-  NotificationSettingsResponse,
-  NOTIFICATIONS,
   RecordDecisionMessage,
   RecordDecisionRequest,
   ServiceError,
@@ -121,10 +119,7 @@ export class DecisionsHttpController {
 
   /** A decline on the screening report is told with the agency's details: refused while none is set. */
   private async requireScreeningAgency(clientId: number): Promise<void> {
-    const { notification_settings: settings } = await this.backends.notifications<NotificationSettingsResponse>(
-      NOTIFICATIONS.GET_SETTINGS,
-      { client_id: clientId },
-    );
+    const { notification_settings: settings } = await this.backends.notificationSettings(clientId);
     if (!settings.screening_agency) {
       throw new ServiceError(ErrorCode.VALIDATION_FAILED, `decision.reasons ${NO_AGENCY}`, [
         { field: 'decision.reasons', message: NO_AGENCY },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { QUEUES } from '@app/contracts';
+import { NotificationSettingsResponse, NOTIFICATIONS, QUEUES } from '@app/contracts';
 import { InjectQueueClient, sendRpc, ServiceClients } from '@app/messaging';
 import { GatewayEnvironment } from '../config/gateway.environment';
 
@@ -30,5 +30,10 @@ export class Backends extends ServiceClients {
 
   notifications<T>(pattern: string, message: unknown): Promise<T> {
     return sendRpc<T>(this.notificationsQueue, pattern, message, this.timeoutMs);
+  }
+
+  /** The client's e-mail settings: read by their own endpoint, the previews and the decisions that need the agency. */
+  notificationSettings(clientId: number): Promise<NotificationSettingsResponse> {
+    return this.notifications(NOTIFICATIONS.GET_SETTINGS, { client_id: clientId });
   }
 }

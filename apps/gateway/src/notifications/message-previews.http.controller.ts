@@ -1,6 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MessagePreviewListResponse, NotificationSettingsResponse, NOTIFICATIONS } from '@app/contracts';
+import { MessagePreviewListResponse } from '@app/contracts';
 import { messagePreviews } from '@app/mail';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
@@ -33,10 +33,7 @@ export class MessagePreviewsHttpController {
   @ApiSuccess(200, MessagePreviewListResponse, 'One preview per message.')
   @ApiErrorResponses([401, 429, 503])
   async list(@ClientId() clientId: number): Promise<MessagePreviewListResponse> {
-    const { notification_settings: settings } = await this.backends.notifications<NotificationSettingsResponse>(
-      NOTIFICATIONS.GET_SETTINGS,
-      { client_id: clientId },
-    );
+    const { notification_settings: settings } = await this.backends.notificationSettings(clientId);
     return { previews: messagePreviews(settings) };
   }
 }

@@ -36,7 +36,7 @@ export class NotificationSettingsHttpController {
   @ApiSuccess(200, NotificationSettingsResponse, 'The settings.')
   @ApiErrorResponses([401, 429, 503])
   get(@ClientId() clientId: number): Promise<NotificationSettingsResponse> {
-    return this.backends.notifications(NOTIFICATIONS.GET_SETTINGS, { client_id: clientId });
+    return this.backends.notificationSettings(clientId);
   }
 
   @Put()
