@@ -211,6 +211,26 @@ describe('the webhooks stores on the real database', () => {
     expect(page.next_cursor).toBeNull();
   });
 
+  it('gives a delivery listed by two instances at once the one position both write', async () => {
+    const now = Date.now();
+    const older = [1, 2, 3, 4, 5, 6].map((n) => delivery(402, `evt_racing_${n}`, new Date(now - n * 60_000)));
+    await db.collection<DeliveryRecord>('deliveries').insertMany(older);
+    // Another instance has put them all below the list, and has not written their positions yet
+    // when this one lists them too.
+    await db
+      .collection('delivery_index')
+      .insertMany(older.map((record, i) => ({ _id: `s402:${-i}` as never, delivery_key: record._id, created_at: new Date() })));
+    expect(await (await deliveryStore()).listUnlisted()).toBe(6);
+    // The other instance's last writes land after this one's.
+    for (const i of [3, 4, 5]) {
+      await db.collection<DeliveryRecord>('deliveries').updateOne({ _id: older[i]._id }, { $set: { list_position: -i } });
+    }
+
+    const page = await (await deliveryStore()).page(402, 100);
+    expect(page.items.map((item) => item.id)).toEqual(older.map((record) => record.body.id));
+    expect(await db.collection('delivery_index').countDocuments({ delivery_key: { $in: older.map(({ _id }) => _id) } })).toBe(6);
+  });
+
   it('numbers attempts made at once apart, and lists the latest 25 of many', async () => {
     const deliveries = await deliveryStore();
     const record = delivery(301, 'evt_many');

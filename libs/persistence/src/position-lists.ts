@@ -124,25 +124,40 @@ export class PositionLists<Id extends number | string = number> {
   }
 
   /**
-   * Puts `ids`, newest first, below the lowest position of list `name`, in that order; the
-   * positions they took. Stops at the first position another instance took meanwhile: the rest
-   * are for a later call, which starts below it.
+   * Puts `ids`, newest first, below the lowest position of list `name`, in that order, and says
+   * the position each took. Instances that put the same ids at once take the same positions: an
+   * id already among the lowest entries keeps its place, and a position found taken by the same
+   * id is that id's. So an item listed twice at once is listed once, where both say it is.
    */
   async prepend(name: string, ids: Id[]): Promise<number[]> {
     const bottom = await this.bottom(name);
+    // What another instance putting the same ids has put already: the lowest entries.
+    const placed = new Map<Id, number>();
+    for (const { id, position } of await this.read(name, bottom + ids.length - 1, ids.length, bottom)) placed.set(id, position);
     const created_at = new Date(this.now());
-    const entries = ids.map((id, i) => ({ _id: entryKey(name, bottom - 1 - i), [this.field]: id, created_at }));
-    let inserted = entries.length;
-    try {
-      if (entries.length > 0) await this.entries.insertMany(entries, { ordered: true });
-    } catch (error: unknown) {
-      if (!isDuplicateKey(error)) throw error;
-      inserted = (error as { insertedCount?: number }).insertedCount ?? 0;
-      // The position that failed is taken: the bottom is there or further down.
-      await this.lowerBound(name, bottom - 1 - inserted);
+    const positions: number[] = [];
+    let next = bottom - 1;
+    for (const id of ids) {
+      const known = placed.get(id);
+      if (known !== undefined) {
+        positions.push(known);
+        continue;
+      }
+      for (let attempt = 0; ; attempt++) {
+        if (attempt === MAX_ATTEMPTS) {
+          throw new Error(`no position below list ${name} of ${this.collection} could be claimed after ${MAX_ATTEMPTS} attempts`);
+        }
+        const taken = await this.insertOnce({ _id: entryKey(name, next), [this.field]: id, created_at });
+        const holder = taken ? id : (await this.read(name, next, 1, next))[0]?.id;
+        next -= 1;
+        if (holder === id) {
+          positions.push(next + 1);
+          break;
+        }
+      }
     }
-    if (inserted > 0) await this.lowerBound(name, bottom - inserted);
-    return entries.slice(0, inserted).map((_, i) => bottom - 1 - i);
+    if (next < bottom - 1) await this.lowerBound(name, next + 1);
+    return positions;
   }
 
   /**
@@ -217,6 +232,17 @@ export class PositionLists<Id extends number | string = number> {
       else free = middle;
     }
     return taken;
+  }
+
+  /** Inserts the entry; false when its position was taken. */
+  private async insertOnce(entry: Entry): Promise<boolean> {
+    try {
+      await this.entries.insertOne(entry);
+      return true;
+    } catch (error: unknown) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
   }
 
   private async exists(name: string, position: number): Promise<boolean> {
