@@ -42,7 +42,7 @@ describe('the broker users of docker/rabbitmq/definitions.json', () => {
           TRUSTED_SENDERS: `gateway:${user('gateway')},form:${user('form')},notifications:${user('notifications')}`,
         },
         webhooks: { ...url('webhooks'), TRUSTED_SENDERS: `gateway:${user('gateway')}`, ...events },
-        notifications: { ...url('notifications'), TRUSTED_SENDERS: `gateway:${user('gateway')}`, ...events },
+        notifications: { ...url('notifications'), TRUSTED_SENDERS: `gateway:${user('gateway')},form:${user('form')}`, ...events },
       },
     });
     client = api(stack.url);

@@ -143,6 +143,19 @@ describe('notifications', () => {
     );
   }
 
+  /**
+   * Confirms an address typed on the form as its owner does: the one message it got asks for it,
+   * and the link's page takes a click. Returns that message.
+   */
+  async function confirmAddress(address: string): Promise<ReceivedMail> {
+    const asked = await mailTo(address, /^Confirm your e-mail address/);
+    const link = /https?:\/\/\S+\/mail\/confirm\/[A-Za-z0-9_-]{43}/.exec(asked.parsed.text ?? '')![0];
+    await page.goto(link);
+    await submit(page, link);
+    expect(await mainText(page)).toContain('will reach you at this address');
+    return asked;
+  }
+
   /** Every part of the message, as sent and as parsed, holds none of the applicant's identity data. */
   function expectNoPersonalData(mail: ReceivedMail): void {
     for (const part of [mail.raw, mail.parsed.text ?? '', String(mail.parsed.html)]) {
@@ -409,6 +422,14 @@ describe('notifications', () => {
     await submit(page, /\/identity$/);
     await completeForm('Mary Jackson');
 
+    // The address typed on the form gets one message, asking to confirm it; the rest wait for that.
+    const asked = await mailTo(corrected, /^Confirm your e-mail address for your application for Ash Walk$/);
+    expect(inbox.to(corrected)).toHaveLength(1);
+    expect(asked.parsed.text).not.toContain(given.form_url);
+    await eventually('the confirmation held', async () =>
+      (await messagesOf(given)).some((m) => m.kind === 'confirmation' && m.status === 'held'),
+    );
+    await confirmAddress(corrected);
     await mailTo(corrected, /received your application for Ash Walk/);
     const listed = await eventually('the confirmation listed as sent', async () => {
       const messages = await messagesOf(given);
@@ -418,7 +439,7 @@ describe('notifications', () => {
     expect(inbox.to(given.email)).toEqual([]);
   });
 
-  it('in a browser: each adult the applicant names on the form is e-mailed its own link, unasked', async () => {
+  it('in a browser: each adult the applicant names on the form is e-mailed its own link, unasked, once its address is confirmed', async () => {
     const property = await createProperty('Elm Row');
     const adultEmail = newAddress('leonard');
     await page.goto(property.application_url);
@@ -442,6 +463,8 @@ describe('notifications', () => {
 
     // The done page names who was added; the invitation says who added them.
     expect(await page.locator('ul.added li').allTextContents()).toEqual(['Leonard <b>Vaughan</b>, co-applicant']);
+    // An address typed on the form is asked first; the invitation goes once its owner confirms it.
+    await confirmAddress(adultEmail);
     const invitation = await mailTo(adultEmail, /Dorothy Vaughan added you to their application for Elm Row/);
     expect(String(invitation.parsed.html)).toContain(
       'Dorothy Vaughan added you to their application for <strong>Elm Row</strong>.',

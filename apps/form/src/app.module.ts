@@ -18,14 +18,21 @@ import { FormLinks } from './form/form-links';
 import { FormPresetSource } from './form/preset-source';
 import { StaticAssetsHttpController } from './form/static-assets.http.controller';
 import { StepsHttpController } from './form/steps.http.controller';
+import { MailLinksHttpController } from './mail/mail-links.http.controller';
 
 @Module({
   imports: [
     EnvironmentModule.forRoot(FormEnvironment),
     ObservabilityModule.forApp('form'),
-    queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS),
+    queueClients(QUEUES.PROPERTIES, QUEUES.APPLICATIONS, QUEUES.NOTIFICATIONS),
   ],
-  controllers: [StaticAssetsHttpController, FormHttpController, StepsHttpController, DocumentsHttpController],
+  controllers: [
+    StaticAssetsHttpController,
+    FormHttpController,
+    StepsHttpController,
+    DocumentsHttpController,
+    MailLinksHttpController,
+  ],
   providers: [
     ...formSealerProviders(FormEnvironment),
     ...documentUploadProviders(FormEnvironment),

@@ -5,6 +5,7 @@ import { queueClients } from '@app/messaging';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { NotificationsEnvironment } from './config/notifications.environment';
+import { AddressBook } from './addresses/address-book';
 import { ApplicantsClient } from './dispatch/applicants.client';
 import { NotificationWorker } from './dispatch/notification-worker';
 import { Mailer } from './mail/mailer';
@@ -20,6 +21,6 @@ import { SettingsStore } from './settings/settings-store';
     queueClients(QUEUES.APPLICATIONS),
   ],
   controllers: [NotificationsMessageController],
-  providers: [SettingsStore, MessageStore, Mailer, ApplicantsClient, NotificationWorker],
+  providers: [SettingsStore, MessageStore, AddressBook, Mailer, ApplicantsClient, NotificationWorker],
 })
 export class AppModule {}

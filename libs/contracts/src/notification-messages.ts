@@ -71,6 +71,25 @@ export interface NotificationSubject {
    * undecided. Optional: a release before this one does not send it.
    */
   decision?: SubjectDecision | null;
+  /**
+   * Whether `email` was typed on the public form (by the applicant, or by the one who named it)
+   * rather than given by the integrator: no mail but one goes there until the address is
+   * confirmed. Optional: a release before this one does not send it, and is read as false.
+   */
+  email_from_form?: boolean;
+  /** For one named on the form: the address of the applicant who named it (its invitations are capped by it). */
+  added_by_email?: string | null;
+}
+
+/** NOTIFICATIONS.CONFIRM_ADDRESS and NOTIFICATIONS.UNSUBSCRIBE: the digest of a link's token from an e-mail. */
+export interface AddressLinkMessage {
+  token_digest: string;
+}
+
+/** The answer to an AddressLinkMessage: null when no e-mail carried the link. */
+export interface AddressLinkAnswer {
+  /** The property the message was about, to name on the page that answers. */
+  property_name: string;
 }
 
 export interface SubjectDecision {

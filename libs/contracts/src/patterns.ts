@@ -128,6 +128,10 @@ export const NOTIFICATIONS = {
   GET_SETTINGS: 'notifications.settings.get',
   PUT_SETTINGS: 'notifications.settings.put',
   LIST_MESSAGES: 'notifications.messages.list',
+  /** Asked by the form: the address an e-mail's confirmation link was sent to is confirmed, and its held messages go. */
+  CONFIRM_ADDRESS: 'notifications.addresses.confirm',
+  /** Asked by the form: the address an e-mail's List-Unsubscribe link was sent to gets no more mail. */
+  UNSUBSCRIBE: 'notifications.addresses.unsubscribe',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'notifications.ping',
 } as const;

@@ -63,6 +63,8 @@ describe('PATTERN_SENDERS', () => {
         patterns.FORM_PRESET_PATTERNS.FORM_GET,
         patterns.DOCUMENTS.FORM_LIST,
         patterns.DOCUMENTS.ADD,
+        patterns.NOTIFICATIONS.CONFIRM_ADDRESS,
+        patterns.NOTIFICATIONS.UNSUBSCRIBE,
         patterns.PROPERTIES.PING,
         patterns.APPLICATIONS.PING,
       ].sort(),

@@ -64,4 +64,7 @@ export const PATTERN_SENDERS: Readonly<Record<Pattern, readonly SenderRole[]>> =
   [DOCUMENTS.READ]: ['gateway'],
   [DOCUMENTS.FORM_LIST]: ['form'],
   [DOCUMENTS.ADD]: ['form'],
+  // The links in an e-mail are followed on the form's pages.
+  [NOTIFICATIONS.CONFIRM_ADDRESS]: ['form'],
+  [NOTIFICATIONS.UNSUBSCRIBE]: ['form'],
 };

@@ -4,6 +4,8 @@ import { MessageData, renderMessage } from './templates';
 /** Where a preview's links point: placeholders, as a real link is an applicant's secret. */
 const SAMPLE_FORM_URL = 'https://forms.example.com/applicants/sample-form-link';
 
+const SAMPLE_CONFIRM_URL = 'https://forms.example.com/mail/confirm/sample-confirmation-link';
+
 /** Stands for an applicant, a property and a co-applicant in every preview. */
 const SAMPLE = {
   first_name: 'Alex',
@@ -74,6 +76,11 @@ export function messagePreviews(settings: NotificationSettingsRepresentation, no
       case: 'decision_withdrawn',
       kind: 'decision',
       data: decided({ status: 'withdrawn', conditions: [], reasons: [], note: null, screening_agency: agency }),
+    },
+    {
+      case: 'address_confirmation',
+      kind: 'address_confirmation',
+      data: { ...base, first_name: null, url: SAMPLE_CONFIRM_URL, withdraw_url: null },
     },
   ];
   return cases.map(({ case: name, kind, data }) => ({ case: name, kind, ...renderMessage(kind, data, now) }));

@@ -31,22 +31,54 @@ describe('renderMessage', () => {
     expect(message.html).toContain('href="https://apply.example.test/applicants/tok123?a=1&amp;b=2"');
   });
 
+  it('asks an address typed on the form to be confirmed by its link, and gives no link to the application itself', () => {
+    const message = renderMessage('address_confirmation', {
+      ...DATA,
+      url: 'https://apply.example.test/mail/confirm/abc?x=1&y=2',
+      withdraw_url: 'https://apply.example.test/applicants/tok123/withdraw',
+    });
+    expect(message.subject).toBe('Confirm your e-mail address for your application for Maple Court');
+    expect(message.text).toContain(
+      'please confirm that it is yours and that you want these e-mails:\n\nhttps://apply.example.test/mail/confirm/abc?x=1&y=2',
+    );
+    expect(message.html).toContain('href="https://apply.example.test/mail/confirm/abc?x=1&amp;y=2"');
+    expect(message.text).toContain('If you did not apply, or do not want these e-mails, ignore this one');
+    expect(`${message.text}${message.html}`).not.toContain('withdraw');
+  });
+
+  it.each(MESSAGE_KINDS)('ends a %s with the link that stops every e-mail to the address, when it has one', (kind) => {
+    const unsubscribe_url = 'https://apply.example.test/mail/unsubscribe/u1?a=1&b=2';
+    const message = renderMessage(kind, { ...dataFor(kind), unsubscribe_url });
+    expect(message.text).toMatch(
+      new RegExp(`\n--\nTo get no more e-mail from us at this address: ${unsubscribe_url.replace(/[?&]/g, '\\$&')}\n$`),
+    );
+    expect(message.html).toContain('href="https://apply.example.test/mail/unsubscribe/u1?a=1&amp;b=2"');
+    const none = renderMessage(kind, dataFor(kind));
+    expect(`${none.text}${none.html}`).not.toContain('no more e-mail');
+  });
+
   it('puts no link in a confirmation', () => {
     const message = renderMessage('confirmation', DATA);
     expect(message.text).not.toContain('https://');
     expect(message.html).not.toContain('href=');
   });
 
-  it.each(MESSAGE_KINDS)('puts the page to withdraw the application in both parts of a %s, escaped in the HTML', (kind) => {
-    const withdraw_url = 'https://apply.example.test/applicants/tok123/withdraw?a=1&b=2';
-    const message = renderMessage(kind, { ...dataFor(kind), withdraw_url });
-    expect(message.text).toContain(`You can withdraw the application:\n\n${withdraw_url}`);
-    expect(message.html).toContain('href="https://apply.example.test/applicants/tok123/withdraw?a=1&amp;b=2"');
-    // An invitation to a property's form has no application to withdraw yet.
-    const none = renderMessage(kind, dataFor(kind));
-    expect(none.text).not.toContain('withdraw');
-    expect(none.html).not.toContain('withdraw');
-  });
+  /** Every kind but the address confirmation, which may reach someone who never applied. */
+  const ABOUT_THE_APPLICATION = MESSAGE_KINDS.filter((kind) => kind !== 'address_confirmation');
+
+  it.each(ABOUT_THE_APPLICATION)(
+    'puts the page to withdraw the application in both parts of a %s, escaped in the HTML',
+    (kind) => {
+      const withdraw_url = 'https://apply.example.test/applicants/tok123/withdraw?a=1&b=2';
+      const message = renderMessage(kind, { ...dataFor(kind), withdraw_url });
+      expect(message.text).toContain(`You can withdraw the application:\n\n${withdraw_url}`);
+      expect(message.html).toContain('href="https://apply.example.test/applicants/tok123/withdraw?a=1&amp;b=2"');
+      // An invitation to a property's form has no application to withdraw yet.
+      const none = renderMessage(kind, dataFor(kind));
+      expect(none.text).not.toContain('withdraw');
+      expect(none.html).not.toContain('withdraw');
+    },
+  );
 
   it('shows markup in a name or a property as text: escaped in the HTML, as typed in the text and subject', () => {
     const markup = {

@@ -37,6 +37,8 @@ export interface MessageData {
   withdraw_url?: string | null;
   /** For a decision: what was decided, and the screening agency a decline on its report names. */
   decision?: DecisionData | null;
+  /** The page where the addressee stops every e-mail to its address (List-Unsubscribe's); none in a preview. */
+  unsubscribe_url?: string | null;
 }
 
 /** What a decision's message says of it: the reasons of a decline only as far as the notice needs them. */
@@ -80,11 +82,23 @@ const PRIVATE_LINK = 'The link is yours alone: please do not forward this messag
 const EXPIRY = `<% if (it.validity) { %>It works for <%= it.validity %>.<% } %>`;
 const EXPIRY_TEXT = `<% if (it.validity) { %>\n\n${EXPIRY}<% } %>`;
 const EXPIRY_HTML = `<% if (it.validity) { %><p>${EXPIRY}</p><% } %>`;
+const NOT_YOU = 'If you did not apply, or do not want these e-mails, ignore this one: nothing more will be sent here.';
 const WITHDRAW = 'No longer want to rent there? You can withdraw the application';
 const WITHDRAW_TEXT = `<% if (it.withdraw_url) { %>\n\n${WITHDRAW}:\n\n<%= it.withdraw_url %><% } %>`;
 const WITHDRAW_HTML = `<% if (it.withdraw_url) { %><p>${WITHDRAW}: <a href="<%= it.withdraw_url %>"><%= it.withdraw_url %></a></p><% } %>`;
 
 const TEMPLATES: Record<Exclude<MessageKind, 'decision'>, Template> = {
+  address_confirmation: {
+    subject: (data) => `Confirm your e-mail address for your application for ${data.property_name}`,
+    text:
+      `${GREETING_TEXT}\n\nThis address was given in an application for <%= it.property_name %>. Before anything more ` +
+      `about it is sent here, please confirm that it is yours and that you want these e-mails:\n\n<%= it.url %>\n\n` +
+      `${NOT_YOU}${SIGNATURE_TEXT}\n`,
+    html:
+      `${GREETING_HTML}<p>This address was given in an application for <strong><%= it.property_name %></strong>. ` +
+      `Before anything more about it is sent here, please confirm that it is yours and that you want these e-mails:</p>` +
+      `${LINK_HTML}<p>${NOT_YOU}</p>${SIGNATURE_HTML}`,
+  },
   invitation: {
     subject: (data) =>
       data.added_by
@@ -172,6 +186,11 @@ const DECISION_TEMPLATES: Record<DecisionStatus, Template> = {
       `Nothing more is needed from you. ${REPLY}</p>${NOTE_HTML}${SIGNATURE_HTML}`,
   },
 };
+
+/** Under every message that has one: where to stop them all, as its List-Unsubscribe header says. */
+const UNSUBSCRIBE = 'To get no more e-mail from us at this address';
+const UNSUBSCRIBE_TEXT = `<% if (it.unsubscribe_url) { %>\n--\n${UNSUBSCRIBE}: <%= it.unsubscribe_url %>\n<% } %>`;
+const UNSUBSCRIBE_HTML = `<% if (it.unsubscribe_url) { %><hr><p><small>${UNSUBSCRIBE}: <a href="<%= it.unsubscribe_url %>"><%= it.unsubscribe_url %></a></small></p><% } %>`;
 
 /** The HTML document around a message's body, titled with its subject (already escaped). */
 const LAYOUT = (title: string, body: string) =>
@@ -270,7 +289,10 @@ export function renderMessage(kind: MessageKind, given: MessageData, now = new D
   const subject = template.subject(data).replace(/[\r\n]+/g, ' ');
   return {
     subject,
-    text: text.renderString(template.text, values),
-    html: LAYOUT(html.renderString('<%= it.subject %>', { subject }), html.renderString(template.html, values)),
+    text: text.renderString(template.text + UNSUBSCRIBE_TEXT, values),
+    html: LAYOUT(
+      html.renderString('<%= it.subject %>', { subject }),
+      html.renderString(template.html + UNSUBSCRIBE_HTML, values),
+    ),
   };
 }

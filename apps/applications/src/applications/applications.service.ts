@@ -31,7 +31,7 @@ import { incomeFigures, judgedRent } from './income-to-rent';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicantForms, withFormProgress } from './applicant-forms';
-import { addedBy, joining } from './form-added';
+import { addedBy, addedByEmail, emailTypedOnForm, FORM_STARTED_KEY_PREFIX, joining } from './form-added';
 import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
 
@@ -162,6 +162,8 @@ export class ApplicationsService {
       added_by: addedBy(application, applicant),
       joins: joining(application, applicant)?.primary_name ?? null,
       decision: subjectDecision(application),
+      email_from_form: emailTypedOnForm(application, applicant, shown),
+      added_by_email: addedByEmail(application, applicant),
     };
   }
 
@@ -185,7 +187,7 @@ export class ApplicationsService {
    * own, and doing one again (its first try died) finds the application that try stored.
    */
   async createFromForm(clientId: number, input: ApplicationInput, submission: string): Promise<ApplicationRecord> {
-    const created = await this.store(clientId, input, `form:${submission}`, true);
+    const created = await this.store(clientId, input, `${FORM_STARTED_KEY_PREFIX}${submission}`, true);
     return this.owned(clientId, created.id);
   }
 

@@ -10,6 +10,9 @@ export function formAddedKey(listedBy: number, type: AddedApplicantType, index: 
   return `form:${listedBy}:${type}:${index}`;
 }
 
+/** How the request key of an application that step 1 of the form created starts. */
+export const FORM_STARTED_KEY_PREFIX = 'form:';
+
 const FORM_ADDED_KEY = /^form:(\d+):(co_applicant|guarantor):\d+$/;
 
 /** The id of the applicant whose form listed `applicant`; null for one added otherwise. */
@@ -27,6 +30,24 @@ export function addedBy(application: ApplicationRecord, applicant: ApplicantReco
   const id = listedBy(applicant);
   const lister = id === null ? undefined : application.applicants.find((candidate) => candidate.id === id);
   return lister ? fullName(lister) : null;
+}
+
+/**
+ * Whether the address `shown` (the applicant as its form left it) was typed on the public form,
+ * by the applicant or by the one who named it, rather than given by the integrator: the primary
+ * applicant of an application the form started, one the form named, or one that changed the
+ * integrator's address on the form.
+ */
+export function emailTypedOnForm(application: ApplicationRecord, applicant: ApplicantRecord, shown: ApplicantRecord): boolean {
+  if (listedBy(applicant) !== null) return true;
+  if (applicant.type === 'primary' && (application.request_key ?? '').startsWith(FORM_STARTED_KEY_PREFIX)) return true;
+  return shown.email.trim().toLowerCase() !== applicant.email.trim().toLowerCase();
+}
+
+/** For one the form named: the address of the applicant whose form named it; null otherwise. */
+export function addedByEmail(application: ApplicationRecord, applicant: ApplicantRecord): string | null {
+  const id = listedBy(applicant);
+  return (id === null ? undefined : application.applicants.find((candidate) => candidate.id === id))?.email ?? null;
 }
 
 /** For a co-applicant or guarantor: whose application it joins, and how it came to; null for the primary. */

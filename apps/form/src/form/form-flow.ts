@@ -133,15 +133,7 @@ export class FormFlow {
     action: string,
     body: FormBody = formBody(request),
   ): Promise<FormBody & { nonce: string }> {
-    const retryAfter = await overLimit(this.limiter, 'submission', request, this.submissionsPerMinute);
-    if (retryAfter !== null) {
-      throw new Refusal(
-        429,
-        'Too many submissions',
-        'Too many forms were sent from your network. Wait a minute and try again.',
-        retryAfter,
-      );
-    }
+    await this.countSubmission(request);
     if (body[HONEYPOT_FIELD]) {
       throw new Refusal(400, 'Not sent', 'This form could not be sent. Open it again and fill it in yourself.');
     }
@@ -154,6 +146,19 @@ export class FormFlow {
       );
     }
     return { ...body, nonce };
+  }
+
+  /** Counts a POST against its client address's limit; over it, the refusal. */
+  async countSubmission(request: FastifyRequest): Promise<void> {
+    const retryAfter = await overLimit(this.limiter, 'submission', request, this.submissionsPerMinute);
+    if (retryAfter !== null) {
+      throw new Refusal(
+        429,
+        'Too many submissions',
+        'Too many forms were sent from your network. Wait a minute and try again.',
+        retryAfter,
+      );
+    }
   }
 
   /** The validated input, or the problems the contract found. */

@@ -1,5 +1,5 @@
 import { IsNumber, Matches, Max, Min } from 'class-validator';
-import { isIntegerInRange, isTimeout, ServiceEnvironment } from '@app/config';
+import { HTTP_URL, isIntegerInRange, isTimeout, ServiceEnvironment } from '@app/config';
 
 /**
  * Seconds between attempts to hand a message to the mail server: 10 s, 1 min, 5 min, 15 min,
@@ -10,6 +10,12 @@ export const DEFAULT_MAIL_RETRY_SCHEDULE = '10,60,300,900,1800,3600,7200,14400,2
 
 /** Reminders of a started, unfinished form, at most. */
 export const MAX_REMINDERS = 2;
+
+/** Invitations e-mailed to the people one application's form names, at most (its household holds six). */
+export const FORM_INVITATIONS_PER_APPLICATION = 6;
+
+/** Invitations e-mailed a day to the people named on forms filled in from one applicant's address, at most. */
+export const FORM_INVITATIONS_PER_SENDER_A_DAY = 12;
 
 export class NotificationsEnvironment extends ServiceEnvironment {
   override HTTP_PORT: number = 3006;
@@ -33,6 +39,17 @@ export class NotificationsEnvironment extends ServiceEnvironment {
     message: 'MAIL_RETRY_SCHEDULE must be up to 20 whole numbers of seconds, comma separated',
   })
   MAIL_RETRY_SCHEDULE: string = DEFAULT_MAIL_RETRY_SCHEDULE;
+
+  /**
+   * Where applicants reach the form: the links an e-mail carries to confirm its address or to
+   * stop every e-mail to it start with it.
+   */
+  @Matches(HTTP_URL, { message: 'APPLY_BASE_URL must be an absolute http(s) URL' })
+  APPLY_BASE_URL: string = 'http://localhost:3003';
+
+  /** Messages handed to the mail server a day for one address, whatever client they are from; the rest wait for the next day. */
+  @isIntegerInRange('MAIL_DAILY_LIMIT_PER_ADDRESS', 1, 1000)
+  MAIL_DAILY_LIMIT_PER_ADDRESS: number = 10;
 
   /** Messages one instance has under way at once. */
   @isIntegerInRange('MAIL_CONCURRENCY', 1, 100)

@@ -1,11 +1,13 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import {
+  AddressLinkAnswer,
   DomainEvent,
   DomainEventName,
   EVENTS_EXCHANGE,
   InvitationNotice,
   MessageKind,
+  MessageStatus,
   NOTIFICATION_INVITATIONS_QUEUE,
   queueName,
   ScreeningAgency,
@@ -20,10 +22,23 @@ import {
   SenderCheck,
 } from '@app/messaging';
 import { countNotificationEvent, countNotificationMessage } from '@app/observability';
-import { MAX_REMINDERS, NotificationsEnvironment } from '../config/notifications.environment';
+import {
+  FORM_INVITATIONS_PER_APPLICATION,
+  FORM_INVITATIONS_PER_SENDER_A_DAY,
+  MAX_REMINDERS,
+  NotificationsEnvironment,
+} from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
 import { DecisionData, renderMessage } from '@app/mail';
-import { afterFailure, MessageRecord, newMessageRecord, queueAfterClaim } from '../messages/message-record';
+import { AddressBook, addressDigest } from '../addresses/address-book';
+import {
+  afterFailure,
+  MessageDraft,
+  messageKey,
+  MessageRecord,
+  newMessageRecord,
+  queueAfterClaim,
+} from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';
 import { ApplicantsClient } from './applicants.client';
@@ -73,7 +88,13 @@ interface Recipient {
   form_url?: string | null;
   /** For a decision's message: what was decided. */
   decided?: DecisionData;
+  /** Whether the address was typed on the public form: nothing but its confirmation goes there until it is confirmed. */
+  email_from_form?: boolean;
+  /** For one named on the form: the address of the applicant who named it. */
+  added_by_email?: string | null;
 }
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * How long one instance holds a message it is handing to the mail server, in SMTP timeouts. Its
@@ -118,6 +139,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
 
   constructor(
     private readonly messages: MessageStore,
+    private readonly addresses: AddressBook,
     private readonly settings: SettingsStore,
     private readonly mailer: Mailer,
     private readonly applicants: ApplicantsClient,
@@ -283,11 +305,17 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
    * Stores the message once under its key and queues its sending. The same event again finds it
    * stored and queues nothing, unless no attempt was made yet (see queueAfterClaim): an attempt
    * skips a message sent meanwhile. Every message about an application carries the page where
-   * the addressee can withdraw it, beside its form link.
+   * the addressee can withdraw it, beside its form link, and every message the page that stops
+   * all e-mail to its address. A message to an address that asked for none is stored
+   * `suppressed`; to an address typed on the form and not confirmed, `held`, and the address is
+   * sent the one message that asks it to confirm.
    */
   private async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
     const settings = await this.settings.get(recipient.client_id);
     const now = new Date();
+    const address = addressDigest(recipient.email);
+    const unsubscribe = await this.addresses.newLink('unsubscribe', address, recipient.client_id, recipient.property_name);
+    const listUnsubscribe = this.mailLink('unsubscribe', unsubscribe);
     const content = renderMessage(
       kind,
       {
@@ -298,31 +326,99 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
         added_by: recipient.added_by ?? null,
         joins: recipient.joins ?? null,
         expires_at: recipient.expires_at ?? null,
-        withdraw_url: withdrawUrlOf(recipient.form_url),
+        withdraw_url: kind === 'address_confirmation' ? null : withdrawUrlOf(recipient.form_url),
         decision: recipient.decided ?? null,
+        unsubscribe_url: listUnsubscribe,
       },
       now,
     );
-    const record = newMessageRecord(
-      {
-        source,
-        kind,
-        to: recipient.email,
-        client_id: recipient.client_id,
-        application_id: recipient.application_id,
-        applicant_id: recipient.applicant_id,
-        property_id: recipient.property_id,
-        from_name: settings.sender_name,
-        reply_to: settings.reply_to,
-        content,
-      },
-      this.env.MAIL_FROM,
-      now,
-    );
+    const draft: Omit<MessageDraft, 'status'> = {
+      source,
+      kind,
+      to: recipient.email,
+      client_id: recipient.client_id,
+      application_id: recipient.application_id,
+      applicant_id: recipient.applicant_id,
+      property_id: recipient.property_id,
+      from_name: settings.sender_name,
+      reply_to: settings.reply_to,
+      content,
+      list_unsubscribe: listUnsubscribe,
+    };
+    const key = messageKey(source, kind, recipient.email);
+    const status = await this.statusOf(kind, recipient, address, key, now);
+    const record = newMessageRecord({ ...draft, status }, this.env.MAIL_FROM, now);
     const created = await this.messages.create(record);
-    countNotificationMessage(kind, created ? 'made' : 'already_made');
+    countNotificationMessage(kind, created ? (status === 'pending' ? 'made' : status) : 'already_made');
     const stored = created ? record : await this.messages.find(record._id);
+    if (stored?.status === 'held') {
+      // Also when the event came again: the try that stored it may have stopped before this.
+      await this.addresses.hold(recipient.client_id, address, key);
+      await this.askToConfirm(recipient, address);
+      // Confirmed while this was being held: its release may have read the list before it was in.
+      if (await this.addresses.isConfirmed(recipient.client_id, address)) await this.release(key);
+      return;
+    }
     if (queueAfterClaim(created, stored)) await this.broker!.publish('', this.names.outgoing, { key: record._id, retry: 0 });
+  }
+
+  /**
+   * What a new message starts as: `suppressed` for an address on the suppression list, or an
+   * invitation from the form past its caps (per application, and a day per address of the one
+   * who named the people); `held` for an address typed on the form that its client's messages
+   * have not had confirmed; else `pending`.
+   */
+  private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date) {
+    if (await this.addresses.isSuppressed(address)) return 'suppressed';
+    if (kind === 'invitation' && recipient.added_by_email && recipient.application_id !== null) {
+      const day = utcDay(now);
+      const withinCaps =
+        (await this.addresses.takePlace(`invited:${recipient.application_id}`, FORM_INVITATIONS_PER_APPLICATION, key)) &&
+        (await this.addresses.takePlace(
+          `invited-by:${addressDigest(recipient.added_by_email)}:${day}`,
+          FORM_INVITATIONS_PER_SENDER_A_DAY,
+          key,
+          new Date(Date.parse(day) + 2 * DAY_MS),
+        ));
+      if (!withinCaps) return 'suppressed';
+    }
+    if (kind === 'address_confirmation' || !recipient.email_from_form) return 'pending';
+    return (await this.addresses.isConfirmed(recipient.client_id, address)) ? 'pending' : 'held';
+  }
+
+  /** The one message that asks an address typed on the form to be confirmed, once per client and address. */
+  private async askToConfirm(recipient: Recipient, address: string): Promise<void> {
+    const token = await this.addresses.newLink('confirm', address, recipient.client_id, recipient.property_name);
+    const asked: Recipient = { ...recipient, added_by: null, joins: null, expires_at: null, decided: undefined };
+    await this.compose(`address:${recipient.client_id}`, 'address_confirmation', asked, this.mailLink('confirm', token));
+  }
+
+  /** An address confirmed by the link its confirmation carried: its held messages go. */
+  async confirmAddress(tokenDigest: string): Promise<AddressLinkAnswer | null> {
+    const link = await this.addresses.findLink(tokenDigest, 'confirm');
+    if (!link) return null;
+    await this.addresses.confirm(link.client_id, link.address);
+    for (const key of await this.addresses.heldMessages(link.client_id, link.address)) await this.release(key);
+    return { property_name: link.property_name };
+  }
+
+  /** An address whose e-mail's List-Unsubscribe was followed: no message is sent to it any more. */
+  async unsubscribe(tokenDigest: string): Promise<AddressLinkAnswer | null> {
+    const link = await this.addresses.findLink(tokenDigest, 'unsubscribe');
+    if (!link) return null;
+    await this.addresses.suppress(link.address);
+    return { property_name: link.property_name };
+  }
+
+  /** Queues a held message, once confirmed; instances that both do send it once (the lease). */
+  private async release(key: string): Promise<void> {
+    if ((await this.messages.find(key))?.status !== 'held') return;
+    await this.messages.update(key, { status: 'pending' });
+    await this.broker!.publish('', this.names.outgoing, { key, retry: 0 });
+  }
+
+  private mailLink(purpose: 'confirm' | 'unsubscribe', token: string): string {
+    return `${this.env.APPLY_BASE_URL.replace(/\/+$/, '')}/mail/${purpose}/${token}`;
   }
 
   /**
@@ -332,11 +428,32 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
    */
   private async attempt(task: SendTask): Promise<void> {
     const message = await this.messages.find(task.key);
-    if (!message || message.status === 'sent' || message.status === 'failed') return;
+    if (!message || !SENDABLE.includes(message.status)) return;
+    const address = addressDigest(message.to);
+    if (await this.addresses.isSuppressed(address)) {
+      await this.messages.update(task.key, { status: 'suppressed', content: null, list_unsubscribe: null, lease_until: null });
+      countNotificationMessage(message.kind, 'suppressed');
+      return;
+    }
     const now = new Date();
     const until = new Date(now.getTime() + LEASE_FACTOR * this.env.SMTP_TIMEOUT_MS);
     if (!(await this.messages.lease(task.key, now, until))) {
       await this.broker!.publish('', this.retryQueue(this.schedule[0]), task);
+      return;
+    }
+    const day = utcDay(now);
+    const dailyPlace = this.addresses.takePlace(
+      `sent:${address}:${day}`,
+      this.env.MAIL_DAILY_LIMIT_PER_ADDRESS,
+      task.key,
+      new Date(Date.parse(day) + 2 * DAY_MS),
+    );
+    if (!(await dailyPlace)) {
+      // The address has had its day's messages, from whichever clients: this one waits, as long
+      // as the longest retry, without counting as one.
+      await this.messages.update(task.key, { lease_until: null });
+      await this.broker!.publish('', this.retryQueue(Math.max(...this.schedule)), task);
+      countNotificationMessage(message.kind, 'over_daily_limit');
       return;
     }
     const attempts = message.attempts + 1;
@@ -354,6 +471,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
           last_error: lastError,
           lease_until: null,
           content: null,
+          list_unsubscribe: null,
         });
         return;
       }
@@ -372,6 +490,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       last_error: null,
       lease_until: null,
       content: null,
+      list_unsubscribe: null,
     });
     countNotificationMessage(message.kind, 'sent');
   }
@@ -386,6 +505,14 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       clearTimeout(timer);
     }
   }
+}
+
+/** The statuses of a message an attempt may send. */
+const SENDABLE: MessageStatus[] = ['pending', 'retrying'];
+
+/** The UTC day of `at`, as YYYY-MM-DD: a daily cap's places are the day's. */
+function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
 }
 
 /** The form's page where the applicant whose form link is `formUrl` withdraws its application. */

@@ -45,7 +45,13 @@ export class Mailer implements OnModuleDestroy {
       subject: content.subject,
       text: content.text,
       html: content.html,
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      headers: {
+        'Auto-Submitted': 'auto-generated',
+        // One click in the reader (RFC 8058) puts the address on the suppression list.
+        ...(message.list_unsubscribe
+          ? { 'List-Unsubscribe': `<${message.list_unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+          : {}),
+      },
     });
   }
 

@@ -29,6 +29,16 @@ describe('message records', () => {
     expect(messageIdFor(messageKey('evt_2', 'invitation', 'ada@example.test'), 'a@b')).not.toBe(messageIdFor(key, 'a@b'));
   });
 
+  it('drop what a suppressed message would have sent: it never will be', () => {
+    const record = newMessageRecord(draftOf({ status: 'suppressed' }), 'apply@mail.example.test', NOW);
+    expect(record).toMatchObject({ status: 'suppressed', content: null, list_unsubscribe: null, attempts: 0 });
+    expect(newMessageRecord(draftOf({ status: 'held' }), 'a@b', NOW)).toMatchObject({
+      status: 'held',
+      content: draft.content,
+      list_unsubscribe: draft.list_unsubscribe,
+    });
+  });
+
   it('start pending, unattempted, with the content to send', () => {
     const record = newMessageRecord(draft, 'apply@mail.example.test', NOW);
     const { source, ...fields } = draft;

@@ -13,6 +13,8 @@ export function draftOf(changes: Partial<MessageDraft> = {}): MessageDraft {
     from_name: null,
     reply_to: null,
     content: { subject: 's', text: 't', html: 'h' },
+    list_unsubscribe: 'https://apply.example.test/mail/unsubscribe/u1',
+    status: 'pending',
     ...changes,
   };
 }

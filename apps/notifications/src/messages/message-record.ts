@@ -21,6 +21,11 @@ export interface MessageRecord {
   reply_to: string | null;
   /** Until it is sent or given up; then dropped, since it holds the addressee's form link. */
   content: MailContent | null;
+  /**
+   * The page that stops every e-mail to the address, for the List-Unsubscribe header; dropped with
+   * the content. Absent on messages stored before it was sent.
+   */
+  list_unsubscribe?: string | null;
   status: MessageStatus;
   attempts: number;
   last_error: string | null;
@@ -42,6 +47,9 @@ export interface MessageDraft {
   from_name: string | null;
   reply_to: string | null;
   content: MailContent;
+  list_unsubscribe: string | null;
+  /** `held` until its address is confirmed, `suppressed` never to be sent; `pending` otherwise. */
+  status: Extract<MessageStatus, 'pending' | 'held' | 'suppressed'>;
 }
 
 export function messageKey(source: string, kind: MessageKind, to: string): string {
@@ -57,11 +65,12 @@ export function messageIdFor(key: string, mailFrom: string): string {
 export function newMessageRecord(draft: MessageDraft, mailFrom: string, now: Date): MessageRecord {
   const { source, ...fields } = draft;
   const key = messageKey(source, draft.kind, draft.to);
+  const unsent = draft.status === 'suppressed' ? { content: null, list_unsubscribe: null } : {};
   return {
     _id: key,
     message_id: messageIdFor(key, mailFrom),
     ...fields,
-    status: 'pending',
+    ...unsent,
     attempts: 0,
     last_error: null,
     lease_until: null,

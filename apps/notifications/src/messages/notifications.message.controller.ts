@@ -1,6 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  AddressLinkAnswer,
+  AddressLinkMessage,
   ClientScoped,
   MessageListResponse,
   NotificationSettingsResponse,
@@ -12,6 +14,8 @@ import {
   readApplicantRef,
   requireClientId,
 } from '@app/contracts';
+import { NotificationWorker } from '../dispatch/notification-worker';
+import { FORM_TOKEN } from '@app/crypto';
 import { toMessageRepresentation } from './message-record';
 import { MessageStore } from './message-store';
 import { SettingsStore } from '../settings/settings-store';
@@ -21,6 +25,7 @@ export class NotificationsMessageController {
   constructor(
     private readonly settings: SettingsStore,
     private readonly messages: MessageStore,
+    private readonly worker: NotificationWorker,
   ) {}
 
   @MessagePattern(NOTIFICATIONS.GET_SETTINGS)
@@ -42,4 +47,21 @@ export class NotificationsMessageController {
     const records = await this.messages.listForApplicant(clientId, applicationId, id);
     return { messages: records.map(toMessageRepresentation) };
   }
+
+  /** The form's page of an e-mail's confirmation link, followed: null when no e-mail carried it. */
+  @MessagePattern(NOTIFICATIONS.CONFIRM_ADDRESS)
+  async confirmAddress(@Payload() message: AddressLinkMessage): Promise<AddressLinkAnswer | null> {
+    return isTokenDigest(message) ? this.worker.confirmAddress(message.token_digest) : null;
+  }
+
+  /** The form's page of an e-mail's List-Unsubscribe link, followed: null when no e-mail carried it. */
+  @MessagePattern(NOTIFICATIONS.UNSUBSCRIBE)
+  async unsubscribe(@Payload() message: AddressLinkMessage): Promise<AddressLinkAnswer | null> {
+    return isTokenDigest(message) ? this.worker.unsubscribe(message.token_digest) : null;
+  }
+}
+
+/** A digest such as the form makes of a link's token; anything else names no link. */
+function isTokenDigest(message: AddressLinkMessage | undefined): message is AddressLinkMessage {
+  return typeof message?.token_digest === 'string' && FORM_TOKEN.test(message.token_digest);
 }

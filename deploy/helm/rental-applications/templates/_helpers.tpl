@@ -130,7 +130,8 @@ values; the app's own `env` is added after). Takes (dict "root" $ "app" <app>).
 {{- $_ := set $env "TRUSTED_SENDERS" $sender.gateway }}
 {{- $_ := set $env "EVENT_PUBLISHERS" $eventPublishers }}
 {{- else if eq .app "notifications" }}
-{{- $_ := set $env "TRUSTED_SENDERS" $sender.gateway }}
+{{- $_ := set $env "APPLY_BASE_URL" $v.applyBaseUrl }}
+{{- $_ := set $env "TRUSTED_SENDERS" (list $sender.gateway $sender.form | join ",") }}
 {{- $_ := set $env "EVENT_PUBLISHERS" $eventPublishers }}
 {{- $_ := set $env "MAIL_FROM" $v.smtp.mailFrom }}
 {{- end }}

@@ -97,10 +97,10 @@ export class NotificationSettingsResponse {
   notification_settings: NotificationSettingsRepresentation;
 }
 
-export const MESSAGE_KINDS = ['invitation', 'confirmation', 'reminder', 'decision'] as const;
+export const MESSAGE_KINDS = ['invitation', 'confirmation', 'reminder', 'decision', 'address_confirmation'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
-export const MESSAGE_STATUSES = ['pending', 'retrying', 'sent', 'failed'] as const;
+export const MESSAGE_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'held', 'suppressed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** One e-mail to an applicant, as the messages list shows it: never its content. */
@@ -119,7 +119,10 @@ export class MessageRepresentation {
 
   @ApiProperty({
     enum: MESSAGE_STATUSES,
-    description: '`retrying` while the mail server has not taken it; `failed` once given up (after 24 hours of retries).',
+    description:
+      '`retrying` while the mail server has not taken it; `failed` once given up (after 24 hours of retries); `held` ' +
+      'while its address, typed on the form, is not confirmed; `suppressed` when it is never to be sent (its address ' +
+      'unsubscribed, or the form named more people than the caps on invitations allow).',
     example: 'sent',
   })
   status: MessageStatus;
@@ -151,6 +154,7 @@ export const MESSAGE_PREVIEW_CASES = [
   'decision_declined',
   'decision_declined_screening_report',
   'decision_withdrawn',
+  'address_confirmation',
 ] as const;
 export type MessagePreviewCase = (typeof MESSAGE_PREVIEW_CASES)[number];
 
@@ -161,7 +165,8 @@ export class MessagePreview {
     description:
       'Which message: invitation (to join an application added through the API), invitation_from_form (to one the ' +
       'primary applicant named on the form), property_invitation (to a property’s form), reminder, confirmation, ' +
-      'one per decision, and decision_declined_screening_report (a decline with the adverse action notice).',
+      'one per decision, decision_declined_screening_report (a decline with the adverse action notice), and ' +
+      'address_confirmation (the one message an address typed on the form gets before it is confirmed).',
     example: 'decision_declined_screening_report',
   })
   case: MessagePreviewCase;

@@ -82,7 +82,10 @@ export function countNotificationEvent(event: string): void {
 }
 
 /** For the notifications service: counts one step of one e-mail. */
-export function countNotificationMessage(kind: string, step: 'made' | 'already_made' | 'sent' | 'retried' | 'given_up'): void {
+export function countNotificationMessage(
+  kind: string,
+  step: 'made' | 'already_made' | 'held' | 'suppressed' | 'over_daily_limit' | 'sent' | 'retried' | 'given_up',
+): void {
   notificationMessages.inc({ kind, step });
 }
 

@@ -1,0 +1,106 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { AddressLinkAnswer, AddressLinkMessage, NOTIFICATIONS } from '@app/contracts';
+import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
+import { FormBackends } from '../backends/form-backends';
+import { FormFlow, Refusal } from '../form/form-flow';
+
+const UNKNOWN_LINK = new Refusal(
+  404,
+  'Link not found',
+  'This link is not one our e-mails carried, or it was copied incompletely. Open it again from the e-mail.',
+);
+
+/**
+ * The links an e-mail carries about its own address. The confirmation link asks for a click on
+ * its page (a POST with the form's CSRF token), since a mail scanner that fetches every link must
+ * not confirm an address for its owner. The List-Unsubscribe link is also posted to by the reader
+ * itself, with `List-Unsubscribe=One-Click` and no token (RFC 8058): that POST needs none, the
+ * link being the secret, and stopping mail is never worse than sending it.
+ */
+@Controller('mail')
+export class MailLinksHttpController {
+  constructor(
+    private readonly flow: FormFlow,
+    private readonly backends: FormBackends,
+  ) {}
+
+  @Get('confirm/:token')
+  async confirmation(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.flow.answer(reply, false, async () => {
+      const action = `/mail/confirm/${linkToken(token)}`;
+      return this.flow.pages.send(reply, 200, 'mail-link', {
+        title: 'Confirm your e-mail address',
+        iframe: false,
+        message: 'Confirm that this address is yours and that you want the e-mails about your rental application.',
+        action,
+        csrf: this.flow.csrf.issue(action),
+        button: 'Confirm my address',
+      });
+    });
+  }
+
+  @Post('confirm/:token')
+  async confirm(
+    @Param('token') token: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    return this.flow.answer(reply, false, async () => {
+      const action = `/mail/confirm/${linkToken(token)}`;
+      await this.flow.submitted(request, action);
+      const answer = await this.follow(NOTIFICATIONS.CONFIRM_ADDRESS, token);
+      return this.flow.pages.send(reply, 200, 'message', {
+        title: 'Address confirmed',
+        iframe: false,
+        message: `Thank you. The e-mails about your application for ${answer.property_name} will reach you at this address.`,
+      });
+    });
+  }
+
+  @Get('unsubscribe/:token')
+  async unsubscription(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.flow.answer(reply, false, async () => {
+      const action = `/mail/unsubscribe/${linkToken(token)}`;
+      return this.flow.pages.send(reply, 200, 'mail-link', {
+        title: 'Stop e-mails to this address',
+        iframe: false,
+        message: 'No e-mail of ours, about any application, will be sent to this address again.',
+        action,
+        csrf: this.flow.csrf.issue(action),
+        button: 'Stop the e-mails',
+      });
+    });
+  }
+
+  @Post('unsubscribe/:token')
+  async unsubscribe(
+    @Param('token') token: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    return this.flow.answer(reply, false, async () => {
+      linkToken(token);
+      await this.flow.countSubmission(request);
+      await this.follow(NOTIFICATIONS.UNSUBSCRIBE, token);
+      return this.flow.pages.send(reply, 200, 'message', {
+        title: 'E-mails stopped',
+        iframe: false,
+        message: 'No more e-mail of ours will be sent to this address.',
+      });
+    });
+  }
+
+  private async follow(pattern: string, token: string): Promise<AddressLinkAnswer> {
+    const message: AddressLinkMessage = { token_digest: formTokenDigest(token) };
+    const answer = await this.backends.notifications<AddressLinkAnswer | null>(pattern, message);
+    if (!answer) throw UNKNOWN_LINK;
+    return answer;
+  }
+}
+
+/** The token of a link, or the page that says the link is unknown. */
+function linkToken(token: string): string {
+  if (!FORM_TOKEN.test(token)) throw UNKNOWN_LINK;
+  return token;
+}

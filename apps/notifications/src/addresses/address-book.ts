@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { formTokenDigest } from '@app/crypto';
+import { BackgroundPurge, claimed, ignoreExistingCollection, PositionLists } from '@app/persistence';
+
+/** What a link in an e-mail does for the address it was sent to. */
+export type AddressLinkPurpose = 'confirm' | 'unsubscribe';
+
+/** A link an e-mail carried, under the digest of its token: the token itself is only in the e-mail. */
+interface AddressLink {
+  _id: string;
+  purpose: AddressLinkPurpose;
+  address: string;
+  client_id: number;
+  property_name: string;
+  created_at: Date;
+}
+
+/**
+ * A fact about an address, under `_id` alone (insert-once, so instances at once make it once):
+ * `suppressed:<address>`, `confirmed:<client>:<address>`, or one of a cap's places
+ * `<cap>:<n>`, taken by the message `key`. Places of a day's cap expire with it.
+ */
+interface AddressMark {
+  _id: string;
+  at: Date;
+  key?: string;
+  expires_at?: Date;
+}
+
+/** How often the places of past days' caps are removed. */
+const PURGE_EVERY_MS = 3600 * 1000;
+/** Marks expired removed per round trip of the purge. */
+const PURGE_BATCH = 500;
+/** Held messages read per round trip when an address is confirmed. */
+const HELD_READ = 100;
+
+/** An address as the book keeps it: a digest of it lowercased, so that nothing here names anyone. */
+export function addressDigest(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+}
+
+/**
+ * What the notifications service knows of the addresses it mails, in its own database: the links
+ * its e-mails carried (confirm the address, stop every e-mail to it), the addresses that asked for
+ * no more mail (for every client), the addresses confirmed for a client, the places taken under
+ * each cap, and the messages held until their address is confirmed.
+ */
+@Injectable()
+export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly held: PositionLists<string>;
+  private readonly purge = new BackgroundPurge('places of past days’ caps', PURGE_EVERY_MS, () => this.purgeExpired());
+
+  constructor(@InjectConnection() private readonly connection: Connection) {
+    this.held = new PositionLists<string>(connection, 'held_messages', 'message_key');
+  }
+
+  onApplicationBootstrap(): void {
+    this.purge.start();
+  }
+
+  onModuleDestroy(): void {
+    this.purge.stop();
+  }
+
+  private get links() {
+    return this.connection.collection<AddressLink>('address_links');
+  }
+
+  private get marks() {
+    return this.connection.collection<AddressMark>('address_marks');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.connection.createCollection('address_links').catch(ignoreExistingCollection);
+    await this.connection.createCollection('address_marks').catch(ignoreExistingCollection);
+    await this.held.createCollection();
+  }
+
+  /** A new link for an e-mail to `address`: its token, for the e-mail; only its digest is kept. */
+  async newLink(purpose: AddressLinkPurpose, address: string, clientId: number, propertyName: string): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.links.insertOne({
+      _id: formTokenDigest(token),
+      purpose,
+      address,
+      client_id: clientId,
+      property_name: propertyName,
+      created_at: new Date(),
+    });
+    return token;
+  }
+
+  async findLink(tokenDigest: string, purpose: AddressLinkPurpose): Promise<AddressLink | null> {
+    const link = await this.links.findOne({ _id: tokenDigest });
+    return link?.purpose === purpose ? link : null;
+  }
+
+  async isSuppressed(address: string): Promise<boolean> {
+    return (await this.marks.findOne({ _id: `suppressed:${address}` }, { projection: { _id: 1 } })) !== null;
+  }
+
+  async suppress(address: string): Promise<void> {
+    await claimed(this.marks.insertOne({ _id: `suppressed:${address}`, at: new Date() }));
+  }
+
+  async isConfirmed(clientId: number, address: string): Promise<boolean> {
+    return (await this.marks.findOne({ _id: `confirmed:${clientId}:${address}` }, { projection: { _id: 1 } })) !== null;
+  }
+
+  async confirm(clientId: number, address: string): Promise<void> {
+    await claimed(this.marks.insertOne({ _id: `confirmed:${clientId}:${address}`, at: new Date() }));
+  }
+
+  /**
+   * Takes one of the `count` places of cap `cap` for message `key`, each place an insert-once
+   * mark: true when it has one. The same message asking again finds the place it took, so a
+   * retried or redelivered message is counted once.
+   */
+  async takePlace(cap: string, count: number, key: string, expiresAt?: Date): Promise<boolean> {
+    for (let n = 1; n <= count; n++) {
+      const _id = `${cap}:${n}`;
+      const mark: AddressMark = { _id, at: new Date(), key, ...(expiresAt ? { expires_at: expiresAt } : {}) };
+      if (await claimed(this.marks.insertOne(mark))) return true;
+      if ((await this.marks.findOne({ _id }))?.key === key) return true;
+    }
+    return false;
+  }
+
+  /** Puts the message in the list of those waiting for the client's `address` to be confirmed. */
+  async hold(clientId: number, address: string, key: string): Promise<void> {
+    await this.held.append(heldList(clientId, address), key);
+  }
+
+  /** The messages held for the client's `address`, newest first. */
+  async heldMessages(clientId: number, address: string): Promise<string[]> {
+    const name = heldList(clientId, address);
+    const keys: string[] = [];
+    for (let position = await this.held.head(name); position >= 1; position -= HELD_READ) {
+      keys.push(...(await this.held.read(name, position, HELD_READ)).map((entry) => entry.id));
+    }
+    return keys;
+  }
+
+  /** Removes the places of caps that have expired; reads every mark on FerretDB, so only in the background. */
+  async purgeExpired(now = new Date()): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const batch = await this.marks
+        .find({ expires_at: { $lt: now } }, { projection: { _id: 1 } })
+        .limit(PURGE_BATCH)
+        .toArray();
+      if (batch.length === 0) return purged;
+      purged += (await this.marks.deleteMany({ _id: { $in: batch.map(({ _id }) => _id) } })).deletedCount;
+      if (batch.length < PURGE_BATCH) return purged;
+    }
+  }
+}
+
+function heldList(clientId: number, address: string): string {
+  return `${clientId}:${address}`;
+}
