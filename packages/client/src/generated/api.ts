@@ -2578,15 +2578,15 @@ export interface components {
              * @example invitation
              * @enum {string}
              */
-            kind: "invitation" | "confirmation" | "reminder" | "decision";
+            kind: "invitation" | "confirmation" | "reminder" | "decision" | "address_confirmation";
             /** @example ada@example.com */
             to: string;
             /**
-             * @description `retrying` while the mail server has not taken it; `failed` once given up (after 24 hours of retries).
+             * @description `retrying` while the mail server has not taken it; `failed` once given up (after 24 hours of retries); `held` while its address, typed on the form, is not confirmed; `suppressed` when it is never to be sent (its address unsubscribed, or the form named more people than the caps on invitations allow).
              * @example sent
              * @enum {string}
              */
-            status: "pending" | "retrying" | "sent" | "failed";
+            status: "pending" | "retrying" | "sent" | "failed" | "held" | "suppressed";
             /**
              * Format: int64
              * @description Attempts made to hand it to the mail server.
@@ -2610,16 +2610,16 @@ export interface components {
         };
         MessagePreview: {
             /**
-             * @description Which message: invitation (to join an application added through the API), invitation_from_form (to one the primary applicant named on the form), property_invitation (to a property’s form), reminder, confirmation, one per decision, and decision_declined_screening_report (a decline with the adverse action notice).
+             * @description Which message: invitation (to join an application added through the API), invitation_from_form (to one the primary applicant named on the form), property_invitation (to a property’s form), reminder, confirmation, one per decision, decision_declined_screening_report (a decline with the adverse action notice), and address_confirmation (the one message an address typed on the form gets before it is confirmed).
              * @example decision_declined_screening_report
              * @enum {string}
              */
-            case: "invitation" | "invitation_from_form" | "property_invitation" | "reminder" | "confirmation" | "decision_approved" | "decision_conditionally_approved" | "decision_declined" | "decision_declined_screening_report" | "decision_withdrawn";
+            case: "invitation" | "invitation_from_form" | "property_invitation" | "reminder" | "confirmation" | "decision_approved" | "decision_conditionally_approved" | "decision_declined" | "decision_declined_screening_report" | "decision_withdrawn" | "address_confirmation";
             /**
              * @example decision
              * @enum {string}
              */
-            kind: "invitation" | "confirmation" | "reminder" | "decision";
+            kind: "invitation" | "confirmation" | "reminder" | "decision" | "address_confirmation";
             /** @example Your application for Maple Street Apartments, Unit 4B */
             subject: string;
             /**
