@@ -359,7 +359,14 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
       if (await this.addresses.isConfirmed(recipient.client_id, address)) await this.release(key);
       return;
     }
-    if (queueAfterClaim(created, stored)) await this.broker!.publish('', this.names.outgoing, { key: record._id, retry: 0 });
+    const queued = !created && stored?.status === 'pending' && (await this.messages.isQueued(key));
+    if (queueAfterClaim(created, stored, queued)) await this.queue(key);
+  }
+
+  /** Queues the message's first attempt, then marks it queued: a redelivered event queues no second. */
+  private async queue(key: string): Promise<void> {
+    await this.broker!.publish('', this.names.outgoing, { key, retry: 0 });
+    await this.messages.markQueued(key);
   }
 
   /**
@@ -414,7 +421,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   private async release(key: string): Promise<void> {
     if ((await this.messages.find(key))?.status !== 'held') return;
     await this.messages.update(key, { status: 'pending' });
-    await this.broker!.publish('', this.names.outgoing, { key, retry: 0 });
+    await this.queue(key);
   }
 
   private mailLink(purpose: 'confirm' | 'unsubscribe', token: string): string {

@@ -60,18 +60,24 @@ describe('message records', () => {
     const stored = (changes: Partial<MessageRecord>) => ({ ...newMessageRecord(draft, 'a@b', NOW), ...changes });
 
     it('queues a message this claim stored', () => {
-      expect(queueAfterClaim(true, null)).toBe(true);
+      expect(queueAfterClaim(true, null, false)).toBe(true);
     });
 
     it('queues again one stored before but never attempted: the try that stored it may have stopped before queueing it', () => {
-      expect(queueAfterClaim(false, stored({}))).toBe(true);
+      expect(queueAfterClaim(false, stored({}), false)).toBe(true);
+    });
+
+    it('queues nothing for one stored and queued before, not yet attempted: the task would only wait out the first one’s lease', () => {
+      expect(queueAfterClaim(false, stored({}), true)).toBe(false);
     });
 
     it('queues nothing for a message attempted, sent or given up: a redelivered event sends nothing twice', () => {
-      expect(queueAfterClaim(false, stored({ status: 'sent', attempts: 1 }))).toBe(false);
-      expect(queueAfterClaim(false, stored({ status: 'retrying', attempts: 2 }))).toBe(false);
-      expect(queueAfterClaim(false, stored({ status: 'failed', attempts: 3 }))).toBe(false);
-      expect(queueAfterClaim(false, null)).toBe(false);
+      expect(queueAfterClaim(false, stored({ status: 'sent', attempts: 1 }), false)).toBe(false);
+      expect(queueAfterClaim(false, stored({ status: 'retrying', attempts: 2 }), false)).toBe(false);
+      expect(queueAfterClaim(false, stored({ status: 'failed', attempts: 3 }), false)).toBe(false);
+      expect(queueAfterClaim(false, null, false)).toBe(false);
+      expect(queueAfterClaim(false, stored({ status: 'held' }), false)).toBe(false);
+      expect(queueAfterClaim(false, stored({ status: 'suppressed' }), false)).toBe(false);
     });
   });
 

@@ -81,12 +81,14 @@ export function newMessageRecord(draft: MessageDraft, mailFrom: string, now: Dat
 
 /**
  * Whether a message found on claiming it is to be queued for sending. A new one is. One that was
- * stored already (the event came again) only while no attempt has been made: the try that stored
- * it may have stopped before it queued it. Once attempted, its retries are the broker's.
+ * stored already (the event came again) only while no attempt has been made and its marker says
+ * it was never queued: the try that stored it may have stopped before it queued it. A task queued
+ * twice would only wait out the first one's lease and be dropped. Once attempted, its retries are
+ * the broker's.
  */
-export function queueAfterClaim(created: boolean, stored: MessageRecord | null): boolean {
+export function queueAfterClaim(created: boolean, stored: MessageRecord | null, queued: boolean): boolean {
   if (created) return true;
-  return stored !== null && stored.status === 'pending' && stored.attempts === 0;
+  return !queued && stored !== null && stored.status === 'pending' && stored.attempts === 0;
 }
 
 /** What follows a failed attempt: the retry (seconds to wait) or, with the schedule spent, giving up. */

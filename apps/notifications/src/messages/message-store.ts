@@ -14,8 +14,23 @@ export class MessageStore implements OnModuleInit {
     return this.connection.collection<MessageRecord>('messages');
   }
 
+  /** `<message key>` once its first send task is queued: insert-once, as FerretDB's updates are not atomic. */
+  private get queued() {
+    return this.connection.collection<{ _id: string; at: Date }>('messages_queued');
+  }
+
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection('messages').catch(ignoreExistingCollection);
+    await this.connection.createCollection('messages_queued').catch(ignoreExistingCollection);
+  }
+
+  /** Records that the message's first send task is queued; once, whoever records it. */
+  async markQueued(key: string): Promise<void> {
+    await claimed(this.queued.insertOne({ _id: key, at: new Date() }));
+  }
+
+  async isQueued(key: string): Promise<boolean> {
+    return (await this.queued.findOne({ _id: key }, { projection: { _id: 1 } })) !== null;
   }
 
   /** Stores the message; false when one is stored under its key already. */
