@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     form: true,
     env: {
       FORM_RATE_LIMIT_PER_MINUTE: '1000000',
+      FORM_UPLOADS_PER_HOUR: '1000000',
       // Preset 3 asks for documents.
       CLIENT_DEFAULTS: '1:3:1',
       API_KEYS: `${KEYS.clientOne}:1,${READER_KEY}:1`,

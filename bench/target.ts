@@ -43,6 +43,7 @@ export async function startTarget(
     RATE_LIMIT_BURST: '1000000',
     // Nor the form's per-address limit: every submission comes from 127.0.0.1 (its highest value).
     FORM_RATE_LIMIT_PER_MINUTE: '1000000',
+    FORM_UPLOADS_PER_HOUR: '1000000',
     FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
     DB_COMMAND_METRICS: String(dbCommands),
     ...extra.env,

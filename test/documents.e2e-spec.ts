@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import mongoose from 'mongoose';
 import { queueName, QUEUES } from '@app/contracts';
-import { KEYS, Stack } from '../tools/stack';
+import { freePort, KEYS, Stack } from '../tools/stack';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
 import { csrfOf, fillStepsOfPreset3, sendStep, startForm, Upload, uploadDocument } from './support/form-documents';
@@ -48,6 +48,7 @@ describe('applicants’ documents', () => {
       env: {
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
+        FORM_UPLOADS_PER_HOUR: '1000000',
         // Client one's properties use preset 3, which requires a photo ID and proof of income.
         CLIENT_DEFAULTS: '1:3:1',
         API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${READER_KEY}:1,${OTHER_READER.key}:2`,
@@ -375,6 +376,28 @@ describe('applicants’ documents', () => {
     expect(refused.html).toContain('an applicant uploads at most 20 documents');
     expect(await stored()).toEqual(before);
     expect((await client.get(`${applicantPath}/documents`, reader)).body.documents).toHaveLength(20);
+  });
+
+  it('takes FORM_UPLOADS_PER_HOUR files an hour from one address, whatever applicants they are for, and reads none past it', async () => {
+    // A second form process of the stack's, with a limit of its own.
+    const port = await freePort();
+    const limited = await stack.startApp('form', { FORM_PORT: String(port), FORM_UPLOADS_PER_HOUR: '2' });
+    try {
+      const formUrl = `http://127.0.0.1:${port}`;
+      const file = (i: number): Upload => ({ kind: 'other', name: `scan-${i}.png`, type: 'image/png', bytes: pngOf(20 + i, 20) });
+      const first = await startedApplicant();
+      const second = await startedApplicant();
+      expect((await uploadDocument(formUrl, first.token, file(1))).status).toBe(303);
+      expect((await uploadDocument(formUrl, second.token, file(2))).status).toBe(303);
+      const before = await stored();
+      const refused = await uploadDocument(formUrl, second.token, file(3));
+      expect(refused.status).toBe(429);
+      expect(refused.html).toContain('Too many files were sent from your network in the last hour.');
+      expect(await stored()).toEqual(before);
+      expect((await client.get(`${second.applicantPath}/documents`, reader)).body.documents).toHaveLength(1);
+    } finally {
+      await stack.signal(limited, 'SIGTERM');
+    }
   });
 
   it('does not complete a form before the documents the preset requires are uploaded', async () => {

@@ -67,13 +67,20 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
   FORM_RATE_LIMIT_PER_MINUTE: number = 30;
 
   /**
+   * Files one client address may upload per hour, whatever applicants they are for: each is at
+   * most 10 MB, so this bounds what one address can store in an hour.
+   */
+  @isIntegerInRange('FORM_UPLOADS_PER_HOUR', 1, 100_000)
+  FORM_UPLOADS_PER_HOUR: number = 24;
+
+  /**
    * Requests of any kind (pages, GETs included) one client address may make per minute: counted
    * before any service is asked, so nobody can make the form look links up fast.
    */
   @isIntegerInRange('FORM_REQUEST_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
   FORM_REQUEST_RATE_LIMIT_PER_MINUTE: number = 120;
 
-  /** When set, every form instance shares the two limits above through this Redis; otherwise each counts alone. */
+  /** When set, every form instance shares the limits above through this Redis; otherwise each counts alone. */
   @isRedisUrl()
   REDIS_URL?: string;
 

@@ -53,6 +53,7 @@ export class DocumentsHttpController {
   ): Promise<FastifyReply> {
     return this.flow.answer(reply, iframe, async () => {
       const opened = await this.flow.openStep(token, 'documents', iframe, 'POST');
+      await this.flow.countUpload(request);
       const { fields, file } = await readUpload(request);
       const body = await this.flow.submitted(request, `/applicants/${token}/documents`, fields);
       const { preset } = opened;

@@ -78,6 +78,7 @@ export const ALREADY_COMPLETE = new Refusal(
 export class FormFlow {
   readonly pages: Pages;
   private readonly submissionsPerMinute: number;
+  private readonly uploadsPerHour: number;
 
   constructor(
     private readonly backends: FormBackends,
@@ -89,6 +90,7 @@ export class FormFlow {
   ) {
     this.pages = new Pages(env.APPLY_FRAME_ANCESTORS);
     this.submissionsPerMinute = env.FORM_RATE_LIMIT_PER_MINUTE;
+    this.uploadsPerHour = env.FORM_UPLOADS_PER_HOUR;
   }
 
   /** Runs a page's work; a refusal or a service's answer that stops the form becomes its page. */
@@ -156,6 +158,19 @@ export class FormFlow {
         429,
         'Too many submissions',
         'Too many forms were sent from your network. Wait a minute and try again.',
+        retryAfter,
+      );
+    }
+  }
+
+  /** Counts an upload against its client address's hourly limit, before any of it is read; over it, the refusal. */
+  async countUpload(request: FastifyRequest): Promise<void> {
+    const retryAfter = await overLimit(this.limiter, 'upload', request, this.uploadsPerHour, 'hour');
+    if (retryAfter !== null) {
+      throw new Refusal(
+        429,
+        'Too many files',
+        'Too many files were sent from your network in the last hour. Try again later.',
         retryAfter,
       );
     }

@@ -6,16 +6,19 @@ import { STATIC_ASSET_PATHS } from './static-assets.http.controller';
 
 /**
  * Takes one request of `kind` from the client address's bucket (`request.ip`: the socket's
- * address, or the one a trusted proxy forwarded); the seconds to wait when over `count` a minute.
+ * address, or the one a trusted proxy forwarded); the seconds to wait when over `count` a minute
+ * (or an hour).
  * Shared by every form instance when the limiter is (REDIS_URL).
  */
 export async function overLimit(
   limiter: RateLimiter,
-  kind: 'request' | 'submission',
+  kind: 'request' | 'submission' | 'upload',
   request: FastifyRequest,
   count: number,
+  per: 'minute' | 'hour' = 'minute',
 ): Promise<number | null> {
-  const decision = await limiter.take(`form-${kind}:${addressBucket(request.ip)}`, perMinute(count));
+  const limit = per === 'minute' ? perMinute(count) : { perSecond: count / 3600, burst: count };
+  const decision = await limiter.take(`form-${kind}:${addressBucket(request.ip)}`, limit);
   return decision.allowed ? null : retryAfterSeconds(decision);
 }
 
