@@ -498,6 +498,27 @@ describe('the application form’s pages', () => {
     expect(withdrawn.body.application.status).toBe('withdrawn');
   });
 
+  it('shows the pages of an e-mail’s own links at a phone’s width, passing axe, each used with the keyboard alone', async () => {
+    for (const [purpose, title, button, screenshot] of [
+      ['confirm', 'Confirm your e-mail address', 'Confirm my address', '23-confirm-address'],
+      ['unsubscribe', 'Stop e-mails to this address', 'Stop the e-mails', '24-unsubscribe'],
+    ]) {
+      // A link no e-mail carried: the page asks for the click all the same, and the click finds nothing.
+      await page.goto(`${stack.formUrl}/mail/${purpose}/${'T'.repeat(43)}`);
+      expect(await page.locator('h1').innerText()).toBe(title);
+      await checkPage(screenshot);
+      for (let presses = 0; presses < 20; presses++) {
+        await page.keyboard.press('Tab');
+        if ((await page.evaluate<string>('document.activeElement.textContent.trim()')) === button) break;
+      }
+      const answered = page.waitForEvent('load');
+      await page.keyboard.press('Enter');
+      await answered;
+      expect(await mainText(page)).toContain('This link is not one our e-mails carried');
+      expect(await seriousViolations()).toEqual([]);
+    }
+  });
+
   it('lets ?iframe=true pages be framed on another site, and no other page', async () => {
     const property = await createProperty({ name: 'Framed Flats', kind: 'single_family' });
     const framing = await framingPage(

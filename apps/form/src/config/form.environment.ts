@@ -70,7 +70,7 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
    * Files one client address may upload per hour, whatever applicants they are for: each is at
    * most 10 MB, so this bounds what one address can store in an hour.
    */
-  @isIntegerInRange('FORM_UPLOADS_PER_HOUR', 1, 100_000)
+  @isIntegerInRange('FORM_UPLOADS_PER_HOUR', 1, 1_000_000)
   FORM_UPLOADS_PER_HOUR: number = 24;
 
   /**
