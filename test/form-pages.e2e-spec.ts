@@ -33,6 +33,8 @@ describe('the application form’s pages', () => {
   beforeAll(async () => {
     stack = await Stack.start({
       form: true,
+      // The pages of an e-mail's links ask it.
+      instances: { notifications: 1 },
       env: { FORM_RATE_LIMIT_PER_MINUTE: '1000000', FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000' },
     });
     client = api(stack.url);
