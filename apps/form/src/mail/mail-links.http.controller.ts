@@ -26,17 +26,11 @@ export class MailLinksHttpController {
   ) {}
 
   @Get('confirm/:token')
-  async confirmation(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, false, async () => {
-      const action = `/mail/confirm/${linkToken(token)}`;
-      return this.flow.pages.send(reply, 200, 'mail-link', {
-        title: 'Confirm your e-mail address',
-        iframe: false,
-        message: 'Confirm that this address is yours and that you want the e-mails about your rental application.',
-        action,
-        csrf: this.flow.csrf.issue(action),
-        button: 'Confirm my address',
-      });
+  confirmation(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.linkPage(reply, 'confirm', token, {
+      title: 'Confirm your e-mail address',
+      message: 'Confirm that this address is yours and that you want the e-mails about your rental application.',
+      button: 'Confirm my address',
     });
   }
 
@@ -59,17 +53,11 @@ export class MailLinksHttpController {
   }
 
   @Get('unsubscribe/:token')
-  async unsubscription(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, false, async () => {
-      const action = `/mail/unsubscribe/${linkToken(token)}`;
-      return this.flow.pages.send(reply, 200, 'mail-link', {
-        title: 'Stop e-mails to this address',
-        iframe: false,
-        message: 'No e-mail of ours, about any application, will be sent to this address again.',
-        action,
-        csrf: this.flow.csrf.issue(action),
-        button: 'Stop the e-mails',
-      });
+  unsubscription(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.linkPage(reply, 'unsubscribe', token, {
+      title: 'Stop e-mails to this address',
+      message: 'No e-mail of ours, about any application, will be sent to this address again.',
+      button: 'Stop the e-mails',
     });
   }
 
@@ -87,6 +75,24 @@ export class MailLinksHttpController {
         title: 'E-mails stopped',
         iframe: false,
         message: 'No more e-mail of ours will be sent to this address.',
+      });
+    });
+  }
+
+  /** The page a link opens: what its click does, and the button that posts it. Nothing is asked of anyone yet. */
+  private linkPage(
+    reply: FastifyReply,
+    purpose: 'confirm' | 'unsubscribe',
+    token: string,
+    copy: { title: string; message: string; button: string },
+  ): Promise<FastifyReply> {
+    return this.flow.answer(reply, false, async () => {
+      const action = `/mail/${purpose}/${linkToken(token)}`;
+      return this.flow.pages.send(reply, 200, 'mail-link', {
+        ...copy,
+        iframe: false,
+        action,
+        csrf: this.flow.csrf.issue(action),
       });
     });
   }
