@@ -141,6 +141,9 @@ describe('mail the public form cannot abuse', () => {
     expect(inbox.to(stranger)).toEqual([asked]);
     expect(asked.parsed.text).not.toContain(formUrl);
     expect(asked.parsed.text).not.toContain('withdraw');
+    // Nothing the visitor typed reaches the address before its owner confirms it, not even a name.
+    expect(asked.parsed.text).toMatch(/^Hello,\n/);
+    expect(`${asked.parsed.subject}${asked.parsed.text}${String(asked.parsed.html)}`).not.toMatch(/Eve|Sender/);
     const link = CONFIRM_LINK.exec(asked.parsed.text ?? '')![0];
     expect(String(asked.parsed.html)).toContain(`href="${link}"`);
 

@@ -396,7 +396,15 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
   /** The one message that asks an address typed on the form to be confirmed, once per client and address. */
   private async askToConfirm(recipient: Recipient, address: string): Promise<void> {
     const token = await this.addresses.newLink('confirm', address, recipient.client_id, recipient.property_name);
-    const asked: Recipient = { ...recipient, added_by: null, joins: null, expires_at: null, decided: undefined };
+    // Nothing the visitor typed is shown to an address not yet confirmed: not even the name it gave.
+    const asked: Recipient = {
+      ...recipient,
+      first_name: null,
+      added_by: null,
+      joins: null,
+      expires_at: null,
+      decided: undefined,
+    };
     await this.compose(`address:${recipient.client_id}`, 'address_confirmation', asked, this.mailLink('confirm', token));
   }
 
