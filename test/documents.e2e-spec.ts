@@ -10,6 +10,10 @@ import { Api, api, expectErrorBody } from './support/http';
 import { ANSWERS, EMERGENCY, EMPLOYMENT, HOUSEHOLD, RESIDENCES } from './support/preset-one-answers';
 import { eventually } from './support/wait';
 import { jpegOf, pngOf } from '../libs/documents/src/documents.testing';
+import { FieldCipher } from '@app/crypto';
+import { DocumentVault } from '@app/documents';
+import { ApplicantDocuments } from '../apps/applications/src/documents/applicant-documents';
+import { UNRECORDED_UPLOAD_GRACE_MS, UnrecordedUploads } from '../apps/applications/src/documents/unrecorded-uploads';
 
 // pdf-parse's own entry point reads a test file when it is the main module; its parser is this one.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -398,6 +402,40 @@ describe('applicants’ documents', () => {
     } finally {
       await stack.signal(limited, 'SIGTERM');
     }
+  });
+
+  it('removes a file that no record names once a day has passed since its upload, and no other', async () => {
+    const { token, applicantPath } = await startedApplicant();
+    expect((await upload(token, { kind: 'other', name: 'kept.png', type: 'image/png', bytes: pngOf(12, 12) })).status).toBe(303);
+    // Two uploads whose records were never kept, as when the request died between the two writes.
+    const bucket = new mongoose.mongo.GridFSBucket(database.db!, { bucketName: 'documents' });
+    const unrecorded = async () => {
+      const stream = bucket.openUploadStream('upload');
+      await new Promise((resolve, reject) => stream.once('finish', resolve).once('error', reject).end(randomBytes(300_000)));
+      return stream.id;
+    };
+    const [old, recent] = [await unrecorded(), await unrecorded()];
+    const recordedIds = (await database.collection('applicant_documents').find().toArray()).map((record) => record.file_id);
+    const dayAgo = new Date(Date.now() - UNRECORDED_UPLOAD_GRACE_MS - 60_000);
+    for (const id of [old, ...recordedIds.map((fileId) => new mongoose.mongo.ObjectId(fileId as string))]) {
+      await database.collection('documents.files').updateOne({ _id: id }, { $set: { uploadDate: dayAgo } });
+    }
+    const chunksOf = (id: unknown) => database.collection('documents.chunks').countDocuments({ files_id: id });
+    expect(await chunksOf(old)).toBeGreaterThan(0);
+
+    const cipher = new FieldCipher(stack.fieldEncryptionKeys);
+    const sweep = new UnrecordedUploads(new DocumentVault(database.db!, cipher), new ApplicantDocuments(database, cipher));
+    expect(await sweep.remove()).toBe(1);
+    expect(await database.collection('documents.files').countDocuments({ _id: old })).toBe(0);
+    expect(await chunksOf(old)).toBe(0);
+    expect(await database.collection('documents.files').countDocuments({ _id: recent })).toBe(1);
+    // Every recorded file is still there and downloads.
+    const [kept] = (await client.get(`${applicantPath}/documents`, reader)).body.documents;
+    const content = await fetch(`${stack.url}${applicantPath}/documents/${kept.id}/content`, {
+      headers: { authorization: `Bearer ${READER_KEY}` },
+    });
+    expect(content.status).toBe(200);
+    expect(await sweep.remove()).toBe(0);
   });
 
   it('does not complete a form before the documents the preset requires are uploaded', async () => {

@@ -27,6 +27,7 @@ import { PropertiesClient } from './applications/properties.client';
 import { AuditEvents } from './audit/audit-events';
 import { ApplicationsEnvironment } from './config/applications.environment';
 import { ApplicantDocuments } from './documents/applicant-documents';
+import { UnrecordedUploads } from './documents/unrecorded-uploads';
 import { DocumentsMessageController } from './documents/documents.message.controller';
 import { DocumentsService } from './documents/documents.service';
 import { DecisionsMessageController } from './decisions/decisions.message.controller';
@@ -65,6 +66,7 @@ import { DecisionsService } from './decisions/decisions.service';
     AuditEvents,
     ApplicantDocuments,
     DocumentsService,
+    UnrecordedUploads,
     DecisionsService,
     {
       provide: DocumentVault,

@@ -130,6 +130,25 @@ export class DocumentVault {
     await this.files.updateOne({ _id: file._id }, { $set: { 'metadata.key': wrapDataKey(this.cipher, dataKey, owner, fileId) } });
   }
 
+  /**
+   * Up to `limit` files stored before `before`, after the file `after` (by id): a read of every
+   * file's record on FerretDB, for background work only.
+   */
+  async storedBefore(before: Date, limit: number, after?: string): Promise<string[]> {
+    const filter = { uploadDate: { $lt: before }, ...(after ? { _id: { $gt: new ObjectId(after) } } : {}) };
+    const files = await this.files
+      .find(filter, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return files.map((file) => (file._id as mongoose.mongo.ObjectId).toHexString());
+  }
+
+  /** Removes the file and its chunks; nothing when there is none. */
+  async remove(fileId: string): Promise<void> {
+    await this.bucket.delete(new ObjectId(fileId)).catch(() => undefined);
+  }
+
   /** The file's bytes in clear, as a stream that fails if the stored bytes do not authenticate. */
   async open(fileId: string, owner: DocumentOwner): Promise<Readable> {
     const file = await this.find(fileId);

@@ -99,6 +99,12 @@ export class ApplicantDocuments implements OnModuleInit {
     }
   }
 
+  /** Which of `fileIds` a record names: a read of every record on FerretDB, for background work only. */
+  async recorded(fileIds: string[]): Promise<Set<string>> {
+    const found = await this.records.find({ file_id: { $in: fileIds } }, { projection: { file_id: 1 } }).toArray();
+    return new Set(found.map((record) => record.file_id));
+  }
+
   /** Gives back a slot this process took: no other upload can have it until then. */
   async remove(subject: DocumentSubject, slot: number): Promise<void> {
     await this.records.deleteOne({ _id: slotKey(subject, slot) });
