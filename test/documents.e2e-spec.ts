@@ -53,6 +53,8 @@ describe('applicants’ documents', () => {
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_UPLOADS_PER_HOUR: '1000000',
+        // Client two may keep 1 MB of documents.
+        CLIENT_DOCUMENT_STORAGE_MB: '2:1',
         // Client one's properties use preset 3, which requires a photo ID and proof of income.
         CLIENT_DEFAULTS: '1:3:1',
         API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${READER_KEY}:1,${OTHER_READER.key}:2`,
@@ -402,6 +404,35 @@ describe('applicants’ documents', () => {
     } finally {
       await stack.signal(limited, 'SIGTERM');
     }
+  });
+
+  it('refuses a file past its client’s storage budget with a clear message, keeping nothing of it', async () => {
+    const other = { key: KEYS.clientTwo };
+    const property = (
+      await client.post('/api/v2/properties', { property: { name: 'Small Budget', kind: 'single_family' } }, other)
+    ).body.property;
+    const created = await client.post(
+      '/api/v2/applications',
+      {
+        application: { property_id: property.id, applicant: { first_name: 'Ada', last_name: 'Byron', email: 'ada@example.com' } },
+      },
+      other,
+    );
+    const applicantPath = pathOf(created.body.application.applicants[0].api_url);
+    const token = await startForm(stack.formUrl, (await client.get(applicantPath, other)).body.applicant.form_url);
+    const pdf = (marker: string): Upload => ({
+      kind: 'proof_of_income',
+      name: `${marker}.pdf`,
+      type: 'application/pdf',
+      bytes: pdfWith(marker, 600_000),
+    });
+    expect((await upload(token, pdf('first'))).status).toBe(303);
+    const before = await stored();
+    const refused = await upload(token, pdf('second'));
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('the property manager has no room left for documents');
+    expect(await stored()).toEqual(before);
+    expect((await client.get(`${applicantPath}/documents`, OTHER_READER)).body.documents).toHaveLength(1);
   });
 
   it('removes a file that no record names once a day has passed since its upload, and no other', async () => {

@@ -28,6 +28,7 @@ import { AuditEvents } from './audit/audit-events';
 import { ApplicationsEnvironment } from './config/applications.environment';
 import { ApplicantDocuments } from './documents/applicant-documents';
 import { UnrecordedUploads } from './documents/unrecorded-uploads';
+import { DocumentStorage } from './documents/document-storage';
 import { DocumentsMessageController } from './documents/documents.message.controller';
 import { DocumentsService } from './documents/documents.service';
 import { DecisionsMessageController } from './decisions/decisions.message.controller';
@@ -66,6 +67,7 @@ import { DecisionsService } from './decisions/decisions.service';
     AuditEvents,
     ApplicantDocuments,
     DocumentsService,
+    DocumentStorage,
     UnrecordedUploads,
     DecisionsService,
     {

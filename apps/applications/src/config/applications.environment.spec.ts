@@ -38,6 +38,8 @@ describe('ApplicationsEnvironment', () => {
       FIELD_ENCRYPTION_KEYS,
       FORM_LINK_KEYS,
       FORM_SEALING_KEYS,
+      DOCUMENT_STORAGE_PER_CLIENT_MB: 10240,
+      CLIENT_DOCUMENT_STORAGE_MB: '',
       AUDIT_RETENTION_DAYS: 365,
       FINGERPRINT_KEYS,
     });
@@ -45,6 +47,11 @@ describe('ApplicationsEnvironment', () => {
 
   it('reads the lookup deadline from text', () => {
     expect(validate({ PROPERTY_LOOKUP_TIMEOUT_MS: '1500' }).PROPERTY_LOOKUP_TIMEOUT_MS).toBe(1500);
+  });
+
+  it('gives each client the document storage budget of its own entry, else the default, in bytes', () => {
+    const config = validate({ DOCUMENT_STORAGE_PER_CLIENT_MB: '100', CLIENT_DOCUMENT_STORAGE_MB: '7:5,17:2000' });
+    expect([7, 17, 1].map((client) => config.documentStorageBytes(client))).toEqual([5, 2000, 100].map((mb) => mb * 1024 * 1024));
   });
 
   it('lets HTTP_PORT replace its own default', () => {
@@ -61,6 +68,9 @@ describe('ApplicationsEnvironment', () => {
     ['APPLY_BASE_URL', 'ftp://forms.example.com'],
     ['AUDIT_RETENTION_DAYS', '0'],
     ['AUDIT_RETENTION_DAYS', 'forever'],
+    ['DOCUMENT_STORAGE_PER_CLIENT_MB', '0'],
+    ['CLIENT_DOCUMENT_STORAGE_MB', '7'],
+    ['CLIENT_DOCUMENT_STORAGE_MB', '7:5,'],
   ])('throws an Error naming %s when it is %j', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
   });

@@ -32,6 +32,22 @@ export class ApplicationsEnvironment extends ServiceEnvironment {
   @isFormSealingKeys()
   FORM_SEALING_KEYS: string;
 
+  /** The bytes of documents each client's applicants may keep, in MB: past it, an upload is refused. */
+  @isIntegerInRange('DOCUMENT_STORAGE_PER_CLIENT_MB', 1, 10_000_000)
+  DOCUMENT_STORAGE_PER_CLIENT_MB: number = 10_240;
+
+  /** `client_id:MB` entries, comma separated: clients whose budget is not DOCUMENT_STORAGE_PER_CLIENT_MB. */
+  @Matches(/^(\d{1,15}:\d{1,8}(,\d{1,15}:\d{1,8})*)?$/, {
+    message: 'CLIENT_DOCUMENT_STORAGE_MB must be client_id:MB entries, comma separated',
+  })
+  CLIENT_DOCUMENT_STORAGE_MB: string = '';
+
+  /** The client's document storage budget, in bytes. */
+  documentStorageBytes(clientId: number): number {
+    const own = this.CLIENT_DOCUMENT_STORAGE_MB.split(',').find((entry) => entry.startsWith(`${clientId}:`));
+    return (own ? Number(own.split(':')[1]) : this.DOCUMENT_STORAGE_PER_CLIENT_MB) * 1024 * 1024;
+  }
+
   /** How long audit events (reads of applicants' sensitive data) are kept. */
   @isIntegerInRange('AUDIT_RETENTION_DAYS', 1, 3650)
   AUDIT_RETENTION_DAYS: number = 365;

@@ -8,6 +8,8 @@ import { ApplicationFormsService, FormLink } from '../applications/application-f
 import { ApplicationsService } from '../applications/applications.service';
 import { AuditEvents } from '../audit/audit-events';
 import { ApplicantDocuments } from './applicant-documents';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { DocumentStorage } from './document-storage';
 import { DocumentsService } from './documents.service';
 
 const CIPHER = new FieldCipher(`k1:${Buffer.alloc(32, 7).toString('base64')}`);
@@ -63,6 +65,8 @@ function documents(
     new EventOutbox(connection),
     vault,
     opener,
+    new DocumentStorage(connection),
+    Object.assign(new ApplicationsEnvironment(), { DOCUMENT_STORAGE_PER_CLIENT_MB: 1, CLIENT_DOCUMENT_STORAGE_MB: '' }),
   );
 }
 
@@ -85,6 +89,26 @@ describe('DocumentsService.add', () => {
     });
     expect(database.collection('applicant_documents').documents.size).toBe(0);
     expect(database.collection('event_outbox').documents.size).toBe(0);
+  });
+
+  it('refuses a document past the client’s storage budget (1 MB here) before its file is taken, and counts what is not kept as free', async () => {
+    const database = new MemoryDatabase();
+    const { vault, adopted } = vaultHolding([fields.file_id, 'second', 'third']);
+    const service = documents(database, 'started', false, vault);
+    const half = 512 * 1024;
+    await service.add(LINK, { ...fields, size: half }, 'nonce-1');
+    // A file the vault does not hold is refused, and what it would have taken is free again.
+    await expect(service.add(LINK, { ...fields, file_id: 'missing', size: half }, 'nonce-2')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    await service.add(LINK, { ...fields, file_id: 'second', size: half }, 'nonce-3');
+    await expect(service.add(LINK, { ...fields, file_id: 'third', size: 1 }, 'nonce-4')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'document', message: 'cannot be kept: the property manager has no room left for documents; tell them' }],
+    });
+    expect(adopted.map(([fileId]) => fileId)).toEqual([fields.file_id, 'second']);
+    expect(database.collection('applicant_documents').documents.size).toBe(2);
+    expect(await new DocumentStorage(database.connection()).used(1)).toBe(2 * half);
   });
 
   it('stores the file name sealed, and lists it opened', async () => {

@@ -4,6 +4,7 @@ import {
   DocumentRepresentation,
   documentFileName,
   ErrorCode,
+  FormApplicant,
   MAX_DOCUMENTS_PER_APPLICANT,
   SensitiveReader,
   ServiceError,
@@ -16,7 +17,9 @@ import { IdAllocator } from '@app/persistence';
 import { alreadyCompleted, ApplicationFormsService, FormLink } from '../applications/application-forms.service';
 import { ApplicationsService } from '../applications/applications.service';
 import { AuditEvents } from '../audit/audit-events';
+import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantDocuments, documentRepresentation, DocumentSubject } from './applicant-documents';
+import { DocumentStorage } from './document-storage';
 
 const DOCUMENT_IDS = 'documents';
 
@@ -37,6 +40,8 @@ export class DocumentsService {
     private readonly outbox: EventOutbox,
     private readonly vault: DocumentVault,
     private readonly opener: FormOpener,
+    private readonly storage: DocumentStorage,
+    private readonly env: ApplicationsEnvironment,
   ) {}
 
   /** The documents of the applicant a form link names. */
@@ -49,13 +54,32 @@ export class DocumentsService {
 
   /**
    * Keeps the record of a file the form stored, once per upload page (`submission`, its CSRF
-   * nonce); refused once the applicant has MAX_DOCUMENTS_PER_APPLICANT, or has completed (signed)
-   * its form.
+   * nonce); refused once the applicant has MAX_DOCUMENTS_PER_APPLICANT, has completed (signed)
+   * its form, or its client's documents would take more than the client's budget. A file whose
+   * record is not kept gives its room back.
    */
   async add(link: FormLink, fields: StoredDocumentFields, submission: string): Promise<DocumentRepresentation> {
     const applicant = await this.forms.find(link);
     if (!applicant) throw ServiceError.notFound('applicant', 'for this form link');
     if (applicant.form_status === 'completed') throw alreadyCompleted();
+    const clientId = applicant.client_id;
+    if (!(await this.storage.take(clientId, fields.file_id, fields.size, this.env.documentStorageBytes(clientId)))) {
+      throw storageFull();
+    }
+    try {
+      return await this.keep(link, applicant, fields, submission);
+    } catch (error) {
+      await this.storage.giveBack(clientId, fields.file_id, fields.size);
+      throw error;
+    }
+  }
+
+  private async keep(
+    link: FormLink,
+    applicant: FormApplicant,
+    fields: StoredDocumentFields,
+    submission: string,
+  ): Promise<DocumentRepresentation> {
     await this.adopt(fields.file_id, { clientId: applicant.client_id, applicantId: applicant.applicant_id });
     await this.forms.takeSubmission(submission);
     const subject: DocumentSubject = { applicationId: applicant.application_id, applicantId: applicant.applicant_id };
@@ -153,6 +177,11 @@ export class DocumentsService {
     }
     return { applicationId, applicantId };
   }
+}
+
+function storageFull(): ServiceError {
+  const message = 'cannot be kept: the property manager has no room left for documents; tell them';
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: 'document', message }]);
 }
 
 function tooManyDocuments(): ServiceError {
