@@ -2,6 +2,8 @@ import { Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nes
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
+  answerWording,
+  ApplicantRepresentation,
   applicationRefFromPath,
   ApplicationResponse,
   DocumentListResponse,
@@ -32,8 +34,19 @@ import { ApiErrorResponses, errorBody, REQUEST_ID } from '../openapi/api-respons
 import { APPLICATION_404 } from '../openapi/application-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { SummaryApplicant, summaryPdf } from './summary-pdf';
+import { SummaryAnswer, SummaryApplicant, summaryPdf } from './summary-pdf';
 import { ApiPathId } from '../openapi/path-ids';
+
+/** An applicant as read for the summary, before its answers are worded under the preset's questions. */
+type ApplicantRead = Omit<SummaryApplicant, 'answers'>;
+
+/** The applicant's answers under the preset's questions, in their order, worded as the form's review words them. */
+function wordedAnswers(preset: FormPreset, applicant: ApplicantRepresentation): SummaryAnswer[] {
+  const answers = applicant.form_answers ?? {};
+  return preset.questions
+    .filter((question) => answers[question.id] !== undefined)
+    .map((question) => ({ label: question.label, wording: answerWording(question, answers[question.id]) }));
+}
 
 const SUMMARY_403 = {
   description: 'A key that API_KEY_SCOPES does not grant the sensitive_data scope: the summary holds applicants’ personal data.',
@@ -94,16 +107,16 @@ export class ApplicationSummaryHttpController {
         if (error instanceof ServiceError && error.code === ErrorCode.PROPERTY_NOT_FOUND) return null;
         throw error;
       });
-    const applicants: SummaryApplicant[] = [];
+    const applicants: ApplicantRead[] = [];
     for (const { id: applicantId } of application.applicants) {
       applicants.push(await this.applicant(credential, application.id, applicantId));
     }
     const { decisions } = await this.backends.applications<DecisionListResponse>(APPLICATIONS.LIST_DECISIONS, ref);
+    const preset = await this.preset(credential.clientId, property, applicants);
     const pdf = summaryPdf({
       application,
       property,
-      preset: await this.preset(credential.clientId, property, applicants),
-      applicants,
+      applicants: applicants.map((read): SummaryApplicant => ({ ...read, answers: wordedAnswers(preset, read.applicant) })),
       decisions,
       generatedAt: formatTimestamp(new Date()),
     });
@@ -122,7 +135,7 @@ export class ApplicationSummaryHttpController {
   private async preset(
     clientId: number,
     property: PropertyRepresentation | null,
-    applicants: SummaryApplicant[],
+    applicants: ApplicantRead[],
   ): Promise<FormPreset> {
     const signed = applicants.find(({ applicant }) => applicant.consent)?.applicant.consent;
     const id = signed?.form_preset_id ?? property?.form_preset_id;
@@ -138,7 +151,7 @@ export class ApplicationSummaryHttpController {
   }
 
   /** An applicant with its sensitive data (read as the applicant GET reads it, audited) and its documents. */
-  private async applicant(credential: ApiCredential, applicationId: number, id: number): Promise<SummaryApplicant> {
+  private async applicant(credential: ApiCredential, applicationId: number, id: number): Promise<ApplicantRead> {
     const ref = { client_id: credential.clientId, application_id: applicationId, id };
     let messageId = '';
     const message = new BoundToMessage((bound): SensitiveApplicantMessage => {

@@ -1,4 +1,4 @@
-import { ApplicantRepresentation, ApplicationRepresentation, DocumentRepresentation, FORM_PRESETS } from '@app/contracts';
+import { ApplicantRepresentation, ApplicationRepresentation, DocumentRepresentation } from '@app/contracts';
 import { ApplicationSummary, SummaryApplicant, summaryPdf } from './summary-pdf';
 
 // pdf-parse's own entry point reads a test file when it is the main module; its parser is this one.
@@ -43,6 +43,7 @@ function applicant(id: number, type: ApplicantRepresentation['type'], firstName:
     dob: '1990-04-12',
     ssnLastFour: '6789',
     documents: [document],
+    answers: [],
   };
 }
 
@@ -58,7 +59,6 @@ function summaryOf(applicants: SummaryApplicant[]): ApplicationSummary {
       created_at: AT,
     } as Partial<ApplicationRepresentation> as ApplicationRepresentation,
     property: null,
-    preset: FORM_PRESETS[0],
     applicants,
     decisions: [],
     generatedAt: AT,
