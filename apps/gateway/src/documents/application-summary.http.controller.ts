@@ -5,6 +5,7 @@ import {
   answerWording,
   ApplicantRepresentation,
   applicationRefFromPath,
+  ApplicationRefMessage,
   ApplicationResponse,
   DocumentListResponse,
   DOCUMENTS,
@@ -34,7 +35,8 @@ import { ApiErrorResponses, errorBody, REQUEST_ID } from '../openapi/api-respons
 import { APPLICATION_404 } from '../openapi/application-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { SummaryAnswer, SummaryApplicant, summaryPdf } from './summary-pdf';
+import { ApplicationSummary, SummaryAnswer, SummaryApplicant } from './summary-pdf';
+import { SummaryPdfRenderer } from './summary-pdf-renderer';
 import { ApiPathId } from '../openapi/path-ids';
 
 /** An applicant as read for the summary, before its answers are worded under the preset's questions. */
@@ -68,6 +70,7 @@ export class ApplicationSummaryHttpController {
   constructor(
     private readonly backends: Backends,
     private readonly sealer: ApplicantSealer,
+    private readonly renderer: SummaryPdfRenderer,
   ) {}
 
   @Get()
@@ -99,6 +102,16 @@ export class ApplicationSummaryHttpController {
         `summary.pdf needs the ${SENSITIVE_DATA_SCOPE} scope, which this API key does not have (API_KEY_SCOPES)`,
       );
     }
+    const pdf = await this.renderer.render(() => this.read(credential, ref));
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="application-${ref.id}.pdf"`)
+      .header('cache-control', 'no-store')
+      .send(pdf);
+  }
+
+  /** Everything the summary prints: the application, its property, each applicant (read as its GET reads it, audited), every decision. */
+  private async read(credential: ApiCredential, ref: ApplicationRefMessage): Promise<ApplicationSummary> {
     const { application } = await this.backends.applications<ApplicationResponse>(APPLICATIONS.GET, ref);
     const property = await this.backends
       .properties<PropertyResponse>(PROPERTIES.GET, { client_id: credential.clientId, id: application.property_id })
@@ -113,18 +126,13 @@ export class ApplicationSummaryHttpController {
     }
     const { decisions } = await this.backends.applications<DecisionListResponse>(APPLICATIONS.LIST_DECISIONS, ref);
     const preset = await this.preset(credential.clientId, property, applicants);
-    const pdf = summaryPdf({
+    return {
       application,
       property,
       applicants: applicants.map((read): SummaryApplicant => ({ ...read, answers: wordedAnswers(preset, read.applicant) })),
       decisions,
       generatedAt: formatTimestamp(new Date()),
-    });
-    return reply
-      .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="application-${application.id}.pdf"`)
-      .header('cache-control', 'no-store')
-      .send(pdf);
+    };
   }
 
   /**
