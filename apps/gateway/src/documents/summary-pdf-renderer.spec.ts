@@ -99,6 +99,16 @@ describe('SummaryPdfRenderer', () => {
     expect((await rendering.render(reading(small()))).subarray(0, 5).toString()).toBe('%PDF-');
   }, 60_000);
 
+  it('stops a worker that has had nothing to do for a while, and starts another for the next summary', async () => {
+    const rendering = new SummaryPdfRenderer({ workers: 1, waiting: 0, idleMs: 50 }, WORKER_FROM_SOURCE);
+    renderers.push(rendering);
+    await rendering.render(reading(small()));
+    expect(rendering.workers).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(rendering.workers).toBe(0);
+    expect((await rendering.render(reading(small()))).subarray(0, 5).toString()).toBe('%PDF-');
+  }, 60_000);
+
   it('fails a summary whose layout fails, and lays out the next one', async () => {
     const rendering = renderer(1, 0);
     const broken = { ...small(), applicants: [{}] } as unknown as ApplicationSummary;

@@ -6,11 +6,21 @@ import { RETRY_AFTER_SECONDS } from '../http/error-status';
 import type { ApplicationSummary } from './summary-pdf';
 import type { SummaryPdfAnswer } from './summary-pdf.worker';
 
-/** How many summaries are laid out at once (a worker thread each), and how many more may wait for one. */
+/**
+ * How many summaries are laid out at once (a worker thread each), how many more may wait for one,
+ * and how long a worker is kept with nothing to do.
+ */
 export interface SummaryPdfCapacity {
   workers: number;
   waiting: number;
+  idleMs?: number;
 }
+
+/**
+ * A worker keeps the heap a maximal summary grew (tens of MB beside the gateway's own) until it
+ * stops: one idle this long is stopped, and the next summary starts another (in a few hundred ms).
+ */
+const IDLE_MS = 30_000;
 
 /** What a worker thread runs: its script, and the node options it runs with (the gateway's own unless given). */
 export interface WorkerScript {
@@ -33,6 +43,8 @@ interface Job {
 interface Slot {
   worker: Worker | null;
   job: Job | null;
+  /** Stops the worker once it has been idle for `idleMs`. */
+  idle?: NodeJS.Timeout;
 }
 
 /**
@@ -77,9 +89,15 @@ export class SummaryPdfRenderer implements OnModuleDestroy {
     }
   }
 
+  /** The worker threads running now. */
+  get workers(): number {
+    return this.slots.filter((slot) => slot.worker !== null).length;
+  }
+
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     for (const job of this.queue.splice(0)) job.reject(new ServiceError(ErrorCode.SERVICE_UNAVAILABLE, SUMMARY_PDF_BUSY_MESSAGE));
+    for (const slot of this.slots) clearTimeout(slot.idle);
     await Promise.all(this.slots.map((slot) => slot.worker?.terminate()));
   }
 
@@ -88,6 +106,7 @@ export class SummaryPdfRenderer implements OnModuleDestroy {
       if (slot.job !== null || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
+      clearTimeout(slot.idle);
       slot.worker ??= this.start(slot);
       try {
         slot.worker.postMessage(job.summary);
@@ -115,6 +134,14 @@ export class SummaryPdfRenderer implements OnModuleDestroy {
     if ('pdf' in answer) job.resolve(Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength));
     else job.reject(new Error(`laying out a summary PDF failed: ${answer.error}`));
     this.dispatch();
+    if (slot.job === null) slot.idle = setTimeout(() => this.stopIdle(slot), this.capacity.idleMs ?? IDLE_MS).unref();
+  }
+
+  private stopIdle(slot: Slot): void {
+    const worker = slot.worker;
+    // Let go of first: its exit is not a loss.
+    slot.worker = null;
+    void worker?.terminate();
   }
 
   /** A worker that failed (out of its heap, say) or exited: its summary fails, the next one starts another worker. */
