@@ -26,7 +26,7 @@ import {
   DecisionListResponse,
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
-import { BoundToMessage } from '@app/messaging';
+import { BoundToMessage, SERVICE_UNAVAILABLE_MESSAGE } from '@app/messaging';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
 import { readerOf } from '../auth/reader';
@@ -36,7 +36,7 @@ import { APPLICATION_404 } from '../openapi/application-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApplicationSummary, SummaryAnswer, SummaryApplicant } from './summary-pdf';
-import { SummaryPdfRenderer } from './summary-pdf-renderer';
+import { SUMMARY_PDF_BUSY_MESSAGE, SummaryPdfRenderer } from './summary-pdf-renderer';
 import { ApiPathId } from '../openapi/path-ids';
 
 /** An applicant as read for the summary, before its answers are worded under the preset's questions. */
@@ -57,6 +57,17 @@ const SUMMARY_403 = {
       'Scope missing',
       'summary.pdf needs the sensitive_data scope, which this API key does not have (API_KEY_SCOPES)',
     ),
+  },
+};
+
+const SUMMARY_503 = {
+  description:
+    'A service, the broker or a database did not answer in time; or as many summaries as the gateway lays out at once ' +
+    '(SUMMARY_PDF_WORKERS) and lets wait (SUMMARY_PDF_QUEUE) are under way, and nothing was read for this one. ' +
+    'Retry after Retry-After seconds.',
+  examples: {
+    unavailable: errorBody('No answer in time', SERVICE_UNAVAILABLE_MESSAGE),
+    busy: errorBody('Too many summaries at once', SUMMARY_PDF_BUSY_MESSAGE),
   },
 };
 
@@ -90,7 +101,7 @@ export class ApplicationSummaryHttpController {
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
     headers: { ...REQUEST_ID, 'Cache-Control': { description: 'no-store', schema: { type: 'string' } } },
   })
-  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: SUMMARY_403, 404: APPLICATION_404 })
+  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: SUMMARY_403, 404: APPLICATION_404, 503: SUMMARY_503 })
   async summary(
     @Credential() credential: ApiCredential,
     @Param('id') id: string,
