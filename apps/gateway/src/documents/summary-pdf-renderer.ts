@@ -18,7 +18,7 @@ export interface SummaryPdfCapacity {
 
 /**
  * A worker keeps the heap a maximal summary grew (tens of MB beside the gateway's own) until it
- * stops: one idle this long is stopped, and the next summary starts another (in a few hundred ms).
+ * stops: one idle this long is stopped, and the next summary waits for another to start.
  */
 const IDLE_MS = 30_000;
 
@@ -49,7 +49,7 @@ interface Slot {
 
 /**
  * Lays out summary PDFs on worker threads, off the event loop that serves every other request: a
- * maximal application (20 applicants, every section, long disclosures) takes seconds of CPU.
+ * maximal application (20 applicants, every section, long disclosures) takes over a second of CPU.
  * `workers` at a time, `waiting` more under way (their data being read, or read and waiting for a
  * worker); beyond that a summary is refused at once with a 503 and Retry-After, before anything
  * is read for it, so that a burst of them neither queues without end nor holds their data and
@@ -101,20 +101,25 @@ export class SummaryPdfRenderer implements OnModuleDestroy {
     await Promise.all(this.slots.map((slot) => slot.worker?.terminate()));
   }
 
+  /** Gives each free worker the next summary in line; a worker left with none stops once idle for `idleMs`. */
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.job !== null || this.queue.length === 0) continue;
-      const job = this.queue.shift()!;
-      slot.job = job;
+      while (slot.job === null && this.queue.length > 0) this.post(slot, this.queue.shift()!);
       clearTimeout(slot.idle);
-      slot.worker ??= this.start(slot);
-      try {
-        slot.worker.postMessage(job.summary);
-      } catch (error) {
-        // Nothing was sent (a summary that cannot be copied to the thread): the worker is free again.
-        slot.job = null;
-        job.reject(error);
+      if (slot.job === null && slot.worker !== null) {
+        slot.idle = setTimeout(() => this.stopIdle(slot), this.capacity.idleMs ?? IDLE_MS).unref();
       }
+    }
+  }
+
+  private post(slot: Slot, job: Job): void {
+    slot.worker ??= this.start(slot);
+    try {
+      slot.worker.postMessage(job.summary);
+      slot.job = job;
+    } catch (error) {
+      // Nothing was sent (a summary that cannot be copied to the thread): the worker is still free.
+      job.reject(error);
     }
   }
 
@@ -134,7 +139,6 @@ export class SummaryPdfRenderer implements OnModuleDestroy {
     if ('pdf' in answer) job.resolve(Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength));
     else job.reject(new Error(`laying out a summary PDF failed: ${answer.error}`));
     this.dispatch();
-    if (slot.job === null) slot.idle = setTimeout(() => this.stopIdle(slot), this.capacity.idleMs ?? IDLE_MS).unref();
   }
 
   private stopIdle(slot: Slot): void {
