@@ -25,6 +25,8 @@ describe('the summary PDF of a maximal application', () => {
       env: {
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
+        // 400 uploads, all from 127.0.0.1.
+        FORM_UPLOADS_PER_HOUR: '1000000',
         API_KEYS: `${KEYS.clientOne}:1,${READER_KEY}:1`,
         API_KEY_SCOPES: `${READER_KEY}:sensitive_data`,
         SUMMARY_PDF_WORKERS: '1',
