@@ -46,12 +46,15 @@ export function rssNow(processes: Watched[]): Record<string, number | null> {
   return Object.fromEntries(processes.map(({ name, pid }) => [name, rssMb(pid)]));
 }
 
-/** CPU time (user and system) a process has used so far, in ms; null once it is gone. */
-export function cpuMs(pid: number): number | null {
+/**
+ * CPU time (user and system) a process has used so far, in ms, or one of its threads (the main
+ * thread's id is the process's); null once it is gone.
+ */
+export function cpuMs(pid: number, thread?: number): number | null {
   try {
     // After the command name (which may hold spaces) come the fields from `state` on; utime and
     // stime are the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')
       .replace(/^.*\) /, '')
       .split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -30,6 +30,8 @@ describe('GatewayEnvironment', () => {
       RATE_LIMIT_UNAUTHENTICATED_BURST: 20,
       WEBHOOK_SENDS_PER_MINUTE: 10,
       MAX_CONNECTIONS: 1000,
+      SUMMARY_PDF_WORKERS: 1,
+      SUMMARY_PDF_QUEUE: 8,
       RPC_TIMEOUT_MS: 5000,
       FIELD_ENCRYPTION_KEYS,
       MONGODB_URI: 'mongodb://localhost:27017',
@@ -63,6 +65,10 @@ describe('GatewayEnvironment', () => {
     expect(validate({ PORT: '65535' }).PORT).toBe(65535);
     expect(validate({ RPC_TIMEOUT_MS: '50' }).RPC_TIMEOUT_MS).toBe(50);
     expect(validate({ RPC_TIMEOUT_MS: '120000' }).RPC_TIMEOUT_MS).toBe(120000);
+    expect(validate({ SUMMARY_PDF_WORKERS: '16', SUMMARY_PDF_QUEUE: '0' })).toMatchObject({
+      SUMMARY_PDF_WORKERS: 16,
+      SUMMARY_PDF_QUEUE: 0,
+    });
   });
 
   it('accepts key:client_id pairs, comma separated', () => {
@@ -95,6 +101,9 @@ describe('GatewayEnvironment', () => {
     ['RATE_LIMIT_PER_SECOND', '0'],
     ['RATE_LIMIT_PER_SECOND', '2.5'],
     ['RATE_LIMIT_BURST', '1000001'],
+    ['SUMMARY_PDF_WORKERS', '0'],
+    ['SUMMARY_PDF_WORKERS', '17'],
+    ['SUMMARY_PDF_QUEUE', '-1'],
     ['REDIS_URL', 'http://cache:6379'],
     ['CORS_ORIGINS', '*'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],

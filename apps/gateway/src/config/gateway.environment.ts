@@ -71,6 +71,17 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   })
   CORS_ORIGINS?: string;
 
+  /**
+   * Worker threads that lay out summary PDFs, each one at a time, off the event loop that serves
+   * the API; each has a heap of its own (a maximal application's PDF takes about 80 MB of it).
+   */
+  @isIntegerInRange('SUMMARY_PDF_WORKERS', 1, 16)
+  SUMMARY_PDF_WORKERS: number = 1;
+
+  /** Summary PDFs that may wait for a worker; one more is a 503 with Retry-After. */
+  @isIntegerInRange('SUMMARY_PDF_QUEUE', 0, 1000)
+  SUMMARY_PDF_QUEUE: number = 8;
+
   /** How long the gateway waits for a service's answer before giving 503. */
   @isTimeout('RPC_TIMEOUT_MS')
   RPC_TIMEOUT_MS: number = 5000;

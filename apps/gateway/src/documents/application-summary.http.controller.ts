@@ -2,7 +2,10 @@ import { Controller, ForbiddenException, Get, Param, Res, UseGuards } from '@nes
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
+  answerWording,
+  ApplicantRepresentation,
   applicationRefFromPath,
+  ApplicationRefMessage,
   ApplicationResponse,
   DocumentListResponse,
   DOCUMENTS,
@@ -23,7 +26,7 @@ import {
   DecisionListResponse,
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
-import { BoundToMessage } from '@app/messaging';
+import { BoundToMessage, SERVICE_UNAVAILABLE_MESSAGE } from '@app/messaging';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
 import { readerOf } from '../auth/reader';
@@ -32,8 +35,20 @@ import { ApiErrorResponses, errorBody, REQUEST_ID } from '../openapi/api-respons
 import { APPLICATION_404 } from '../openapi/application-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { SummaryApplicant, summaryPdf } from './summary-pdf';
+import { ApplicationSummary, SummaryAnswer, SummaryApplicant } from './summary-pdf';
+import { SUMMARY_PDF_BUSY_MESSAGE, SummaryPdfRenderer } from './summary-pdf-renderer';
 import { ApiPathId } from '../openapi/path-ids';
+
+/** An applicant as read for the summary, before its answers are worded under the preset's questions. */
+type ApplicantRead = Omit<SummaryApplicant, 'answers'>;
+
+/** The applicant's answers under the preset's questions, in their order, worded as the form's review words them. */
+function wordedAnswers(preset: FormPreset, applicant: ApplicantRepresentation): SummaryAnswer[] {
+  const answers = applicant.form_answers ?? {};
+  return preset.questions
+    .filter((question) => answers[question.id] !== undefined)
+    .map((question) => ({ label: question.label, wording: answerWording(question, answers[question.id]) }));
+}
 
 const SUMMARY_403 = {
   description: 'A key that API_KEY_SCOPES does not grant the sensitive_data scope: the summary holds applicants’ personal data.',
@@ -42,6 +57,17 @@ const SUMMARY_403 = {
       'Scope missing',
       'summary.pdf needs the sensitive_data scope, which this API key does not have (API_KEY_SCOPES)',
     ),
+  },
+};
+
+const SUMMARY_503 = {
+  description:
+    'A service, the broker or a database did not answer in time; or as many summaries as the gateway lays out at once ' +
+    '(SUMMARY_PDF_WORKERS) and lets wait (SUMMARY_PDF_QUEUE) are under way, and nothing was read for this one. ' +
+    'Retry after Retry-After seconds.',
+  examples: {
+    unavailable: errorBody('No answer in time', SERVICE_UNAVAILABLE_MESSAGE),
+    busy: errorBody('Too many summaries at once', SUMMARY_PDF_BUSY_MESSAGE),
   },
 };
 
@@ -55,6 +81,7 @@ export class ApplicationSummaryHttpController {
   constructor(
     private readonly backends: Backends,
     private readonly sealer: ApplicantSealer,
+    private readonly renderer: SummaryPdfRenderer,
   ) {}
 
   @Get()
@@ -74,7 +101,7 @@ export class ApplicationSummaryHttpController {
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
     headers: { ...REQUEST_ID, 'Cache-Control': { description: 'no-store', schema: { type: 'string' } } },
   })
-  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: SUMMARY_403, 404: APPLICATION_404 })
+  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: SUMMARY_403, 404: APPLICATION_404, 503: SUMMARY_503 })
   async summary(
     @Credential() credential: ApiCredential,
     @Param('id') id: string,
@@ -86,6 +113,16 @@ export class ApplicationSummaryHttpController {
         `summary.pdf needs the ${SENSITIVE_DATA_SCOPE} scope, which this API key does not have (API_KEY_SCOPES)`,
       );
     }
+    const pdf = await this.renderer.render(() => this.read(credential, ref));
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="application-${ref.id}.pdf"`)
+      .header('cache-control', 'no-store')
+      .send(pdf);
+  }
+
+  /** Everything the summary prints: the application, its property, each applicant (read as its GET reads it, audited), every decision. */
+  private async read(credential: ApiCredential, ref: ApplicationRefMessage): Promise<ApplicationSummary> {
     const { application } = await this.backends.applications<ApplicationResponse>(APPLICATIONS.GET, ref);
     const property = await this.backends
       .properties<PropertyResponse>(PROPERTIES.GET, { client_id: credential.clientId, id: application.property_id })
@@ -94,24 +131,19 @@ export class ApplicationSummaryHttpController {
         if (error instanceof ServiceError && error.code === ErrorCode.PROPERTY_NOT_FOUND) return null;
         throw error;
       });
-    const applicants: SummaryApplicant[] = [];
+    const applicants: ApplicantRead[] = [];
     for (const { id: applicantId } of application.applicants) {
       applicants.push(await this.applicant(credential, application.id, applicantId));
     }
     const { decisions } = await this.backends.applications<DecisionListResponse>(APPLICATIONS.LIST_DECISIONS, ref);
-    const pdf = summaryPdf({
+    const preset = await this.preset(credential.clientId, property, applicants);
+    return {
       application,
       property,
-      preset: await this.preset(credential.clientId, property, applicants),
-      applicants,
+      applicants: applicants.map((read): SummaryApplicant => ({ ...read, answers: wordedAnswers(preset, read.applicant) })),
       decisions,
       generatedAt: formatTimestamp(new Date()),
-    });
-    return reply
-      .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="application-${application.id}.pdf"`)
-      .header('cache-control', 'no-store')
-      .send(pdf);
+    };
   }
 
   /**
@@ -122,7 +154,7 @@ export class ApplicationSummaryHttpController {
   private async preset(
     clientId: number,
     property: PropertyRepresentation | null,
-    applicants: SummaryApplicant[],
+    applicants: ApplicantRead[],
   ): Promise<FormPreset> {
     const signed = applicants.find(({ applicant }) => applicant.consent)?.applicant.consent;
     const id = signed?.form_preset_id ?? property?.form_preset_id;
@@ -138,7 +170,7 @@ export class ApplicationSummaryHttpController {
   }
 
   /** An applicant with its sensitive data (read as the applicant GET reads it, audited) and its documents. */
-  private async applicant(credential: ApiCredential, applicationId: number, id: number): Promise<SummaryApplicant> {
+  private async applicant(credential: ApiCredential, applicationId: number, id: number): Promise<ApplicantRead> {
     const ref = { client_id: credential.clientId, application_id: applicationId, id };
     let messageId = '';
     const message = new BoundToMessage((bound): SensitiveApplicantMessage => {

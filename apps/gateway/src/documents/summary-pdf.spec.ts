@@ -1,69 +1,9 @@
-import { ApplicantRepresentation, ApplicationRepresentation, DocumentRepresentation, FORM_PRESETS } from '@app/contracts';
-import { ApplicationSummary, SummaryApplicant, summaryPdf } from './summary-pdf';
+import { ApplicationSummary, summaryPdf } from './summary-pdf';
+import { summaryApplicant as applicant, summaryOf } from './summary-pdf.testing';
 
 // pdf-parse's own entry point reads a test file when it is the main module; its parser is this one.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const parsePdf = require('pdf-parse/lib/pdf-parse.js') as (data: Buffer) => Promise<{ text: string }>;
-
-const AT = '2026-11-22T14:03:09+00:00';
-
-function applicant(id: number, type: ApplicantRepresentation['type'], firstName: string, lastName: string): SummaryApplicant {
-  const document: DocumentRepresentation = {
-    id,
-    kind: 'photo_id',
-    file_name: `${firstName}_${lastName}_passport.png`,
-    content_type: 'image/png',
-    size: 1234,
-    uploaded_at: AT,
-    sha256: '0'.repeat(64),
-  };
-  return {
-    applicant: {
-      id,
-      application_id: 1,
-      type,
-      first_name: firstName,
-      last_name: lastName,
-      name: `${firstName} ${lastName}`,
-      email: `applicant${id}@example.com`,
-      phone: null,
-      reference_id: null,
-      form_status: 'completed',
-      form_completed_at: AT,
-      consent: {
-        signed_name: `${firstName} ${lastName}`,
-        signed_at: AT,
-        ip_address: '192.0.2.1',
-        user_agent: 'Spec/1.0',
-        form_preset_id: 1,
-        form_preset_version: 1,
-        disclosures: [],
-      },
-    } as Partial<ApplicantRepresentation> as ApplicantRepresentation,
-    dob: '1990-04-12',
-    ssnLastFour: '6789',
-    documents: [document],
-  };
-}
-
-function summaryOf(applicants: SummaryApplicant[]): ApplicationSummary {
-  return {
-    application: {
-      id: 1,
-      property: { id: 1, name: 'Birch House' },
-      floor_plan_id: null,
-      desired_unit_description: null,
-      desired_move_in: '2027-03-01',
-      desired_lease_length: 12,
-      created_at: AT,
-    } as Partial<ApplicationRepresentation> as ApplicationRepresentation,
-    property: null,
-    preset: FORM_PRESETS[0],
-    applicants,
-    decisions: [],
-    generatedAt: AT,
-  };
-}
 
 /** The PDF's text as a reader extracts it, runs of white space as one space. */
 async function textOf(summary: ApplicationSummary): Promise<string> {

@@ -1,15 +1,21 @@
 import PDFDocument from 'pdfkit';
-import {
-  answerWording,
+// Types only: the layout loads pdfkit and the fonts and nothing of the contracts, so that it can run
+// on its own, where they are not loaded.
+import type {
   ApplicantRepresentation,
   ApplicationRepresentation,
   DecisionRepresentation,
   DocumentRepresentation,
-  FormPreset,
   HouseholdPerson,
   PropertyRepresentation,
 } from '@app/contracts';
 import { BOLD, drawable, REGULAR, registerSummaryFonts } from './summary-fonts';
+
+/** An answer to one of the preset's questions, in the words the form's review shows it. */
+export interface SummaryAnswer {
+  label: string;
+  wording: string;
+}
 
 /** One applicant as the summary shows it. */
 export interface SummaryApplicant {
@@ -18,13 +24,14 @@ export interface SummaryApplicant {
   /** The SSN's last four digits, the only part of it ever printed; null when none was given. */
   ssnLastFour: string | null;
   documents: DocumentRepresentation[];
+  /** In the preset's order; the questions not answered are left out. */
+  answers: SummaryAnswer[];
 }
 
 export interface ApplicationSummary {
   application: ApplicationRepresentation;
   /** Null when the property was deleted since: the application's own copy of its name is shown. */
   property: PropertyRepresentation | null;
-  preset: FormPreset;
   applicants: SummaryApplicant[];
   /** Every decision recorded, newest first (GET .../decisions). */
   decisions: DecisionRepresentation[];
@@ -77,7 +84,7 @@ function dollars(amount: number | null | undefined): string | null {
  * the PDF streams out as it is written.
  */
 export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
-  const { application, property, preset, applicants, decisions } = summary;
+  const { application, property, applicants, decisions } = summary;
   // Uncompressed: pdfkit 0.20's compressed output has cross-reference offsets that point past
   // their objects (readers must repair it); a summary of a few pages is small either way.
   const pdf = new PDFDocument({ size: 'LETTER', margin: 54, compress: false, info: { Title: `Application ${application.id}` } });
@@ -121,7 +128,7 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
     for (const decision of decisions) pdf.text(drawable(decisionLine(decision)));
   }
 
-  for (const { applicant, dob, ssnLastFour, documents } of applicants) {
+  for (const { applicant, dob, ssnLastFour, documents, answers } of applicants) {
     heading(`${TYPE_NAMES[applicant.type] ?? applicant.type}: ${applicant.name}`);
     line('E-mail', applicant.email);
     line('Phone', applicant.phone);
@@ -168,10 +175,8 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
     if (!identity && !applicant.residences && !applicant.employment && !household && !contact) pdf.text('None saved.');
 
     heading('Answers', 11);
-    const answers = applicant.form_answers ?? {};
-    const questions = preset.questions.filter((question) => answers[question.id] !== undefined);
-    if (questions.length === 0) pdf.text('None given.');
-    for (const question of questions) line(question.label, answerWording(question, answers[question.id]));
+    if (answers.length === 0) pdf.text('None given.');
+    for (const { label, wording } of answers) line(label, wording);
 
     heading('Documents', 11);
     if (documents.length === 0) pdf.text('None uploaded.');

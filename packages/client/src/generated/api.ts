@@ -7287,7 +7287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            /** @description A service, the broker or a database did not answer in time; or as many summaries as the gateway lays out at once (SUMMARY_PDF_WORKERS) and lets wait (SUMMARY_PDF_QUEUE) are under way, and nothing was read for this one. Retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
