@@ -170,10 +170,12 @@ describe('scripts/ferretdb.sh start', () => {
   it('runs SQLite with synchronous NORMAL unless FERRETDB_SYNCHRONOUS=full, and refuses any other value', async () => {
     const byDefault = await started(undefined);
     expect(byDefault.cmdline).toContain('--sqlite-url=file:');
-    expect(byDefault.cmdline).toContain('?_pragma=synchronous(normal) ');
+    expect(byDefault.cmdline).toContain('?_pragma=synchronous(normal)&');
+    // What is deleted leaves the files: zeros over freed space, the log cut back when it starts over.
+    expect(byDefault.cmdline).toContain('&_pragma=secure_delete(1)&_pragma=journal_size_limit(0) ');
     expect(byDefault.read).toEqual({ _id: 'one', n: 1 });
     const full = await started('full');
-    expect(full.cmdline).toContain('?_pragma=synchronous(full) ');
+    expect(full.cmdline).toContain('?_pragma=synchronous(full)&');
     expect(full.read).toEqual({ _id: 'one', n: 1 });
     await expect(started('off')).rejects.toMatchObject({
       stderr: expect.stringContaining('FERRETDB_SYNCHRONOUS must be normal or full'),

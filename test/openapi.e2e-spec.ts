@@ -418,6 +418,9 @@ describe('the published OpenAPI document', () => {
     const archivedApplication = (await client.post(applications, { application: { property_id: live.id, applicant } })).body
       .application;
     await client.patch(`${applications}/${archivedApplication.id}`, { application: { archived: true } });
+    const personalData = '/api/v2/applications/{id}/personal_data';
+    const erasable = (await client.post(applications, { application: { property_id: live.id, applicant } })).body.application;
+    const retention = '/api/v2/retention_settings';
 
     for (const [method, path, request] of [
       ['GET', '/', () => client.get('/', { key: null })],
@@ -487,6 +490,17 @@ describe('the published OpenAPI document', () => {
       ['GET', decisions, () => client.get(`${applications}/${made.id}/decisions`)],
       ['GET', decisions, () => client.get(`${applications}/${made.id}/decisions`, { key: null })],
       ['GET', decisions, () => client.get(`${applications}/999999/decisions`)],
+      ['DELETE', personalData, () => client.delete(`${applications}/${erasable.id}/personal_data`)],
+      ['DELETE', personalData, () => client.delete(`${applications}/${erasable.id}/personal_data`, { key: null })],
+      ['DELETE', personalData, () => client.delete(`${applications}/999999/personal_data`)],
+      ['GET', retention, () => client.get(retention)],
+      ['GET', retention, () => client.get(retention, { key: null })],
+      ['PUT', retention, () => client.call('PUT', retention, { retention_settings: { personal_data_days: 365 } })],
+      ['PUT', retention, () => client.call('PUT', retention, { retention_settings: {} }, { key: null })],
+      ['PUT', retention, () => client.call('PUT', retention, undefined, { raw: '{' })],
+      ['PUT', retention, () => client.call('PUT', retention, undefined, { raw: tooBig })],
+      ['PUT', retention, () => client.call('PUT', retention, undefined, notJson)],
+      ['PUT', retention, () => client.call('PUT', retention, { retention_settings: { personal_data_days: 0 } })],
       ['GET', applicantPath, () => client.get(madeApplicant)],
       ['GET', applicantPath, () => client.get(madeApplicant, { headers: { 'if-none-match': madeApplicantTag } })],
       ['GET', applicantPath, () => client.get(madeApplicant, { key: null })],
@@ -673,6 +687,9 @@ describe('the published OpenAPI document', () => {
       ['POST', decision, () => client.post(decisionOf(1), { decision: { status: 'approved' } }, throttled)],
       ['GET', decision, () => client.get(decisionOf(1), throttled)],
       ['GET', decisions, () => client.get(`${applications}/1/decisions`, throttled)],
+      ['DELETE', personalData, () => client.delete(`${applications}/1/personal_data`, throttled)],
+      ['GET', retention, () => client.get(retention, throttled)],
+      ['PUT', retention, () => client.call('PUT', retention, { retention_settings: {} }, throttled)],
       ['GET', applicantPath, () => client.get(`${applications}/1/applicants/1`, throttled)],
       ['POST', coApplicants, () => client.post(`${applications}/1/applicants`, { applicant }, throttled)],
       ['PATCH', applicantPath, () => client.patch(`${applications}/1/applicants/1`, { applicant: {} }, throttled)],
@@ -745,6 +762,9 @@ describe('the published OpenAPI document', () => {
       ['POST', decision, () => client.post(decisionOf(made.id), { decision: { status: 'approved' } })],
       ['GET', decision, () => client.get(decisionOf(made.id))],
       ['GET', decisions, () => client.get(`${applications}/${made.id}/decisions`)],
+      ['DELETE', personalData, () => client.delete(`${applications}/${made.id}/personal_data`)],
+      ['GET', retention, () => client.get(retention)],
+      ['PUT', retention, () => client.call('PUT', retention, { retention_settings: {} })],
       ['POST', coApplicants, () => client.post(madeCoApplicants, { applicant })],
       ['PATCH', applicantPath, () => client.patch(madeApplicant, { applicant: {} })],
       ['DELETE', applicantPath, () => client.delete(madeApplicant)],

@@ -50,6 +50,8 @@ const COLLECTIONS: Record<ServiceName, Record<string, string>> = {
     audit_events: 'the audit events list',
     audit_index: 'the audit events list',
     audit_events_ids: 'the audit events list (their ids)',
+    retention_settings: 'nothing: the previous release erases nothing, and asks no setting for it',
+    personal_data_erasures: 'nothing: the erased application and its applicant, read as the erasure left them',
     idempotency_keys: 'a create replayed',
     idempotency_outcomes: 'a create replayed',
     event_outbox: 'its relay publishes nothing again',
@@ -81,7 +83,7 @@ const AUDIT_EVENTS = '/api/v2/audit_events';
  * pin moves past the release that added them.
  */
 const ADDED_SINCE_PREVIOUS_RELEASE = {
-  application: ['status', 'rent', 'household_monthly_income', 'income_to_rent'],
+  application: ['status', 'rent', 'household_monthly_income', 'income_to_rent', 'personal_data_erased_at'],
   applicant: ['monthly_income', 'income_to_rent'],
   notification_settings: ['screening_agency'],
 };
@@ -187,6 +189,7 @@ describe('records written by this build, read by the previous release', () => {
   const reads = () => {
     const { property, home, floorPlan, preset, application, primary, coApplicant, webhook, document: documentId } = ids;
     const applicant = (id: number) => `/api/v2/applications/${application}/applicants/${id}`;
+    const erasedApplicant = `/api/v2/applications/${ids.erased}/applicants/${ids.erasedApplicant}`;
     return [
       AUDIT_EVENTS,
       '/api/v2/properties',
@@ -206,6 +209,9 @@ describe('records written by this build, read by the previous release', () => {
       `${applicant(coApplicant)}/documents`,
       `${applicant(coApplicant)}/messages`,
       `${applicant(coApplicant)}/documents/${documentId}/content`,
+      `/api/v2/applications/${ids.erased}`,
+      erasedApplicant,
+      `${erasedApplicant}?include=sensitive_data`,
       '/api/v2/webhooks',
       `/api/v2/webhooks/${webhook}`,
       `/api/v2/webhooks/${webhook}/deliveries`,
@@ -288,6 +294,12 @@ describe('records written by this build, read by the previous release', () => {
         })
       ).body.application;
       await changed(`/api/v2/applications/${archivedApplication.id}`, { application: { archived: true } });
+      // An application whose personal data is erased, as the client's retention setting would have it done.
+      const settings = { retention_settings: { personal_data_days: 365 } };
+      expect((await client.call('PUT', '/api/v2/retention_settings', settings)).status).toBe(200);
+      const erased = (await created('/api/v2/applications', applicationRequest(home))).body.application;
+      await created(`/api/v2/applications/${erased.id}/decision`, { decision: { status: 'withdrawn' } });
+      expect((await client.delete(`/api/v2/applications/${erased.id}/personal_data`)).status).toBe(200);
 
       // The form: the co-applicant's steps and a document, as a browser posts them.
       const token = await startForm(stack.formUrl, coApplicantFormUrl);
@@ -310,6 +322,8 @@ describe('records written by this build, read by the previous release', () => {
         coApplicant: coApplicant.id,
         webhook: webhook.body.webhook.id,
         document: documents.body.documents[0].id,
+        erased: erased.id,
+        erasedApplicant: erased.applicants[0].id,
       };
       // Everything the services do after the answers: events delivered, e-mails sent.
       await eventually(

@@ -33,6 +33,10 @@ import { DocumentsMessageController } from './documents/documents.message.contro
 import { DocumentsService } from './documents/documents.service';
 import { DecisionsMessageController } from './decisions/decisions.message.controller';
 import { DecisionsService } from './decisions/decisions.service';
+import { PersonalDataErasure } from './personal-data/personal-data-erasure';
+import { PersonalDataMessageController } from './personal-data/personal-data.message.controller';
+import { PersonalDataRetention } from './personal-data/personal-data-retention';
+import { RetentionSettings } from './personal-data/retention-settings';
 
 @Module({
   imports: [
@@ -50,6 +54,7 @@ import { DecisionsService } from './decisions/decisions.service';
     ApplicantsMessageController,
     DocumentsMessageController,
     DecisionsMessageController,
+    PersonalDataMessageController,
   ],
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
@@ -70,6 +75,9 @@ import { DecisionsService } from './decisions/decisions.service';
     DocumentStorage,
     UnrecordedUploads,
     DecisionsService,
+    RetentionSettings,
+    PersonalDataErasure,
+    PersonalDataRetention,
     {
       provide: DocumentVault,
       inject: [getConnectionToken(), FieldCipher],

@@ -11,6 +11,7 @@ import { HttpErrorFilter } from './http/http-error.filter';
 import { NotificationsModule } from './notifications/notifications.module';
 import { IndexController } from './openapi/index.controller';
 import { PropertiesModule } from './properties/properties.module';
+import { RetentionModule } from './retention/retention.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
@@ -23,6 +24,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     FormPresetsModule,
     WebhooksModule,
     NotificationsModule,
+    RetentionModule,
     HealthModule,
   ],
   controllers: [IndexController],

@@ -1,4 +1,4 @@
-import { ApplicantRefMessage } from './application-messages';
+import { ApplicantRefMessage, ApplicationRefMessage } from './application-messages';
 import { ApplicantRepresentation } from './dto/applicant.dto';
 import { ErrorCode, FieldProblem, ServiceError } from './errors';
 import { ClientScoped, isPositiveId, parseIdSegment, requireClientId, SealedApplicantFields } from './messages';
@@ -12,8 +12,11 @@ export const SENSITIVE_DATA_SCOPE = 'sensitive_data';
 export const API_KEY_SCOPE_NAMES = [SENSITIVE_DATA_SCOPE] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPE_NAMES)[number];
 
-/** The action an audit event records. */
+/** The actions an audit event records: a read of an applicant's sensitive data, and the erasure of its personal data. */
 export const SENSITIVE_DATA_READ = 'sensitive_data.read';
+export const PERSONAL_DATA_ERASED = 'personal_data.erased';
+export const AUDIT_ACTIONS = [SENSITIVE_DATA_READ, PERSONAL_DATA_ERASED] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** APPLICATIONS.UPDATE_APPLICANT: `request` is an UpdateApplicantRequest. */
 export interface UpdateApplicantMessage extends ApplicantRefMessage, ConditionalMessage {
@@ -78,9 +81,25 @@ export function applicantIncludeFromQuery(query: Record<string, unknown>): { sen
   return { sensitiveData: include === SENSITIVE_DATA_SCOPE };
 }
 
+/**
+ * APPLICATIONS.ERASE_PERSONAL_DATA: the application whose applicants' personal data is erased at
+ * once, and who asked, as the erasure's audit events name them.
+ */
+export interface ErasePersonalDataMessage extends ApplicationRefMessage {
+  requester: SensitiveReader;
+}
+
 /** A SensitiveReader as the service receives it; anything else is not from the gateway. */
 export function readSensitiveReader(message: SensitiveApplicantMessage): SensitiveReader {
-  const reader = message?.reader;
+  return checkedReader(message?.reader);
+}
+
+/** The requester of an ErasePersonalDataMessage, checked as a reader is. */
+export function readRequester(message: ErasePersonalDataMessage): SensitiveReader {
+  return checkedReader(message?.requester);
+}
+
+function checkedReader(reader: SensitiveReader | undefined): SensitiveReader {
   const valid =
     typeof reader === 'object' &&
     reader !== null &&

@@ -39,4 +39,5 @@ export * from './dto/document.dto';
 export * from './document-messages';
 export * from './dto/consent.dto';
 export * from './dto/notification.dto';
+export * from './dto/retention.dto';
 export * from './notification-messages';

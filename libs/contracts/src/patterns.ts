@@ -68,6 +68,11 @@ export const APPLICATIONS = {
   GET_DECISION: 'applications.decisions.get',
   /** Every decision recorded on the application, newest first. */
   LIST_DECISIONS: 'applications.decisions.list',
+  /** Erases the personal data of the application's applicants at once (an applicant asked); the erasure is audited. */
+  ERASE_PERSONAL_DATA: 'applications.personal_data.erase',
+  /** How long the client's decided applications keep their applicants' personal data. */
+  GET_RETENTION_SETTINGS: 'applications.retention_settings.get',
+  PUT_RETENTION_SETTINGS: 'applications.retention_settings.put',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;

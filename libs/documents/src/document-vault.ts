@@ -103,6 +103,7 @@ export class DocumentUploads {
 export class DocumentVault {
   private readonly bucket: mongoose.mongo.GridFSBucket;
   private readonly files: mongoose.mongo.Collection;
+  private readonly chunks: mongoose.mongo.Collection;
 
   constructor(
     db: Db,
@@ -110,6 +111,7 @@ export class DocumentVault {
   ) {
     this.bucket = new GridFSBucket(db, { bucketName: DOCUMENTS_BUCKET });
     this.files = db.collection(`${DOCUMENTS_BUCKET}.files`);
+    this.chunks = db.collection(`${DOCUMENTS_BUCKET}.chunks`);
   }
 
   /**
@@ -144,11 +146,6 @@ export class DocumentVault {
     return files.map((file) => (file._id as mongoose.mongo.ObjectId).toHexString());
   }
 
-  /** Removes the file and its chunks; nothing when there is none. */
-  async remove(fileId: string): Promise<void> {
-    await this.bucket.delete(new ObjectId(fileId)).catch(() => undefined);
-  }
-
   /** The file's bytes in clear, as a stream that fails if the stored bytes do not authenticate. */
   async open(fileId: string, owner: DocumentOwner): Promise<Readable> {
     const file = await this.find(fileId);
@@ -158,6 +155,19 @@ export class DocumentVault {
     const download = this.bucket.openDownloadStream(file._id);
     download.once('error', (error) => decryptor.destroy(error));
     return download.pipe(decryptor);
+  }
+
+  /**
+   * Removes the file, its metadata (the sealed data key) and its chunks; nothing when there is
+   * none, so that an erasure or a sweep done again, or of a file removed before, goes through.
+   */
+  async remove(fileId: string): Promise<void> {
+    if (!ObjectId.isValid(fileId)) return;
+    const id = new ObjectId(fileId);
+    // Not bucket.delete(), whose "not found" cannot be told from a failure: a failure is thrown,
+    // so that what removes nothing does not say it removed the file.
+    await this.chunks.deleteMany({ files_id: id });
+    await this.files.deleteOne({ _id: id });
   }
 
   private async find(fileId: string): Promise<mongoose.mongo.GridFSFile> {

@@ -26,6 +26,8 @@ import type {
   Property,
   PropertyChanges,
   PropertyInput,
+  RetentionSettings,
+  RetentionSettingsInput,
   SuccessBody,
   Webhook,
   WebhookInput,
@@ -64,6 +66,7 @@ export class RentalApplicationsClient {
   readonly formPresets: FormPresets;
   readonly webhooks: Webhooks;
   readonly notificationSettings: NotificationSettingsResource;
+  readonly retentionSettings: RetentionSettingsResource;
   private readonly transport: Transport;
 
   constructor(options: ClientOptions) {
@@ -77,6 +80,7 @@ export class RentalApplicationsClient {
     this.formPresets = new FormPresets(api);
     this.webhooks = new Webhooks(api);
     this.notificationSettings = new NotificationSettingsResource(api);
+    this.retentionSettings = new RetentionSettingsResource(api);
   }
 
   /** The ETag of a representation this client read (a `get`), to send as If-Match. */
@@ -211,6 +215,14 @@ class Applications {
     const path = `/api/v2/applications/${id}`;
     return (await this.api.change('updateApplication', 'PATCH', path, { application: changes }, options)).application;
   }
+
+  /**
+   * Erases the personal data of the application's applicants at once and for good, as an applicant
+   * may ask; the application keeps its decisions and dates. Asked again, answers the same.
+   */
+  async erasePersonalData(id: Id): Promise<Application> {
+    return (await this.api.send('erasePersonalData', 'DELETE', `/api/v2/applications/${id}/personal_data`)).application;
+  }
 }
 
 class Applicants {
@@ -331,5 +343,19 @@ class NotificationSettingsResource {
   /** Every message the applicants may receive, as these settings make it; nothing is sent. */
   async previews(): Promise<MessagePreview[]> {
     return (await this.api.send('listMessagePreviews', 'GET', '/api/v2/message_previews')).previews;
+  }
+}
+
+class RetentionSettingsResource {
+  constructor(private readonly api: Api) {}
+
+  async get(): Promise<RetentionSettings> {
+    return (await this.api.send('getRetentionSettings', 'GET', '/api/v2/retention_settings')).retention_settings;
+  }
+
+  /** How long decided applications keep their applicants' personal data; null sets the default. */
+  async put(settings: RetentionSettingsInput): Promise<RetentionSettings> {
+    const body = { retention_settings: settings };
+    return (await this.api.send('putRetentionSettings', 'PUT', '/api/v2/retention_settings', { body })).retention_settings;
   }
 }

@@ -51,6 +51,8 @@ export type Delivery = Schemas['DeliveryRepresentation'];
 export type NotificationSettings = Schemas['NotificationSettingsRepresentation'];
 export type NotificationSettingsInput = Schemas['NotificationSettingsInput'];
 export type MessagePreview = Schemas['MessagePreview'];
+export type RetentionSettings = Schemas['RetentionSettingsRepresentation'];
+export type RetentionSettingsInput = Schemas['RetentionSettingsInput'];
 export type ErrorBody = Schemas['ErrorResponse'];
 export type FieldProblem = Schemas['FieldProblem'];
 

@@ -41,6 +41,22 @@ describe('withFormProgress', () => {
     expect(current.updated_at).toBe(later);
   });
 
+  it('shows none of what an erasure takes once the applicant is erased, should the form record hold it again', () => {
+    const sealed = { key_id: 'k1', nonce: 'n', ciphertext: 'c', tag: 't' };
+    const saved = { ...form(created), dob: sealed, id_number: sealed, sections: { employment: '{}' }, form_answers: '{}' };
+    const erased = { ...applicant, dob: null, id_number: null, personal_data_erased_at: new Date('2026-11-24T00:00:00Z') };
+    expect(withFormProgress(erased, saved)).toMatchObject({
+      last_name: 'King',
+      form_status: 'started',
+      dob: null,
+      id_number: null,
+      drivers_license_number: null,
+      form_answers: null,
+      form_sections: null,
+    });
+    expect(withFormProgress(applicant, saved)).toMatchObject({ dob: sealed, form_sections: { employment: '{}' } });
+  });
+
   it('takes the form step over an applicant stored before applicants had their own times', () => {
     const step = new Date('2026-11-22T14:03:09Z');
     const { created_at: _created, updated_at: _updated, ...old } = applicant;

@@ -4,6 +4,7 @@ import { Connection } from 'mongoose';
 import { FormPresetVersionRef, FormStatus, SealedValue } from '@app/contracts';
 import { EventWitness } from '@app/events';
 import { BackgroundPurge, claimed, documentKey, ignoreExistingCollection } from '@app/persistence';
+import { ERASED_FORM_FIELDS } from '../personal-data/erased-fields';
 import { ApplicantRecord, StoredConsent } from './application.schema';
 
 const APPLICANT_FORMS = 'applicant_forms';
@@ -270,6 +271,16 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     );
   }
 
+  /**
+   * Takes what an erasure takes from the form record of `digest` and from its completion's claim,
+   * which keeps the answers as they were signed. Doing it again changes nothing.
+   */
+  async erase(digest: string): Promise<void> {
+    const unset = Object.fromEntries(ERASED_FORM_FIELDS.map((field) => [field, 1 as const]));
+    await this.forms.updateOne({ _id: digest }, { $unset: unset });
+    await this.completions.updateOne({ _id: digest }, { $unset: unset });
+  }
+
   /** Where a change of the form record of `digest` shows its events (see EventOutbox). */
   witness(digest: string): EventWitness {
     return { collection: APPLICANT_FORMS, key: digest };
@@ -280,8 +291,9 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
  * The applicant as the form left it: its progress and the details it gave over the stored ones,
  * and updated when either was last changed (a form step is a change of the applicant).
  */
-export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm | null): ApplicantRecord {
-  if (!form) return applicant;
+export function withFormProgress(applicant: ApplicantRecord, saved: ApplicantForm | null): ApplicantRecord {
+  if (!saved) return applicant;
+  const form = applicant.personal_data_erased_at ? erasedForm(saved) : saved;
   const stored = applicant.updated_at ?? applicant.created_at;
   return {
     ...applicant,
@@ -298,4 +310,14 @@ export function withFormProgress(applicant: ApplicantRecord, form: ApplicantForm
     drivers_license_number: form.drivers_license_number ?? null,
     updated_at: stored && stored > form.updated_at ? stored : form.updated_at,
   };
+}
+
+/**
+ * The form record as an erased applicant shows it: without what the erasure took, should a step
+ * saved as the erasure ran have written it again (until the sweep erases that too).
+ */
+function erasedForm(form: ApplicantForm): ApplicantForm {
+  const kept: ApplicantForm = { ...form };
+  for (const field of ERASED_FORM_FIELDS) delete kept[field];
+  return kept;
 }

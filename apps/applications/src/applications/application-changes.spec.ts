@@ -1,6 +1,6 @@
 import { ApplicationStatus, FormStatus } from '@app/contracts';
 import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
-import { changedApplication, CHANGEABLE_FIELDS } from './application-changes';
+import { changeableState, changedApplication, CHANGEABLE_FIELDS, withChange } from './application-changes';
 import { matchesListFilters } from './application-filters';
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
@@ -129,5 +129,43 @@ describe('matchesListFilters', () => {
     expect(matchesListFilters(live, { income_to_rent_min: 3 }, read('completed', 'submitted', 3))).toBe(true);
     expect(matchesListFilters(live, { income_to_rent_min: 3 }, read('completed', 'submitted', 2.99))).toBe(false);
     expect(matchesListFilters(live, { income_to_rent_min: 0 }, read('completed', 'submitted', null))).toBe(false);
+  });
+});
+
+describe('an erasure of personal data as a change', () => {
+  const sealed = { key_id: 'k1', nonce: 'n', ciphertext: 'c', tag: 't' };
+  const withPersonalData = application({
+    applicants: [
+      { id: 1, type: 'primary', first_name: 'A', last_name: 'B', email: 'a@example.com', dob: sealed, id_number: sealed },
+    ] as ApplicantRecord[],
+    decisions: [
+      { status: 'declined', conditions: [], reasons: ['income'], note: null, decided_by: null, key_id: null, decided_at: AT },
+    ],
+  });
+  const erasedAt = new Date('2026-11-24T00:00:00Z');
+
+  it('takes the applicants’ personal data, keeping who they are and what was decided', () => {
+    const erased = withChange(withPersonalData, { personal_data_erased_at: erasedAt }, 3, erasedAt);
+    expect(erased.applicants).toEqual([
+      {
+        id: 1,
+        type: 'primary',
+        first_name: 'A',
+        last_name: 'B',
+        email: 'a@example.com',
+        dob: null,
+        id_number: null,
+        personal_data_erased_at: erasedAt,
+      },
+    ]);
+    expect(erased).toMatchObject({ decisions: withPersonalData.decisions, version: 3, personal_data_erased_at: erasedAt });
+    // Later changes read it erased too, whatever copy they start from.
+    const later = withChange({ ...erased, applicants: withPersonalData.applicants }, { referral: 'x' }, 4, AT);
+    expect(later.applicants[0]).toMatchObject({ dob: null, id_number: null });
+  });
+
+  it('is copied into the document with every change after it, and absent before it', () => {
+    expect(changeableState(withPersonalData)).not.toHaveProperty('personal_data_erased_at');
+    expect(changeableState({ ...withPersonalData, personal_data_erased_at: erasedAt }).personal_data_erased_at).toBe(erasedAt);
   });
 });

@@ -1,5 +1,6 @@
 import { ApplicationChanges, ErrorCode, EventDataOf, ServiceError } from '@app/contracts';
 import { EventSpec } from '@app/events';
+import { erasedApplicant } from '../personal-data/erased-fields';
 import { ApplicationRecord } from './application.schema';
 
 /** The fields a PATCH sets as given, by their names in the request and in the record alike. */
@@ -19,10 +20,13 @@ export const CHANGEABLE_FIELDS = [
 type ChangeableField = (typeof CHANGEABLE_FIELDS)[number];
 
 /**
- * What a change of an application writes: the fields it sets, `archived_at` for `archived`, and
- * `decisions` (the whole history, newest first) for a decision.
+ * What a change of an application writes: the fields it sets, `archived_at` for `archived`,
+ * `decisions` (the whole history, newest first) for a decision, and `personal_data_erased_at`
+ * for the erasure of its applicants' personal data.
  */
-export type ApplicationFields = Partial<Pick<ApplicationRecord, ChangeableField | 'archived_at' | 'decisions'>>;
+export type ApplicationFields = Partial<
+  Pick<ApplicationRecord, ChangeableField | 'archived_at' | 'decisions' | 'personal_data_erased_at'>
+>;
 
 export interface ApplicationChange {
   fields: ApplicationFields;
@@ -54,19 +58,27 @@ export function changedApplication(current: ApplicationRecord, changes: Applicat
 }
 
 /**
- * Every field a change can set, as the application has it (null for unset); `decisions` only once
- * there is one, so that a document without decisions stays as the previous release wrote it.
+ * Every field a change can set, as the application has it (null for unset); `decisions` and
+ * `personal_data_erased_at` only once set, so that a document without them stays as the previous
+ * release wrote it.
  */
 export function changeableState(application: ApplicationRecord): ApplicationFields {
   const state: ApplicationFields = { archived_at: application.archived_at ?? null };
   for (const field of CHANGEABLE_FIELDS) Object.assign(state, { [field]: application[field] ?? null });
   if (application.decisions && application.decisions.length > 0) state.decisions = application.decisions;
+  if (application.personal_data_erased_at) state.personal_data_erased_at = application.personal_data_erased_at;
   return state;
 }
 
-/** The application with a change applied, as its version `version` made at `at`. */
+/**
+ * The application with a change applied, as its version `version` made at `at`. Once its personal
+ * data is erased its applicants are read without it, whatever a copy written before still holds.
+ */
 export function withChange<T extends ApplicationRecord>(current: T, fields: ApplicationFields, version: number, at: Date): T {
-  return { ...current, ...fields, version, updated_at: at };
+  const changed = { ...current, ...fields, version, updated_at: at };
+  const erasedAt = changed.personal_data_erased_at;
+  if (!erasedAt) return changed;
+  return { ...changed, applicants: changed.applicants.map((applicant) => erasedApplicant(applicant, erasedAt)) };
 }
 
 /** The 422 for a floor_plan_id that is not one of the property's floor plans. */

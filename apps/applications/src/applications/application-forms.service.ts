@@ -321,11 +321,12 @@ export class ApplicationFormsService {
     return { ...view(subject), token: this.formTokens.token(subject.application.client_id, subject.applicant)! };
   }
 
-  /** The applicant to change, whose form is not completed yet. */
+  /** The applicant to change, whose form is not completed yet, nor its personal data erased. */
   private async open(link: FormLink): Promise<FormSubject> {
     const subject = await this.subject(link);
     if (!subject) throw ServiceError.notFound('applicant', 'for this form link');
     if (subject.form?.form_status === 'completed') throw alreadyCompleted();
+    if (subject.application.personal_data_erased_at) throw personalDataErased();
     return subject;
   }
 
@@ -362,6 +363,14 @@ function alreadySubmitted(): ServiceError {
 /** What a change of an applicant whose form is completed (signed) is refused with. */
 export function alreadyCompleted(): ServiceError {
   return refused(ALREADY_COMPLETED);
+}
+
+/**
+ * What a change of an applicant whose application's personal data was erased is refused with: the
+ * form would store again what was erased.
+ */
+export function personalDataErased(): ServiceError {
+  return refused('the personal data of this application was erased; the form takes no more answers');
 }
 
 function refused(message: string): ServiceError {

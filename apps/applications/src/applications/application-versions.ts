@@ -5,6 +5,7 @@ import { EventWitness } from '@app/events';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantChange, withApplicantChange } from '../applicants/applicant-change';
 import { ApplicationFields, withChange } from './application-changes';
+import { erasedApplicant, holdsPersonalData } from '../personal-data/erased-fields';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
 
 /**
@@ -101,6 +102,31 @@ export class ApplicationVersions implements OnModuleInit {
   }
 
   /**
+   * Takes the personal data out of every applicant the claims of the application's versions up
+   * to `version` keep (co-applicants added, applicants corrected), as erased at `erasedAt`; a claim
+   * erased already is left as it is. Returns every applicant they name, those removed since too,
+   * whose form records and documents the erasure reaches as well.
+   */
+  async eraseFromClaims(applicationId: number, version: number, erasedAt: Date): Promise<ApplicantRecord[]> {
+    const named: ApplicantRecord[] = [];
+    for (let from = 1; from <= version; from += CLAIMS_READ_AT_ONCE) {
+      const upTo = Math.min(version, from + CLAIMS_READ_AT_ONCE - 1);
+      const keys = Array.from({ length: upTo - from + 1 }, (_, i) => claimKey(applicationId, from + i));
+      for (const claim of await this.claims.find({ _id: { $in: keys } }).toArray()) {
+        for (const field of ['applicant', 'updated_applicant'] as const) {
+          const applicant = claim[field];
+          if (!applicant) continue;
+          named.push(applicant);
+          if (holdsPersonalData(applicant)) {
+            await this.claims.updateOne({ _id: claim._id }, { $set: { [field]: erasedApplicant(applicant, erasedAt) } });
+          }
+        }
+      }
+    }
+    return named;
+  }
+
+  /**
    * Each application as of its last claimed change, in the order given. The claims just past the
    * copies are looked for in one read by `_id`s (the index answers it), so a page whose copies
    * are up to date, as they nearly always are, costs one round trip; an application that has a
@@ -119,6 +145,9 @@ export class ApplicationVersions implements OnModuleInit {
     );
   }
 }
+
+/** Claims read by `_id` in one round trip when an erasure goes through all of an application's. */
+const CLAIMS_READ_AT_ONCE = 100;
 
 function nextVersion(application: ApplicationRecord): number {
   return (application.version ?? 0) + 1;

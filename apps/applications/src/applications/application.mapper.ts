@@ -47,6 +47,7 @@ export function toApplicationRepresentation(
     rent: figures.rent,
     household_monthly_income: figures.household_monthly_income,
     income_to_rent: figures.income_to_rent,
+    personal_data_erased_at: record.personal_data_erased_at ? formatTimestamp(record.personal_data_erased_at) : null,
     created_at: formatTimestamp(record.created_at),
     updated_at: formatTimestamp(record.updated_at),
     property: { id: record.property_id, name: record.property_name },

@@ -146,6 +146,13 @@ export class ApplicantRecord {
   /** A co-applicant's: its invitation is e-mailed (the caller's send_email; always for one named on the form). */
   @Prop({ type: Boolean })
   send_email?: boolean;
+
+  /**
+   * When its personal data was erased (see erasedApplicant): set on every copy of it once the
+   * application's is, so that a form record written again meanwhile is read without it.
+   */
+  @Prop({ type: Date })
+  personal_data_erased_at?: Date;
 }
 
 export const ApplicantSchema = SchemaFactory.createForClass(ApplicantRecord);
@@ -211,6 +218,13 @@ export class ApplicationRecord {
 
   @Prop({ type: [ApplicantSchema], default: [] })
   applicants: ApplicantRecord[];
+
+  /**
+   * When its applicants' personal data was erased (PersonalDataErasure); absent while it is not.
+   * Set through ApplicationVersions as a PATCH's fields are.
+   */
+  @Prop({ type: Date })
+  personal_data_erased_at?: Date;
 
   /**
    * How many changes were made (co-applicants added, PATCHes): the number of the last change

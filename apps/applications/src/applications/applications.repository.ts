@@ -53,6 +53,25 @@ export class ApplicationsRepository extends RecordRepository<ApplicationRecord> 
     );
   }
 
+  /**
+   * The ids of the applications not erased whose copy shows a current decision made at or before
+   * `before`. A scan on FerretDB (only a filter on `_id` uses an index), hence for the background
+   * sweep alone; read whole before any is worked on, so that no cursor stays open meanwhile. An
+   * application whose decision is in a claim only (its writer died before the copy) is found once
+   * a later change writes the copy.
+   */
+  async decidedBefore(before: Date): Promise<number[]> {
+    const found = await this.documents
+      .find(
+        { personal_data_erased_at: { $exists: false }, 'decisions.0.decided_at': { $lte: before } } as mongo.Filter<
+          Keyed<ApplicationRecord>
+        >,
+        { projection: { id: 1 } },
+      )
+      .toArray();
+    return found.map((application) => application.id);
+  }
+
   /** The online form's step 2: fields of the application itself, never its applicants. */
   async saveFormDetails(
     id: number,

@@ -354,6 +354,7 @@ export class ApplicationsService {
       const added = application.applicants.find((applicant) => applicant.request_key === requestKey);
       if (added) return this.applicantRepresentation(application, added);
 
+      if (application.personal_data_erased_at) throw personalDataErased(applicationId);
       if (application.applicants.length >= MAX_APPLICANTS) throw tooManyApplicants();
 
       applicantId ??= await this.ids.allocate('applicants');
@@ -483,6 +484,11 @@ export function applicantEventData(
     property_id: propertyId,
     reference_id: applicant.reference_id,
   };
+}
+
+/** An applicant added to an application erased would bring back what the erasure took. */
+function personalDataErased(id: number): ServiceError {
+  return ServiceError.conflict(`the personal data of application ${id} was erased; no applicant can be added to it`);
 }
 
 function tooManyApplicants(): ServiceError {

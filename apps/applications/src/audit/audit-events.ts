@@ -2,15 +2,17 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import {
+  AuditAction,
   AuditEventRepresentation,
   AuditReadKind,
   encodeCursor,
   formatTimestamp,
   Page,
+  PERSONAL_DATA_ERASED,
   SENSITIVE_DATA_READ,
   SensitiveReader,
 } from '@app/contracts';
-import { documentKey, IdAllocator, ignoreExistingCollection, PositionLists } from '@app/persistence';
+import { claimed, documentKey, IdAllocator, ignoreExistingCollection, PositionLists } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 
 const AUDIT_EVENTS = 'audit_events';
@@ -24,19 +26,33 @@ const MAX_PAGE_SCAN = 500;
 interface AuditEventRecord {
   _id: string;
   id: number;
-  action: typeof SENSITIVE_DATA_READ;
+  action: AuditAction;
   client_id: number;
-  key_id: string;
+  /** The API key that read, or asked for an erasure; null for an erasure at the end of the retention period. */
+  key_id: string | null;
   application_id: number;
   applicant_id: number;
   /** What was read (events recorded before it was told have none). */
   read?: AuditReadKind;
   /** The document downloaded, on a `document` read. */
   document_id?: number;
-  request_id: string;
+  request_id: string | null;
   created_at: Date;
   /** When it may be deleted: AUDIT_RETENTION_DAYS after it was made. */
   expires_at: Date;
+}
+
+/**
+ * The audit events of one erasure, one per applicant, under ids allocated before the erasure was
+ * recorded (see PersonalDataErasure), so that whoever records them again stores each once.
+ */
+export interface ErasureAudit {
+  client_id: number;
+  application_id: number;
+  erased_at: Date;
+  /** The API key and request that asked; null when the retention period ran out. */
+  requester: Pick<SensitiveReader, 'key_id' | 'request_id'> | null;
+  events: Array<{ applicant_id: number; event_id: number }>;
 }
 
 export interface AuditQuery {
@@ -46,7 +62,8 @@ export interface AuditQuery {
 }
 
 /**
- * The record of every read of an applicant's sensitive data, kept AUDIT_RETENTION_DAYS. An event
+ * The record of every read of an applicant's sensitive data and every erasure of its personal
+ * data, kept AUDIT_RETENTION_DAYS. An event
  * is stored under its id and listed in its client's list and its applicant's (PositionLists), so
  * that a page is reads by `_id` only. Lifetime: MongoDB removes an expired event through a TTL
  * index on `expires_at`; FerretDB has none, so every instance also deletes what has expired once
@@ -124,6 +141,41 @@ export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
       this.lists.append(listName(clientId), id),
       this.lists.append(listName(clientId, subject.applicantId), id),
     ]);
+  }
+
+  /** Ids for `count` audit events to come. */
+  async allocateIds(count: number): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) ids.push(await this.ids.allocate(AUDIT_EVENTS));
+    return ids;
+  }
+
+  /**
+   * Records an erasure's events, each once however often this is done: each is inserted under its
+   * id, and listed by the call whose insert stored it.
+   */
+  async recordErasure(audit: ErasureAudit): Promise<void> {
+    for (const { applicant_id, event_id } of audit.events) {
+      const stored = await claimed(
+        this.events.insertOne({
+          _id: documentKey(event_id),
+          id: event_id,
+          action: PERSONAL_DATA_ERASED,
+          client_id: audit.client_id,
+          key_id: audit.requester?.key_id ?? null,
+          application_id: audit.application_id,
+          applicant_id,
+          request_id: audit.requester?.request_id ?? null,
+          created_at: audit.erased_at,
+          expires_at: this.expiry(audit.erased_at),
+        }),
+      );
+      if (!stored) continue;
+      await Promise.all([
+        this.lists.append(listName(audit.client_id), event_id),
+        this.lists.append(listName(audit.client_id, applicant_id), event_id),
+      ]);
+    }
   }
 
   /** A page of the client's audit events (of one applicant, if given), newest first. */

@@ -105,6 +105,26 @@ export class ApplicantDocuments implements OnModuleInit {
     return new Set(found.map((record) => record.file_id));
   }
 
+  /**
+   * Removes every document of the applicant, what its record names (`removeFile`: the file, the
+   * room it took) before the record: a record left by an erasure that stopped half-way still
+   * names its file, and the next one removes both. Returns how many there were.
+   */
+  async eraseAll(
+    subject: DocumentSubject,
+    removeFile: (document: Pick<ApplicantDocumentRecord, 'client_id' | 'file_id' | 'size'>) => Promise<void>,
+  ): Promise<number> {
+    const keys = Array.from({ length: MAX_DOCUMENTS_PER_APPLICANT }, (_, index) => slotKey(subject, index + 1));
+    const found = await this.records
+      .find({ _id: { $in: keys } }, { projection: { client_id: 1, file_id: 1, size: 1 } })
+      .toArray();
+    for (const record of found) {
+      await removeFile(record);
+      await this.records.deleteOne({ _id: record._id });
+    }
+    return found.length;
+  }
+
   /** Gives back a slot this process took: no other upload can have it until then. */
   async remove(subject: DocumentSubject, slot: number): Promise<void> {
     await this.records.deleteOne({ _id: slotKey(subject, slot) });

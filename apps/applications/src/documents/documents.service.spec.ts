@@ -59,7 +59,7 @@ function documents(
   return new DocumentsService(
     records,
     forms,
-    {} as ApplicationsService,
+    { owned: async () => ({ id: 7, client_id: 1 }) } as unknown as ApplicationsService,
     ids,
     {} as AuditEvents,
     new EventOutbox(connection),

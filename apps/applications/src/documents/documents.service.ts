@@ -14,7 +14,12 @@ import { FormOpener, SealedValueError } from '@app/crypto';
 import { DocumentNotStoredError, DocumentVault } from '@app/documents';
 import { EventOutbox } from '@app/events';
 import { IdAllocator } from '@app/persistence';
-import { alreadyCompleted, ApplicationFormsService, FormLink } from '../applications/application-forms.service';
+import {
+  alreadyCompleted,
+  ApplicationFormsService,
+  FormLink,
+  personalDataErased,
+} from '../applications/application-forms.service';
 import { ApplicationsService } from '../applications/applications.service';
 import { AuditEvents } from '../audit/audit-events';
 import { ApplicationsEnvironment } from '../config/applications.environment';
@@ -62,6 +67,8 @@ export class DocumentsService {
     const applicant = await this.forms.find(link);
     if (!applicant) throw ServiceError.notFound('applicant', 'for this form link');
     if (applicant.form_status === 'completed') throw alreadyCompleted();
+    const application = await this.applications.owned(applicant.client_id, applicant.application_id);
+    if (application.personal_data_erased_at) throw personalDataErased();
     const clientId = applicant.client_id;
     if (!(await this.storage.take(clientId, fields.file_id, fields.size, this.env.documentStorageBytes(clientId)))) {
       throw storageFull();

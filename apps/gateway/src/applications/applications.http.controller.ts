@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   AddApplicantMessage,
@@ -14,6 +14,7 @@ import {
   PlainTextPipe,
   CreateApplicationMessage,
   CreateApplicationRequest,
+  ErasePersonalDataMessage,
   FORM_STATUSES,
   listApplicationsFromQuery,
   UpdateApplicationMessage,
@@ -21,7 +22,9 @@ import {
 } from '@app/contracts';
 import { ApplicantSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
-import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
+import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
+import { ApiCredential } from '../auth/api-keys';
+import { readerOf } from '../auth/reader';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
 import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
@@ -29,6 +32,7 @@ import { IfMatch } from '../http/if-match.decorator';
 import { APPLICATION_422, ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';
 import {
   APPLICANT_422,
+  APPLICANT_ADD_409,
   APPLICATION_404,
   APPLICATION_UPDATE_422,
   ApiTaggedResource,
@@ -176,6 +180,30 @@ export class ApplicationsHttpController {
     return this.backends.applications(APPLICATIONS.UPDATE, message);
   }
 
+  @Delete(':id/personal_data')
+  @ApiOperation({
+    operationId: 'erasePersonalData',
+    summary: 'Erase the applicants’ personal data',
+    description:
+      'Erases, at once and for good, the personal data of the application’s applicants, as an applicant may ask: ' +
+      'identity numbers, dates of birth, documents (and their files), addresses, employment and income, the rest of ' +
+      'the form’s sections and the answers to its questions. The application keeps its decisions, its dates, the ' +
+      'applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant ' +
+      'gets a personal_data.erased audit event naming this key. Its form takes no more answers and no applicant can ' +
+      'be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased ' +
+      'without asking once the client’s retention period has passed (PUT /api/v2/retention_settings).',
+  })
+  @APPLICATION_ID('id')
+  @ApiSuccess(200, ApplicationResponse, 'The application as it is now, personal_data_erased_at set.')
+  @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICATION_404 })
+  erasePersonalData(@Credential() credential: ApiCredential, @Param('id') id: string): Promise<ApplicationResponse> {
+    const message: ErasePersonalDataMessage = {
+      ...applicationRefFromPath(credential.clientId, id),
+      requester: readerOf(credential),
+    };
+    return this.backends.applications(APPLICATIONS.ERASE_PERSONAL_DATA, message);
+  }
+
   @Post(':application_id/applicants')
   @HttpCode(201)
   @ApiOperation({
@@ -188,7 +216,11 @@ export class ApplicationsHttpController {
   @APPLICATION_ID('application_id')
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiSuccess(201, ApplicantResponse, 'The co-applicant as added.')
-  @ApiErrorResponses([400, 401, 404, 409, 413, 415, 422, 429, 503], { 404: APPLICATION_404, 422: APPLICANT_422 })
+  @ApiErrorResponses([400, 401, 404, 409, 413, 415, 422, 429, 503], {
+    404: APPLICATION_404,
+    409: APPLICANT_ADD_409,
+    422: APPLICANT_422,
+  })
   addApplicant(
     @ClientId() clientId: number,
     @Param('application_id') applicationId: string,

@@ -114,6 +114,7 @@ export function summaryPdf(summary: ApplicationSummary): PDFKit.PDFDocument {
   line('Desired move-in', application.desired_move_in);
   line('Desired lease length', application.desired_lease_length);
   line('Created', application.created_at);
+  if (application.personal_data_erased_at) line('Personal data erased', application.personal_data_erased_at);
 
   heading('Decision');
   line('Status', STATUS_NAMES[application.status ?? 'draft'] ?? application.status);

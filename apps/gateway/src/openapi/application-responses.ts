@@ -1,6 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
-import { MAX_APPLICANTS, MAX_PAGE_SIZE } from '@app/contracts';
+import { MAX_APPLICANTS, MAX_PAGE_SIZE, ServiceError } from '@app/contracts';
 import { REQUEST_ID } from './api-responses';
 
 const errorBody = (summary: string, message: string, details: unknown = null) => ({
@@ -35,6 +35,18 @@ export const APPLICANT_422 = {
     full: errorBody('Applicants full', `applicant cannot be added: an application has at most ${MAX_APPLICANTS} applicants`, [
       { field: 'applicant', message: `cannot be added: an application has at most ${MAX_APPLICANTS} applicants` },
     ]),
+  },
+};
+
+/** The 409s of adding an applicant: its Idempotency-Key in use, or the application's personal data erased. */
+export const APPLICANT_ADD_409 = {
+  description:
+    'The first request with this Idempotency-Key is still being worked on; retry a moment later. Or the ' +
+    'application’s personal data was erased (DELETE /api/v2/applications/{id}/personal_data, or its retention ' +
+    'period passed): an applicant added would bring it back.',
+  examples: {
+    inProgress: errorBody('Key in use', ServiceError.idempotencyInProgress().message),
+    erased: errorBody('Personal data erased', 'the personal data of application 7 was erased; no applicant can be added to it'),
   },
 };
 

@@ -263,6 +263,20 @@ export class ApplicationRepresentation {
   })
   income_to_rent?: number | null;
 
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    required: true,
+    description:
+      `When its applicants’ personal data was erased (${TIMESTAMP}): at an applicant’s request (DELETE ` +
+      '/api/v2/applications/{id}/personal_data), or once a decided or withdrawn application was kept as long as the ' +
+      'client’s retention_settings say. Its decisions and dates are kept; null while nothing was erased.',
+    example: null,
+  })
+  /** Always given by this release; optional in the type, as a service of the previous release answers without it. */
+  personal_data_erased_at?: string | null;
+
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { AUDIT_ACTIONS } from '../applicant-messages';
 import { ApplicantRepresentation } from './applicant.dto';
 
 const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
@@ -41,22 +42,32 @@ export class ApplicantWithSensitiveDataResponse {
   applicant: ApplicantWithSensitiveData;
 }
 
-/** A recorded read of an applicant's sensitive data. */
+/** A recorded read of an applicant's sensitive data, or the erasure of its personal data. */
 export class AuditEventRepresentation {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id: number;
 
-  @ApiProperty({ enum: ['sensitive_data.read'], example: 'sensitive_data.read' })
+  @ApiProperty({
+    enum: AUDIT_ACTIONS,
+    description:
+      'sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, ' +
+      'at a request through the API or at the end of the client’s retention period.',
+    example: 'sensitive_data.read',
+  })
   action: string;
 
   @ApiProperty({ type: 'integer', example: 1 })
   client_id: number;
 
   @ApiProperty({
-    description: 'Which API key read: the first 16 hex digits of the SHA-256 of the key, never the key.',
+    type: 'string',
+    nullable: true,
+    description:
+      'Which API key read or asked for the erasure: the first 16 hex digits of the SHA-256 of the key, never the key. ' +
+      'Null on an erasure at the end of the retention period, which no key asked for.',
     example: '3f1c0d9e2b7a4c55',
   })
-  key_id: string;
+  key_id: string | null;
 
   @ApiProperty({ type: 'integer', example: 1 })
   application_id: number;
@@ -86,11 +97,14 @@ export class AuditEventRepresentation {
   document_id?: number | null;
 
   @ApiProperty({
+    type: 'string',
+    nullable: true,
     description:
-      'The X-Request-Id of the read: the caller’s when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else one the gateway made.',
+      'The X-Request-Id of the read or of the erasure’s request: the caller’s when it is 1 to 128 of ' +
+      'A-Z a-z 0-9 . _ : -, else one the gateway made. Null on an erasure at the end of the retention period.',
     example: '4bf92f35-77b3-4da6-a3ce-929d0e0e4736',
   })
-  request_id: string;
+  request_id: string | null;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;

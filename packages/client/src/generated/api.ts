@@ -190,6 +190,26 @@ export interface paths {
         patch: operations["updateApplication"];
         trace?: never;
     };
+    "/api/v2/applications/{id}/personal_data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase the applicants’ personal data
+         * @description Erases, at once and for good, the personal data of the application’s applicants, as an applicant may ask: identity numbers, dates of birth, documents (and their files), addresses, employment and income, the rest of the form’s sections and the answers to its questions. The application keeps its decisions, its dates, the applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant gets a personal_data.erased audit event naming this key. Its form takes no more answers and no applicant can be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased without asking once the client’s retention period has passed (PUT /api/v2/retention_settings).
+         */
+        delete: operations["erasePersonalData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/applications/{application_id}/applicants": {
         parameters: {
             query?: never;
@@ -599,6 +619,30 @@ export interface paths {
          */
         get: operations["listMessagePreviews"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/retention_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the retention settings
+         * @description How long a decided or withdrawn application keeps its applicants’ personal data: 730 days unless set.
+         */
+        get: operations["getRetentionSettings"];
+        /**
+         * Change the retention settings
+         * @description Sets the fields given (null sets the default); those left out stay as they were. Applies to every decided application at the next hourly sweep, those decided before included: a shorter period erases sooner.
+         */
+        put: operations["putRetentionSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1246,6 +1290,12 @@ export interface components {
              * @example 3.03
              */
             income_to_rent: number | null;
+            /**
+             * Format: date-time
+             * @description When its applicants’ personal data was erased (ISO 8601, seconds precision, numeric offset.): at an applicant’s request (DELETE /api/v2/applications/{id}/personal_data), or once a decided or withdrawn application was kept as long as the client’s retention_settings say. Its decisions and dates are kept; null while nothing was erased.
+             * @example null
+             */
+            personal_data_erased_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, seconds precision, numeric offset.
@@ -2039,20 +2089,21 @@ export interface components {
              */
             id: number;
             /**
+             * @description sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, at a request through the API or at the end of the client’s retention period.
              * @example sensitive_data.read
              * @enum {string}
              */
-            action: "sensitive_data.read";
+            action: "sensitive_data.read" | "personal_data.erased";
             /**
              * Format: int64
              * @example 1
              */
             client_id: number;
             /**
-             * @description Which API key read: the first 16 hex digits of the SHA-256 of the key, never the key.
+             * @description Which API key read or asked for the erasure: the first 16 hex digits of the SHA-256 of the key, never the key. Null on an erasure at the end of the retention period, which no key asked for.
              * @example 3f1c0d9e2b7a4c55
              */
-            key_id: string;
+            key_id: string | null;
             /**
              * Format: int64
              * @example 1
@@ -2076,10 +2127,10 @@ export interface components {
              */
             document_id: number | null;
             /**
-             * @description The X-Request-Id of the read: the caller’s when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else one the gateway made.
+             * @description The X-Request-Id of the read or of the erasure’s request: the caller’s when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else one the gateway made. Null on an erasure at the end of the retention period.
              * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
              */
-            request_id: string;
+            request_id: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, seconds precision, numeric offset.
@@ -2638,6 +2689,28 @@ export interface components {
         MessagePreviewListResponse: {
             /** @description One per message, in the order of `case` above. */
             previews: components["schemas"]["MessagePreview"][];
+        };
+        RetentionSettingsRepresentation: {
+            /**
+             * Format: int64
+             * @description Days a decided or withdrawn application keeps its applicants’ personal data (identity numbers, dates of birth, documents, addresses, income and the rest of what the form asked), counted from its current decision; then it is erased. 1 to 3650. 730 unless the client set another.
+             * @example 730
+             */
+            personal_data_days: number;
+        };
+        RetentionSettingsResponse: {
+            retention_settings: components["schemas"]["RetentionSettingsRepresentation"];
+        };
+        RetentionSettingsInput: {
+            /**
+             * Format: int64
+             * @description Days a decided or withdrawn application keeps its applicants’ personal data (identity numbers, dates of birth, documents, addresses, income and the rest of what the form asked), counted from its current decision; then it is erased. 1 to 3650. null sets the default, 730; left out, it stays as it was.
+             * @example 365
+             */
+            personal_data_days?: number | null;
+        };
+        PutRetentionSettingsRequest: {
+            retention_settings: components["schemas"]["RetentionSettingsInput"];
         };
         /** @description The body of a delivery of property.created. */
         PropertyCreatedEvent: {
@@ -5785,6 +5858,109 @@ export interface operations {
             };
         };
     };
+    erasePersonalData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The application’s id, a positive integer. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application as it is now, personal_data_erased_at set. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The application id is not a positive integer, names no application, or another client’s. */
+            404: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     addApplicant: {
         parameters: {
             query?: never;
@@ -5866,7 +6042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being worked on; retry a moment later. */
+            /** @description The first request with this Idempotency-Key is still being worked on; retry a moment later. Or the application’s personal data was erased (DELETE /api/v2/applications/{id}/personal_data, or its retention period passed): an applicant added would bring it back. */
             409: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
@@ -9306,6 +9482,236 @@ export interface operations {
             };
             /** @description No API key, or an unknown one. */
             401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRetentionSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionSettingsResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putRetentionSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutRetentionSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings as they are now. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionSettingsResponse"];
+                };
+            };
+            /** @description The body is not well-formed JSON. */
+            400: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Content-Type of a POST is not application/json. */
+            415: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input: the message names the first problem and details lists every one, unknown fields included. Also an Idempotency-Key that is malformed, or that was used before for a different request. */
+            422: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
                     "X-Request-Id"?: string;
