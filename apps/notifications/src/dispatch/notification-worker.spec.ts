@@ -1,3 +1,4 @@
+import { AddressBook } from '../addresses/address-book';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
 import { MessageRecord, newMessageRecord } from '../messages/message-record';
@@ -52,7 +53,9 @@ describe('NotificationWorker, an attempt', () => {
     const record = newMessageRecord(draftOf(), 'applications@mail.example.test', new Date());
     const { mailer, sends } = stalledMailer();
     const env = Object.assign(new NotificationsEnvironment(), { SMTP_TIMEOUT_MS, MAIL_RETRY_SCHEDULE: '10,60' });
-    const worker = new NotificationWorker(storeOf(record), {} as SettingsStore, mailer, {} as ApplicantsClient, env);
+    // The address is neither suppressed nor over its day's limit.
+    const addresses = { isSuppressed: async () => false, takePlace: async () => true } as unknown as AddressBook;
+    const worker = new NotificationWorker(storeOf(record), addresses, {} as SettingsStore, mailer, {} as ApplicantsClient, env);
     Object.assign(worker, { broker: { publish: async () => true } });
     const attempt = (task: { key: string; retry: number }) =>
       void (worker as unknown as { attempt: (task: object) => Promise<void> }).attempt(task);
