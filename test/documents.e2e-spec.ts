@@ -435,6 +435,30 @@ describe('applicants’ documents', () => {
     expect((await client.get(`${applicantPath}/documents`, OTHER_READER)).body.documents).toHaveLength(1);
   });
 
+  it('takes an applicant’s documents, files and chunks included, away with the applicant when it is removed', async () => {
+    const { applicationId } = await startedApplicant();
+    const added = await client.post(`/api/v2/applications/${applicationId}/applicants`, {
+      applicant: { first_name: 'Charles', last_name: 'Babbage', email: 'charles@example.com' },
+    });
+    expect(added.status).toBe(201);
+    const token = await startForm(stack.formUrl, added.body.applicant.form_url, {
+      first_name: 'Charles',
+      last_name: 'Babbage',
+      email: 'charles@example.com',
+    });
+    expect(
+      (await upload(token, { kind: 'other', name: 'deed.pdf', type: 'application/pdf', bytes: pdfWith('deed', 300_000) })).status,
+    ).toBe(303);
+    const [record] = await database.collection('applicant_documents').find({ applicant_id: added.body.applicant.id }).toArray();
+    const fileId = new mongoose.mongo.ObjectId(record.file_id as string);
+    expect(await database.collection('documents.chunks').countDocuments({ files_id: fileId })).toBeGreaterThan(0);
+
+    expect((await client.delete(pathOf(added.body.applicant.api_url))).status).toBe(200);
+    expect(await database.collection('applicant_documents').countDocuments({ applicant_id: added.body.applicant.id })).toBe(0);
+    expect(await database.collection('documents.files').countDocuments({ _id: fileId })).toBe(0);
+    expect(await database.collection('documents.chunks').countDocuments({ files_id: fileId })).toBe(0);
+  });
+
   it('removes a file that no record names once a day has passed since its upload, and no other', async () => {
     const { token, applicantPath } = await startedApplicant();
     expect((await upload(token, { kind: 'other', name: 'kept.png', type: 'image/png', bytes: pngOf(12, 12) })).status).toBe(303);

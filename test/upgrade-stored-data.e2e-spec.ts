@@ -47,6 +47,7 @@ const COLLECTIONS: Record<ServiceName, Record<string, string>> = {
     'documents.files': 'a download (the file, its data key in the metadata)',
     'documents.chunks': 'a download (its bytes)',
     documents_ids: 'the documents list (its id)',
+    document_storage: 'the room documents take in the client’s budget (only this build reads it)',
     audit_events: 'the audit events list',
     audit_index: 'the audit events list',
     audit_events_ids: 'the audit events list (their ids)',

@@ -29,6 +29,7 @@ import { ApplicationsEnvironment } from './config/applications.environment';
 import { ApplicantDocuments } from './documents/applicant-documents';
 import { UnrecordedUploads } from './documents/unrecorded-uploads';
 import { DocumentStorage } from './documents/document-storage';
+import { ApplicantFiles } from './documents/applicant-files';
 import { DocumentsMessageController } from './documents/documents.message.controller';
 import { DocumentsService } from './documents/documents.service';
 import { DecisionsMessageController } from './decisions/decisions.message.controller';
@@ -73,6 +74,7 @@ import { RetentionSettings } from './personal-data/retention-settings';
     ApplicantDocuments,
     DocumentsService,
     DocumentStorage,
+    ApplicantFiles,
     UnrecordedUploads,
     DecisionsService,
     RetentionSettings,

@@ -16,6 +16,7 @@ import { ApplicantRecord, ApplicationRecord } from '../applications/application.
 import { ApplicationsRepository } from '../applications/applications.repository';
 import { applicantEventData, ApplicationsService } from '../applications/applications.service';
 import { AuditEvents } from '../audit/audit-events';
+import { ApplicantFiles } from '../documents/applicant-files';
 import { ApplicantChange, CONTACT_FIELDS, correctedApplicant, withApplicantChange } from './applicant-change';
 
 /** Changes of one application that lost their version to another change read again, this often. */
@@ -55,6 +56,7 @@ export class ApplicantsService {
     private readonly sealer: ApplicantSealer,
     private readonly audit: AuditEvents,
     private readonly outbox: EventOutbox,
+    private readonly files: ApplicantFiles,
   ) {}
 
   /**
@@ -99,11 +101,23 @@ export class ApplicantsService {
     });
   }
 
-  /** Removes a co-applicant or guarantor; its form link stops working. Never the primary applicant. */
+  /**
+   * Removes a co-applicant or guarantor; its form link stops working, and what its form kept goes
+   * with it: the form's record (its identity numbers, sections and answers) and its documents,
+   * files included. Never the primary applicant.
+   */
   remove(clientId: number, applicationId: number, id: number, ifMatch?: string) {
     return this.change(clientId, applicationId, id, ifMatch, ({ stored, representation }) => {
       if (stored.type === 'primary') throw primaryNotRemovable(id);
-      return { change: { removed_applicant_id: id }, event: 'applicant.removed', answer: () => representation };
+      return {
+        change: { removed_applicant_id: id },
+        event: 'applicant.removed',
+        after: async () => {
+          if (stored.form_token_digest) await this.forms.erase(stored.form_token_digest);
+          await this.files.removeAll({ applicationId, applicantId: id });
+        },
+        answer: () => representation,
+      };
     });
   }
 

@@ -1,4 +1,3 @@
-import { DocumentVault } from '@app/documents';
 import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { ApplicantForms } from '../applications/applicant-forms';
 import { changeableState } from '../applications/application-changes';
@@ -7,8 +6,7 @@ import { ApplicantRecord, ApplicationRecord } from '../applications/application.
 import { ApplicationsRepository } from '../applications/applications.repository';
 import { ApplicationsService } from '../applications/applications.service';
 import { AuditEvents, ErasureAudit } from '../audit/audit-events';
-import { ApplicantDocuments } from '../documents/applicant-documents';
-import { DocumentStorage } from '../documents/document-storage';
+import { ApplicantFiles } from '../documents/applicant-files';
 import { PersonalDataErasure, SETTLE_MS } from './personal-data-erasure';
 
 const sealed = { key_id: 'k1', nonce: 'n', ciphertext: 'c', tag: 't' };
@@ -57,10 +55,8 @@ function world() {
       versions,
       { erase: async (digest: string) => void erasedForms.push(digest) } as unknown as ApplicantForms,
       {
-        eraseAll: async ({ applicantId }: { applicantId: number }) => (erasedDocuments.push(applicantId), 0),
-      } as unknown as ApplicantDocuments,
-      {} as DocumentVault,
-      {} as DocumentStorage,
+        removeAll: async ({ applicantId }: { applicantId: number }) => (erasedDocuments.push(applicantId), 0),
+      } as unknown as ApplicantFiles,
       {
         allocateIds: async (count: number) => Array.from({ length: count }, () => ++ids),
         recordErasure: async (audit: ErasureAudit) => void audits.push(audit),

@@ -2,7 +2,6 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { ApplicationRepresentation, SensitiveReader, ServiceError } from '@app/contracts';
-import { DocumentVault } from '@app/documents';
 import { claimed, documentKey, ignoreExistingCollection } from '@app/persistence';
 import { ApplicantForms } from '../applications/applicant-forms';
 import { withChange } from '../applications/application-changes';
@@ -11,8 +10,7 @@ import { ApplicantRecord, ApplicationRecord } from '../applications/application.
 import { ApplicationsRepository } from '../applications/applications.repository';
 import { ApplicationsService } from '../applications/applications.service';
 import { AuditEvents, ErasureAudit } from '../audit/audit-events';
-import { ApplicantDocuments } from '../documents/applicant-documents';
-import { DocumentStorage } from '../documents/document-storage';
+import { ApplicantFiles } from '../documents/applicant-files';
 
 const ERASURES = 'personal_data_erasures';
 /**
@@ -62,9 +60,7 @@ export class PersonalDataErasure implements OnModuleInit {
     private readonly repository: ApplicationsRepository,
     private readonly versions: ApplicationVersions,
     private readonly forms: ApplicantForms,
-    private readonly documents: ApplicantDocuments,
-    private readonly vault: DocumentVault,
-    private readonly storage: DocumentStorage,
+    private readonly files: ApplicantFiles,
     private readonly audit: AuditEvents,
   ) {}
 
@@ -161,11 +157,7 @@ export class PersonalDataErasure implements OnModuleInit {
     for (const applicant of applicants.values()) {
       if (applicant.form_token_digest) await this.forms.erase(applicant.form_token_digest);
       const subject = { applicationId: application.id, applicantId: applicant.id };
-      await this.documents.eraseAll(subject, async (document) => {
-        await this.vault.remove(document.file_id);
-        // Done again if the erasure stops before the record goes: the room is then given back twice.
-        await this.storage.giveBack(document.client_id, document.file_id, document.size);
-      });
+      await this.files.removeAll(subject);
     }
   }
 }
