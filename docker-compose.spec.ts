@@ -209,7 +209,7 @@ describe('docker-compose.yml', () => {
       expect(services.properties.environment.TRUSTED_SENDERS).toBe('gateway,applications,form');
       expect(services.applications.environment.TRUSTED_SENDERS).toBe('gateway,form,notifications');
       expect(services.webhooks.environment.TRUSTED_SENDERS).toBe('gateway');
-      expect(services.notifications.environment.TRUSTED_SENDERS).toBe('gateway');
+      expect(services.notifications.environment.TRUSTED_SENDERS).toBe('gateway,form');
     });
 
     it('has the consumers of events take them only from the services that publish them', () => {
@@ -297,7 +297,10 @@ describe('docker-compose.yml', () => {
       'lets the %s send to the services’ request exchanges and read its replies, nothing more',
       (sender) => {
         const asked =
-          sender === 'gateway' ? ['properties', 'applications', 'webhooks', 'notifications'] : ['properties', 'applications'];
+          sender === 'gateway'
+            ? ['properties', 'applications', 'webhooks', 'notifications']
+            : // The form asks the notifications service only for the links its e-mails carry.
+              ['properties', 'applications', 'notifications'];
         for (const queue of asked) {
           // The client declares the exchange it publishes to; the service declares and binds its queue.
           expect([can(sender, 'configure', requestExchange(queue)), can(sender, 'write', requestExchange(queue))]).toEqual([
