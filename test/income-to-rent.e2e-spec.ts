@@ -83,6 +83,7 @@ describe('income to rent', () => {
       'rent',
       'household_monthly_income',
       'income_to_rent',
+      'personal_data_erased_at',
     ]);
     expect(Object.keys(created.applicants[0])).toEqual(['id', 'type', 'name', 'api_url', 'monthly_income', 'income_to_rent']);
 
