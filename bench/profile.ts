@@ -13,6 +13,8 @@ export interface ProfileSummary {
   process: string;
   totalMs: number;
   idlePercent: number;
+  /** Loading the app's modules at start-up: left out of the percentages, which are of the rest. */
+  loadingMs: number;
   /** Where the busy time went: functions by their own time, and by time including callees. */
   self: Array<{ name: string; percent: number }>;
   inclusive: Array<{ name: string; percent: number }>;
@@ -21,6 +23,8 @@ export interface ProfileSummary {
 }
 
 const IDLE = new Set(['(idle)', '(program)', '(root)']);
+/** The frame under which a process loads its modules before it serves. */
+const LOADING_URL = 'node:internal/main/run_main_module';
 
 /** Summarizes every .cpuprofile in `dir`; `names` maps a pid to the process it was. */
 export function summarizeProfiles(dir: string, names: Map<number, string>, top = 15): ProfileSummary[] {
@@ -43,6 +47,7 @@ function summarize(file: string, processName: string, top: number): ProfileSumma
   const areas = new Map<string, number>();
   let total = 0;
   let idle = 0;
+  let loading = 0;
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i] ?? 0;
     total += us;
@@ -52,18 +57,22 @@ function summarize(file: string, processName: string, top: number): ProfileSumma
       idle += us;
       return;
     }
+    const stack: string[] = [];
+    let starting = false;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      starting ||= frame.url === LOADING_URL;
+      stack.push(label(frame));
+    }
+    if (starting) {
+      loading += us;
+      return;
+    }
     add(self, name, us);
     add(areas, area(node.callFrame.url, node.callFrame.functionName), us);
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const key = label(byId.get(at)!.callFrame);
-      if (!seen.has(key)) {
-        seen.add(key);
-        add(inclusive, key, us);
-      }
-    }
+    for (const key of new Set(stack)) add(inclusive, key, us);
   });
-  const busy = total - idle;
+  const busy = total - idle - loading;
   const ranked = (map: Map<string, number>) =>
     [...map]
       .filter(([name]) => !IDLE.has(name))
@@ -75,6 +84,7 @@ function summarize(file: string, processName: string, top: number): ProfileSumma
     process: processName,
     totalMs: Math.round(total / 1000),
     idlePercent: Math.round((1000 * idle) / Math.max(total, 1)) / 10,
+    loadingMs: Math.round(loading / 1000),
     self: ranked(self),
     inclusive: ranked(inclusive),
     byArea: ranked(areas),
@@ -107,7 +117,7 @@ export function renderProfiles(summaries: ProfileSummary[]): string {
       const list = (title: string, rows: ProfileSummary['self']) =>
         `  ${title}:\n${rows.map((r) => `    ${r.percent.toFixed(1).padStart(5)}%  ${r.name}`).join('\n')}`;
       return [
-        `${s.process}: ${s.totalMs} ms profiled, ${s.idlePercent}% idle (${s.file})`,
+        `${s.process}: ${s.totalMs} ms profiled, ${s.idlePercent}% idle, ${s.loadingMs} ms loading modules (left out below) (${s.file})`,
         list('own time by area (% of busy time)', s.byArea.slice(0, 10)),
         list('own time by function', s.self),
         list('time including callees', s.inclusive),
