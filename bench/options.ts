@@ -20,8 +20,10 @@ export interface BenchOptions {
   dbCommands: boolean;
   /** Only what tracing costs: the traced scenarios with tracing off, on, and sampled (tracing-cost.ts). */
   tracing: boolean;
-  /** How many times `--tracing` goes through its modes; each figure is the median of the rounds. */
+  /** How many times `--tracing` goes through its modes, or `--targets` through the stacks; each figure is the median of the rounds. */
   rounds: number;
+  /** Only the performance targets: the references, the stack and BENCH_BASELINE_ROOT's in turn, then a soak (targets.ts). */
+  targets: boolean;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -46,10 +48,18 @@ export const USAGE = `npm run bench -- [options]
                         stack with tracing off, then on with every trace sampled, then on with
                         10% sampled, exporting to an OTLP/HTTP sink of the bench's own; no
                         references are run
-  --rounds <n>          with --tracing, go through the three modes n times (default 3) and
-                        report the median of each
+  --targets             only the performance targets, as a table of target, measured and met:
+                        round after round, the references nest-rmq-echo and nest-get-property,
+                        this tree's stack and the baseline's (BENCH_BASELINE_ROOT, another
+                        built tree) through get-property, create-application, get-application
+                        and list-applications at the highest concurrency (default 32); then the
+                        mix on this tree's stack for the soak's length (--soak, default 300 s)
+  --rounds <n>          with --tracing, go through the three modes n times (default 3), with
+                        --targets through the stacks; report the median of each
 
 Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
+BENCH_BASELINE_ROOT, with --targets, the root of another built tree (today's main, say) to
+compare this one with;
 BENCH_URL to measure a running gateway instead of starting one, with BENCH_API_KEY (its key)
 and optionally BENCH_PIDS (name=pid,... of its processes, whose memory and CPU to report);
 BENCH_WATCH (name=pid,...) for other processes to report on beside the stack's, such as the
@@ -68,6 +78,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     dbCommands: false,
     tracing: false,
     rounds: 3,
+    targets: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -108,6 +119,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--tracing':
         options.tracing = true;
+        break;
+      case '--targets':
+        options.targets = true;
         break;
       case '--rounds':
         options.rounds = Math.round(positive(flag, value()));

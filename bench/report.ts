@@ -1,5 +1,4 @@
 import { Measurement } from './measure';
-import { NEST_ECHO, NEST_GET_PROPERTY, QUORUM_READ } from './references';
 
 export interface Run extends Measurement {
   /** Highest RSS of each process during the measured run, in MB. */
@@ -128,14 +127,16 @@ export interface BenchReport {
   soak: SoakResult | null;
   /** What tracing costs (`--tracing`), else null. */
   tracing: TracingCost | null;
+  /**
+   * `--targets`: how many rounds `scenarios` and `references` are the medians of (each round's
+   * runs are in `rounds`), with the baseline's scenarios among `scenarios`; else null.
+   */
+  targetRounds: { rounds: number; baselineRoot: string | null; runs: Result[] } | null;
 }
 
-export const RSS_LIMIT_MB = 200;
-/** Growth over the soak, as a share of the starting RSS, above which memory is said to grow. */
-export const SOAK_GROWTH_LIMIT_PERCENT = 10;
-
-// Three significant digits: a scenario hundreds of times slower than a reference keeps a ratio above 0.
-const divide = (a: number, b: number) => (b > 0 ? Number((a / b).toPrecision(3)) : null);
+/** a / b to three significant digits (a scenario hundreds of times slower than a reference keeps a ratio above 0); null when either is unknown. */
+export const divide = (a: number | null, b: number | null) =>
+  a === null || b === null || b <= 0 ? null : Number((a / b).toPrecision(3));
 
 export function ratios(run: Measurement, reference: Measurement | undefined): Ratios | null {
   if (!reference) return null;
@@ -144,133 +145,6 @@ export function ratios(run: Measurement, reference: Measurement | undefined): Ra
 
 /** The stack's own Node processes, whose CPU per request the targets compare with the echo's. */
 export const STACK_NODE_PROCESSES = ['gateway', 'properties', 'applications'];
-const ECHO_NODE_PROCESSES = ['nest-echo-gateway', 'nest-echo-service'];
-
-interface RatioTarget {
-  scenario: string;
-  connections: number;
-  at: 'least' | 'most';
-  limit: number;
-  label: string;
-  /** The scenario's number divided by the reference's; null when either was not measured. */
-  actual(run: ScenarioRun, reference: (name: string) => Run | undefined): number | null;
-}
-
-const ratioTo =
-  (reference: string, metric: keyof Ratios) =>
-  (run: ScenarioRun): number | null =>
-    run.ratios[reference]?.[metric] ?? null;
-
-/** CPU ms per request summed over `names`; null unless every one was measured. */
-function cpuOf(run: Run | undefined, names: string[]): number | null {
-  const values = names.map((name) => run?.cpuMsPerRequest[name]);
-  return values.every((v): v is number => typeof v === 'number') ? values.reduce((a, b) => a + b, 0) : null;
-}
-
-const nodeCpuToEcho = (run: ScenarioRun, reference: (name: string) => Run | undefined): number | null => {
-  const ours = cpuOf(run, STACK_NODE_PROCESSES);
-  const echo = cpuOf(reference(NEST_ECHO), ECHO_NODE_PROCESSES);
-  return ours === null || echo === null ? null : divide(ours, echo);
-};
-
-/** The issue's targets, against the references measured in the same run. */
-const RATIO_TARGETS: RatioTarget[] = [
-  {
-    scenario: 'get-property',
-    connections: 32,
-    at: 'least',
-    limit: 1.5,
-    label: `rps, to the plain NestJS get property's (${NEST_GET_PROPERTY})`,
-    actual: ratioTo(NEST_GET_PROPERTY, 'rps'),
-  },
-  {
-    scenario: 'get-property',
-    connections: 32,
-    at: 'most',
-    limit: 0.7,
-    label: `p99, to the plain NestJS get property's (${NEST_GET_PROPERTY})`,
-    actual: ratioTo(NEST_GET_PROPERTY, 'p99'),
-  },
-  {
-    scenario: 'get-property',
-    connections: 32,
-    at: 'most',
-    limit: 2.0,
-    label: `Node CPU per request, to the plain echo's (${NEST_ECHO})`,
-    actual: nodeCpuToEcho,
-  },
-  {
-    scenario: 'create-application',
-    connections: 32,
-    at: 'most',
-    limit: 4.0,
-    label: `Node CPU per request, to the plain echo's (${NEST_ECHO})`,
-    actual: nodeCpuToEcho,
-  },
-  {
-    scenario: 'create-application',
-    connections: 1,
-    at: 'most',
-    limit: 3.0,
-    label: `p50, to the floor's (${QUORUM_READ})`,
-    actual: ratioTo(QUORUM_READ, 'p50'),
-  },
-  {
-    scenario: 'get-property',
-    connections: 1,
-    at: 'most',
-    limit: 1.5,
-    label: `p50, to the floor's (${QUORUM_READ})`,
-    actual: ratioTo(QUORUM_READ, 'p50'),
-  },
-];
-
-/** At most this many database commands per application created (counted with `--db-commands`). */
-export const DB_COMMANDS_PER_CREATE = 3;
-
-export function checkTargets(
-  scenarios: Result<ScenarioRun>[],
-  references: Result[],
-  peakRssMb: Record<string, number | null>,
-  soak: SoakResult | null,
-): TargetCheck[] {
-  const checks: TargetCheck[] = RATIO_TARGETS.map(({ scenario, connections, at, limit, label, actual: measure }) => {
-    const run = scenarios.find((s) => s.name === scenario)?.runs.find((r) => r.connections === connections);
-    const reference = (name: string) => references.find((r) => r.name === name)?.runs.find((r) => r.connections === connections);
-    const actual = run ? measure(run, reference) : null;
-    const met = actual === null ? null : at === 'least' ? actual >= limit : actual <= limit;
-    return { target: `${scenario} x${connections}: ${label} at ${at} ${limit}x`, actual, limit, met };
-  });
-  const creates = scenarios.find((s) => s.name === 'create-application')?.runs ?? [];
-  const counted = creates.map((r) => r.dbCommandsPerRequest?.all).filter((n): n is number => n !== undefined);
-  const commands = counted.length > 0 ? Math.max(...counted) : null;
-  checks.push({
-    target: `create-application: at most ${DB_COMMANDS_PER_CREATE} database commands per request (--db-commands)`,
-    actual: commands,
-    limit: DB_COMMANDS_PER_CREATE,
-    met: commands === null ? null : commands <= DB_COMMANDS_PER_CREATE,
-  });
-  const peaks = Object.values(peakRssMb).filter((mb): mb is number => mb !== null);
-  const highest = peaks.length > 0 ? Math.max(...peaks) : null;
-  checks.push({
-    target: `every stack process at most ${RSS_LIMIT_MB} MB RSS`,
-    actual: highest,
-    limit: RSS_LIMIT_MB,
-    met: highest === null ? null : highest <= RSS_LIMIT_MB,
-  });
-  if (soak) {
-    const growths = Object.values(soak.growthPercent).filter((p): p is number => p !== null);
-    const largest = growths.length > 0 ? Math.max(...growths) : null;
-    checks.push({
-      target: `RSS growth over a ${soak.durationS} s mix at most ${SOAK_GROWTH_LIMIT_PERCENT}%`,
-      actual: largest,
-      limit: SOAK_GROWTH_LIMIT_PERCENT,
-      met: largest === null ? null : largest <= SOAK_GROWTH_LIMIT_PERCENT,
-    });
-  }
-  return checks;
-}
-
 /** Highest of each process over a set of runs (or samples). */
 export function highest(runs: Array<Pick<Run, 'peakRssMb'>>): Record<string, number | null> {
   const peaks: Record<string, number | null> = {};
@@ -368,8 +242,11 @@ export function renderTables(report: BenchReport): string {
       `Targets:\n${targets}`,
     ].join('\n\n');
   }
+  const rounds = report.targetRounds
+    ? ` The medians of ${report.targetRounds.rounds} rounds; "baseline" is ${report.targetRounds.baselineRoot ?? 'not measured'}.`
+    : '';
   const parts = [
-    `Measured (latencies of 2xx answers, and of the 303s a form answers; form-submission: a page and its POST as one):\n${measured}`,
+    `Measured (latencies of 2xx answers, and of the 303s a form answers; form-submission: a page and its POST as one).${rounds}\n${measured}`,
     `Each process of the stack: peak RSS during the run, and CPU time per request:\n${perProcess(report.scenarios)}`,
     `Each process of the references:\n${perProcess(report.references)}`,
     `Ratios to the references at the same concurrency (req/s: higher is better; p50, p99: lower is better):\n${compared}`,

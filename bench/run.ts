@@ -13,7 +13,6 @@ import { renderProfiles, summarizeProfiles } from './profile';
 import { References, startReferences } from './references';
 import {
   BenchReport,
-  checkTargets,
   Deliveries,
   highest,
   ratios,
@@ -29,6 +28,7 @@ import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
 import { SideMeasurement, sideScenarios } from './side-scenarios';
 import { namedPids, startTarget, Target } from './target';
+import { BASELINE_PREFIX, checkTargets, medianResults, TARGET_REFERENCES, TARGET_SCENARIOS } from './targets';
 import { startOtlpSink, summarizeTracing, TRACED_SCENARIOS, tracedRun, tracingTargets, TRACING_MODES } from './tracing-cost';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
@@ -50,8 +50,12 @@ async function main(): Promise<void> {
   // Asked for side scenarios alone, the bench starts no main stack: nothing would run on it.
   const mainWanted = options.only === null || options.soakS !== null || options.only.some((name) => !sideNames.includes(name));
   const tracing = options.tracing ? await runTracingCost(options, profileDir) : null;
-  const main = mainWanted && !tracing ? await runMain(options, profileDir) : measuredNothing();
-  const side = main.soak === null && !tracing ? await runSideScenarios(options, profileDir, main.references) : measuredNothing();
+  const targetRounds = options.targets ? await runTargets(options, profileDir) : null;
+  const main = targetRounds?.medians ?? (mainWanted && !tracing ? await runMain(options, profileDir) : measuredNothing());
+  const side =
+    main.soak === null && !tracing && !targetRounds
+      ? await runSideScenarios(options, profileDir, main.references)
+      : measuredNothing();
   const scenarioResults = [...main.scenarios, ...side.scenarios];
   const stackProcesses = [...main.processes, ...side.processes];
   const stackNames = new Set(stackProcesses.map((p) => p.name));
@@ -60,6 +64,8 @@ async function main(): Promise<void> {
     ? main.soak.samples.map((sample) => ({ peakRssMb: sample.rssMb }))
     : scenarioResults.flatMap((s) => s.runs);
   const peakRssMb = Object.fromEntries(Object.entries(highest(peaks)).filter(([name]) => stackNames.has(name)));
+  const baseline = scenarioResults.filter((s) => s.name.startsWith(BASELINE_PREFIX));
+  const measuredTargets = { scenarios: scenarioResults, references: main.references, baseline, peakRssMb, soak: main.soak };
   const report: BenchReport = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -81,9 +87,10 @@ async function main(): Promise<void> {
     references: main.references,
     scenarios: scenarioResults,
     peakRssMb,
-    targets: tracing ? tracingTargets(tracing) : checkTargets(scenarioResults, main.references, peakRssMb, main.soak),
+    targets: tracing ? tracingTargets(tracing) : checkTargets(measuredTargets, options.connections),
     soak: main.soak,
     tracing,
+    targetRounds: targetRounds && { rounds: options.rounds, baselineRoot: targetRounds.baselineRoot, runs: targetRounds.runs },
   };
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
   if (profileDir) {
@@ -232,6 +239,90 @@ async function runTracingCost(options: BenchOptions, profileDir: string | null):
     await sink.stop();
   }
   return summarizeTracing(runs);
+}
+
+/**
+ * `--targets`: round after round, the two references the targets name, then this tree's stack,
+ * then the baseline's (BENCH_BASELINE_ROOT, when set; alternately first), each stack started
+ * afresh and driven through the targets' scenarios at the highest concurrency; then the soak on
+ * this tree's stack. Returns the medians of the rounds (the baseline's scenarios named
+ * `baseline <scenario>`) and every round's runs.
+ */
+async function runTargets(
+  options: BenchOptions,
+  profileDir: string | null,
+): Promise<{ medians: Measured; runs: Result[]; baselineRoot: string | null }> {
+  if (process.env.BENCH_URL) throw new Error('--targets starts stacks of its own: it cannot measure BENCH_URL');
+  const baselineRoot = process.env.BENCH_BASELINE_ROOT || null;
+  const connections = Math.max(...options.connections);
+  const runs = new Map<string, Result<ScenarioRun>>();
+  const record = (name: string, description: string, run: ScenarioRun) => {
+    if (!runs.has(name)) runs.set(name, { name, description, runs: [] });
+    runs.get(name)!.runs.push(run);
+  };
+  const stacks: Array<[string, string | undefined]> = [
+    ['', undefined],
+    ...(baselineRoot ? [[BASELINE_PREFIX, baselineRoot] as [string, string]] : []),
+  ];
+  const processes: Watched[] = [];
+  const descriptions: string[] = [];
+  const references = await startReferences(TARGET_REFERENCES);
+  try {
+    for (let round = 1; round <= options.rounds; round++) {
+      progress(`targets round ${round} of ${options.rounds}`);
+      for (const reference of references.list) {
+        const drive = (durationS: number) => reference.drive(connections, durationS);
+        record(reference.name, reference.description, {
+          ...(await measured(reference.name, connections, reference.processes, drive, options)),
+          ratios: {},
+        });
+      }
+      for (const [prefix, root] of round % 2 === 1 ? stacks : [...stacks].reverse()) {
+        const target = await startTarget(profileDir, options.nodeArgs, false, { root });
+        if (round === 1) descriptions.push(target.description);
+        try {
+          const all = scenarios(await createFixtures(target)).filter((s) => TARGET_SCENARIOS.includes(s.name));
+          for (const scenario of all) {
+            const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
+            const run = await measured(prefix + scenario.name, connections, target.processes, drive, options);
+            record(prefix + scenario.name, scenario.description, { ...run, ratios: {} });
+          }
+          if (!root) processes.push(...target.processes);
+        } finally {
+          await target.stop();
+        }
+      }
+    }
+  } finally {
+    await references.stop();
+  }
+  const referenceNames = new Set(references.list.map((r) => r.name));
+  const all = [...runs.values()];
+  const medianReferences = medianResults(all.filter((r) => referenceNames.has(r.name)));
+  const medianScenarios = medianResults(all.filter((r) => !referenceNames.has(r.name))).map((result) => ({
+    ...result,
+    runs: result.runs.map((run) => ({ ...run, ratios: ratiosAt(run, medianReferences, run.connections) })),
+  }));
+  progress('targets: the soak, on a stack of its own');
+  const target = await startTarget(profileDir, options.nodeArgs, false);
+  let soak: SoakResult;
+  try {
+    const mix = scenarios(await createFixtures(target)).find((s) => s.name === 'mix')!;
+    soak = await runSoak(target, mix, connections, { ...options, soakS: options.soakS ?? 300 });
+  } finally {
+    await target.stop();
+  }
+  return {
+    medians: {
+      references: medianReferences,
+      scenarios: medianScenarios,
+      soak,
+      processes: [...processes, ...target.processes],
+      targets: descriptions,
+    },
+    runs: all,
+    baselineRoot,
+  };
 }
 
 /** BENCH_WATCH: `name=pid,...` of other processes to report on beside the stack's (the database, say). */

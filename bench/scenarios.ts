@@ -38,6 +38,8 @@ export interface Fixtures {
   propertyIds: number[];
   /** Path of an applicant's api_url, read by the get-applicant scenario. */
   applicantPath: string;
+  /** Path of the fixture application, read by the get-application scenario. */
+  applicationPath: string;
 }
 
 /** Properties read by the get scenario, in turn. */
@@ -71,15 +73,19 @@ export async function createFixtures(target: Target): Promise<Fixtures> {
     headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(applicationBody(propertyIds[0])),
   });
-  const body = (await answer.json()) as { application?: { applicants?: Array<{ api_url?: string }> } };
+  const body = (await answer.json()) as { application?: { id?: number; applicants?: Array<{ api_url?: string }> } };
   const apiUrl = body.application?.applicants?.[0]?.api_url;
-  if (answer.status !== 201 || typeof apiUrl !== 'string') {
+  if (answer.status !== 201 || typeof apiUrl !== 'string' || typeof body.application?.id !== 'number') {
     throw new Error(`creating a fixture application answered ${answer.status}: ${JSON.stringify(body)}`);
   }
-  return { propertyIds, applicantPath: new URL(apiUrl).pathname };
+  return {
+    propertyIds,
+    applicantPath: new URL(apiUrl).pathname,
+    applicationPath: `/api/v2/applications/${body.application.id}`,
+  };
 }
 
-export function scenarios({ propertyIds, applicantPath }: Fixtures): Scenario[] {
+export function scenarios({ propertyIds, applicantPath, applicationPath }: Fixtures): Scenario[] {
   let next = 0;
   const getProperty = (): autocannon.Request => ({
     method: 'GET',
@@ -124,6 +130,11 @@ export function scenarios({ propertyIds, applicantPath }: Fixtures): Scenario[] 
       name: 'list-applications',
       description: 'GET /api/v2/applications?limit=25, the newest page of the applications stored so far',
       requests: () => [{ method: 'GET', path: '/api/v2/applications?limit=25' }],
+    },
+    {
+      name: 'get-application',
+      description: 'GET an application with its applicant',
+      requests: () => [{ method: 'GET', path: applicationPath }],
     },
     {
       name: 'get-applicant',

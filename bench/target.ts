@@ -25,6 +25,8 @@ export interface ExtraApps {
   webhooks?: boolean;
   /** More environment for every process. */
   env?: Record<string, string>;
+  /** The root of another built tree to start the apps from (BENCH_BASELINE_ROOT), instead of this one. */
+  root?: string;
 }
 
 export async function startTarget(
@@ -54,6 +56,7 @@ export async function startTarget(
     nodeArgs: [...nodeArgs, ...profiling],
     form: extra.form,
     instances: { webhooks: extra.webhooks ? 1 : 0 },
+    root: extra.root,
   });
   const apps = stack.processes.map(({ app }) => app);
   return {
@@ -63,7 +66,7 @@ export async function startTarget(
     processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
     metricsUrls: stack.processes.filter(({ app }) => app !== 'gateway').map(({ httpUrl }) => `${httpUrl}/metrics`),
     description:
-      `the built ${apps.slice(0, -1).join(', ')} and ${apps.at(-1)} started by the bench (NAMESPACE ${stack.namespace})` +
+      `the built ${apps.slice(0, -1).join(', ')} and ${apps.at(-1)}${extra.root ? ` of ${extra.root}` : ''} started by the bench (NAMESPACE ${stack.namespace})` +
       (nodeArgs.length > 0 ? `, node ${nodeArgs.join(' ')}` : ''),
     stop: () => stack.stop(),
   };
