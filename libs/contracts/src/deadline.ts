@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentScope, withinScope } from './request-scope';
 
 /**
  * Header of every request message: how long (ms) its caller was going to wait for the answer
@@ -10,22 +10,20 @@ export const TIME_REMAINING_HEADER = 'x-time-remaining-ms';
 /** Header of every request message: when it was sent, by the sender's clock (ms since the epoch). */
 export const SENT_AT_HEADER = 'x-sent-at';
 
-const current = new AsyncLocalStorage<number>();
-
 /** Runs `work`, and everything it starts, against `deadline` (ms since the epoch, this process's clock). */
 export function withDeadline<T>(deadline: number, work: () => T): T {
-  return current.run(deadline, work);
+  return withinScope({ deadline }, work);
 }
 
 /** How long the request being served has left (at least 0), or undefined outside one. */
 export function timeRemainingMs(now = Date.now()): number | undefined {
-  const deadline = current.getStore();
+  const { deadline } = currentScope();
   return deadline === undefined ? undefined : Math.max(0, deadline - now);
 }
 
 /** The deadline of the request being served (ms since the epoch, this process's clock), or undefined outside one. */
 export function currentDeadline(): number | undefined {
-  return current.getStore();
+  return currentScope().deadline;
 }
 
 /**
@@ -35,7 +33,7 @@ export function currentDeadline(): number | undefined {
  * every later operation of that work the message's long-passed deadline.
  */
 export function outsideRequests<T>(work: () => T): T {
-  return current.exit(work);
+  return withinScope({ deadline: undefined }, work);
 }
 
 /**

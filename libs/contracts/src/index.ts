@@ -3,6 +3,7 @@ export * from './senders';
 export * from './errors';
 export * from './messages';
 export * from './deadline';
+export * from './request-scope';
 export * from './dates';
 export * from './dto/property.dto';
 export * from './dto/floor-plan.dto';

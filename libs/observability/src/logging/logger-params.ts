@@ -6,6 +6,7 @@ import { LogFormat, LogLevel } from '@app/config';
 import { DestinationStream, stdSerializers, stdTimeFunctions } from 'pino';
 import pretty from 'pino-pretty';
 import { REDACT_PATHS, REDACTED, redactedError } from './redact';
+import { requestIdLogField } from './request-context';
 import { routePatternOf } from './route-pattern';
 import { traceLogFields } from '../tracing/trace-context';
 
@@ -101,8 +102,10 @@ export function loggerParams(app: string, level: LogLevel, format: LineFormat = 
   const options: HttpOptions = {
     level,
     base: { service: app, hostname: hostname(), pid: process.pid },
-    // Every line written inside a traced operation leads to its trace: trace_id and span_id.
-    mixin: traceLogFields,
+    // Every line written while a message is handled names its request (an HTTP request's logger
+    // has its id bound), and every line written inside a traced operation leads to its trace:
+    // trace_id and span_id.
+    mixin: () => ({ ...requestIdLogField(), ...traceLogFields() }),
     timestamp: stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     // Applied to every line, bindings included, before it is serialized, whichever the format.

@@ -2,7 +2,6 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { RmqContext } from '@nestjs/microservices';
 import { FastifyRequest } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
-import { Store, storage } from 'nestjs-pino/storage';
 import { Observable, tap } from 'rxjs';
 import { APPLICATIONS, ErrorCode, PROPERTIES, ServiceError } from '@app/contracts';
 import { SpanKind } from '@opentelemetry/api';
@@ -73,23 +72,14 @@ export class RequestContextInterceptor implements NestInterceptor {
     );
   }
 
-  /** Subscribes to the handler inside the request's context, so all it does runs there. */
-  private within(requestId: string, handle: () => Observable<unknown>): Observable<unknown> {
-    return new Observable((subscriber) =>
-      withRequestId(requestId, () =>
-        storage.run(new Store(this.rootLogger().child({ request_id: requestId })), () => handle().subscribe(subscriber)),
-      ),
-    );
-  }
-
   /**
-   * nestjs-pino opens a logging context only for an HTTP request (through pino-http), not for a
-   * message, so this opens one itself. It starts from the root logger rather than the request's,
-   * which has the id bound already. An app without HTTP middleware has no root: there, outside
-   * any context, PinoLogger's own logger is the one it logs with.
+   * Subscribes to the handler inside the request's context, so all it does runs there. Log lines
+   * written there carry the id: over HTTP from the request's logger, which pino-http bound to it;
+   * for a message, from the logger's mixin (see requestIdLogField), as nestjs-pino opens no
+   * logging context for one and a second store would cost every promise the message makes.
    */
-  private rootLogger(): PinoLogger['logger'] {
-    return (PinoLogger.root as PinoLogger['logger'] | undefined) ?? this.logger.logger;
+  private within(requestId: string, handle: () => Observable<unknown>): Observable<unknown> {
+    return new Observable((subscriber) => withRequestId(requestId, () => handle().subscribe(subscriber)));
   }
 }
 

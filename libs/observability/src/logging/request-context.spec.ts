@@ -1,4 +1,14 @@
-import { currentRequestId, REQUEST_ID_HEADER, requestIdFrom, requestIdHeaders, withRequestId } from './request-context';
+import pino from 'pino';
+import { Store, storage } from 'nestjs-pino/storage';
+import { currentDeadline, withDeadline } from '@app/contracts';
+import {
+  currentRequestId,
+  REQUEST_ID_HEADER,
+  requestIdFrom,
+  requestIdHeaders,
+  requestIdLogField,
+  withRequestId,
+} from './request-context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -52,5 +62,23 @@ describe('the current request', () => {
   it('is unknown outside a request, where no header is sent', () => {
     expect(currentRequestId()).toBeUndefined();
     expect(requestIdHeaders()).toEqual({});
+  });
+});
+
+describe('requestIdLogField', () => {
+  it('names the request for a line logged while a message is handled, where no logger has the id bound', () => {
+    expect(withRequestId('message-1', requestIdLogField)).toEqual({ request_id: 'message-1' });
+  });
+
+  it('adds nothing where the request’s own logger has the id bound already, nor outside a request', () => {
+    const bound = new Store(pino({ enabled: false }).child({ request_id: 'http-1' }));
+    expect(withRequestId('http-1', () => storage.run(bound, requestIdLogField))).toEqual({});
+    expect(requestIdLogField()).toEqual({});
+  });
+
+  it('shares one scope with the deadline: each keeps the other’s value', () => {
+    const seen = withDeadline(1234, () => withRequestId('both', () => [currentRequestId(), currentDeadline()]));
+    expect(seen).toEqual(['both', 1234]);
+    expect(withRequestId('outer', () => withDeadline(99, currentRequestId))).toBe('outer');
   });
 });
