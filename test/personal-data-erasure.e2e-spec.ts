@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import { queueName, QUEUES } from '@app/contracts';
+import { formTokenDigest } from '@app/crypto';
 import { DocumentStorage, STORAGE_UNIT_BYTES } from '../apps/applications/src/documents/document-storage';
 import { RentalApplicationsClient } from '../packages/client';
 import { freePort, KEYS, Stack } from '../tools/stack';
 import { FERRETDB_SCRIPT } from './support/global-setup';
-import { sendStep, startForm, uploadDocument } from './support/form-documents';
+import { csrfOf, sendStep, startForm, uploadDocument } from './support/form-documents';
 import { Api, api, expectErrorBody } from './support/http';
-import { yearsAgo } from './support/preset-one-answers';
+import { ANSWERS, EMERGENCY, EMPLOYMENT, IDENTITY, RESIDENCES, yearsAgo } from './support/preset-one-answers';
 import { eventually } from './support/wait';
 
 const run = promisify(execFile);
@@ -23,6 +24,8 @@ const reader = { key: READER_KEY };
 const keyIdOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
 const pathOf = (url: string) => new URL(url).pathname;
 const NOTHING_LEFT = { applicants: 0, forms: 0, documents: 0, files: 0, chunks: 0 };
+/** The applications service's ABANDONED_FORM_DAYS, left at its default. */
+const ABANDONED_FORM_DAYS = 30;
 
 /** The environment that runs an app on a clock `offsetMs` ahead of the others'. */
 const clockAhead = (offsetMs: number) => ({
@@ -44,10 +47,11 @@ interface Filled {
 
 /**
  * Erasure of applicants' personal data, against the whole stack on a FerretDB of this suite's
- * own, whose SQLite files the suite reads: at an applicant's request (DELETE .../personal_data)
- * and by the retention sweep, run by two instances at once on a clock set past the client's
- * retention. What an application keeps is read through the API; that the rest is gone is read in
- * the database, and then in its files, where a deleted row would otherwise linger.
+ * own, whose SQLite files the suite reads: at an applicant's request (DELETE .../personal_data),
+ * by the retention sweep, run by two instances at once on a clock set past the client's
+ * retention, and by the same sweep for a form abandoned on the public form. What an application
+ * keeps is read through the API; that the rest is gone is read in the database, and then in its
+ * files, where a deleted row would otherwise linger.
  */
 describe('erasing applicants’ personal data', () => {
   let dir: string;
@@ -426,11 +430,144 @@ describe('erasing applicants’ personal data', () => {
     expect(asked!.settled_at).toBeInstanceOf(Date);
   });
 
+  /** An application a visitor started on the property's public form, and the token of its form link. */
+  interface Visited {
+    id: number;
+    token: string;
+    /** An address typed on the form, stored as typed. */
+    typed: string;
+  }
+
+  /**
+   * Step 1 on the property's public form, as a browser sends it, then the residence history (an
+   * address typed in) and a document; `finish` also sends every other step and signs, completing it.
+   */
+  async function visited({ finish = false } = {}): Promise<Visited> {
+    const apply = `${stack.formUrl}/properties/${propertyId}/apply`;
+    const page = await fetch(apply);
+    const started = await fetch(apply, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        csrf_token: csrfOf(await page.text()),
+        first_name: 'Vic',
+        last_name: 'Itor',
+        email: 'vic@example.com',
+        phone: '5550104444',
+      }),
+    });
+    expect(started.status).toBe(303);
+    const token = /^\/applicants\/([^/]+)\//.exec(started.headers.get('location')!)![1];
+    const typed = `${randomBytes(5).toString('hex')} Passing Street, Ogdenville`;
+    const steps: Array<[string, Record<string, string>]> = [
+      ['details', { desired_move_in: '2027-03-01' }],
+      ['identity', IDENTITY],
+      ['residence_history', { ...RESIDENCES, 'residences.0.address': typed }],
+    ];
+    if (finish) {
+      steps.push(
+        ['employment', EMPLOYMENT],
+        ['household', { 'minors.0.name': 'Annabella', 'minors.0.age': '7' }],
+        ['emergency_contact', EMERGENCY],
+        ['questions', ANSWERS],
+      );
+    }
+    for (const [step, fields] of steps) {
+      expect([step, (await sendStep(stack.formUrl, token, step, fields)).status]).toEqual([step, 303]);
+    }
+    await upload(token);
+    if (finish) {
+      const signed = await sendStep(stack.formUrl, token, 'finish', { consent: 'yes', signature: 'Vic Itor' });
+      expect(signed.status).toBe(303);
+    }
+    const form = await database.collection('applicant_forms').findOne({ _id: formTokenDigest(token) as never });
+    return { id: form!.application_id, token, typed };
+  }
+
+  async function upload(token: string): Promise<void> {
+    const pdf = Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n${' '.repeat(2000)}\n%%EOF\n`);
+    const sent = await uploadDocument(stack.formUrl, token, {
+      kind: 'proof_of_income',
+      name: 'stub.pdf',
+      type: 'application/pdf',
+      bytes: pdf,
+    });
+    expect(sent.status).toBe(303);
+  }
+
+  /**
+   * Sets every time the application was changed at back `days`: its own, its applicants', their
+   * form records' and its documents' uploads, as if nobody had touched it since. Moved back rather
+   * than a sweeper's clock set ahead: a step or an upload made afterwards is then as recent as it
+   * is, where a clock set ahead would make it as old as the rest.
+   */
+  async function untouchedFor(id: number, days: number): Promise<void> {
+    const then = new Date(Date.now() - days * DAY_MS);
+    const applications = database.collection('applications');
+    const application = (await applications.findOne({ _id: String(id) as never }))!;
+    const applicants = application.applicants.map((applicant: object) => ({ ...applicant, created_at: then, updated_at: then }));
+    await applications.updateOne({ _id: String(id) as never }, { $set: { created_at: then, updated_at: then, applicants } });
+    const digests = applicants.map((applicant: { form_token_digest: string }) => applicant.form_token_digest);
+    await database.collection('applicant_forms').updateMany({ _id: { $in: digests } }, { $set: { updated_at: then } });
+    await database.collection('applicant_documents').updateMany({ application_id: id }, { $set: { uploaded_at: then } });
+  }
+
+  let abandoned: Visited;
+
+  it(`erases a form started on the public form and left unfinished ${ABANDONED_FORM_DAYS} days without a change, and no other`, async () => {
+    abandoned = await visited();
+    const completed = await visited({ finish: true });
+    const stepped = await visited();
+    const uploaded = await visited();
+    for (const id of [abandoned.id, completed.id, stepped.id, uploaded.id, undecided.id]) {
+      await untouchedFor(id, ABANDONED_FORM_DAYS + 1);
+    }
+    // Changed on the form since: a step saved, a document uploaded.
+    expect((await sendStep(stack.formUrl, stepped.token, 'employment', EMPLOYMENT)).status).toBe(303);
+    await upload(uploaded.token);
+    const records = await database.collection('applicant_documents').find({ application_id: abandoned.id }).toArray();
+    files.set(
+      abandoned.id,
+      records.map((record) => new mongoose.mongo.ObjectId(record.file_id)),
+    );
+    expect(files.get(abandoned.id)).toHaveLength(1);
+    const storage = new DocumentStorage(database);
+    const used = await storage.used(1);
+
+    // One more instance sweeps as it starts; it says what it erased once the sweep is over.
+    const sweeper = await stack.startApp('applications');
+    await eventually(
+      'the sweep over, having erased the abandoned form',
+      () => sweeper.logs.some((record) => record.msg?.includes('forms abandoned on the public form')),
+      { timeoutMs: 20000, intervalMs: 200 },
+    );
+    const erased = (await client.get(`/api/v2/applications/${abandoned.id}`)).body.application;
+    expect(erased).toMatchObject({ status: 'draft', household_monthly_income: null });
+    expect(erased.personal_data_erased_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+    const primary = pathOf(erased.applicants[0].api_url);
+    expect((await client.get(`${primary}/documents`, reader)).body).toEqual({ documents: [] });
+    expect(await storedCopiesLeft(abandoned.id)).toEqual(NOTHING_LEFT);
+    expect(await storage.used(1)).toBe(used - STORAGE_UNIT_BYTES);
+    const events = (await client.get(`/api/v2/audit_events?applicant_id=${erased.applicants[0].id}`)).body.audit_events;
+    expect(events.filter((event: { action: string }) => event.action === 'personal_data.erased')).toEqual([
+      expect.objectContaining({ application_id: abandoned.id, key_id: null, request_id: null }),
+    ]);
+
+    // Completed on the form, changed on it since, or created by an integrator (who can send its link again): kept.
+    for (const id of [completed.id, stepped.id, uploaded.id, undecided.id]) {
+      const kept = (await client.get(`/api/v2/applications/${id}`)).body.application;
+      expect([id, kept.personal_data_erased_at]).toEqual([id, null]);
+      const documents = (await client.get(`${pathOf(kept.applicants[0].api_url)}/documents`, reader)).body.documents;
+      expect([id, documents.length]).toEqual([id, id === uploaded.id ? 2 : 1]);
+    }
+  });
+
   it('leaves nothing of what it erased in the database’s files, once SQLite has checkpointed its log', async () => {
     await stack.stopProcesses();
     // Stopping checkpoints each database's write-ahead log into its file, as SQLite does on its own every 1,000 pages.
     await run(FERRETDB_SCRIPT, ['stop', dir]);
-    const erased = [...stored.get(requested.id)!, ...stored.get(expired.id)!];
+    const erased = [...stored.get(requested.id)!, ...stored.get(expired.id)!, abandoned.typed];
     expect(await inFiles(erased)).toEqual([]);
     for (const { uploaded } of [requested, expired, undecided]) expect(await inFiles([uploaded])).toEqual([]);
     // What was not erased is still there to be found: the reading finds what the files hold.

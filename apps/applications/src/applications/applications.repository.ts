@@ -5,6 +5,7 @@ import { EventWitness } from '@app/events';
 import { claimed, documentKey, Keyed, RecordRepository } from '@app/persistence';
 import { changeableState } from './application-changes';
 import { ApplicationRecord } from './application.schema';
+import { FORM_STARTED_KEY_PREFIX } from './form-added';
 
 /** One `{_id: <application key>, event_ids}` per application whose creation can no longer be undone. */
 const APPLICATIONS_CREATED = 'applications_created';
@@ -66,6 +67,26 @@ export class ApplicationsRepository extends RecordRepository<ApplicationRecord> 
         { personal_data_erased_at: { $exists: false }, 'decisions.0.decided_at': { $lte: before } } as mongo.Filter<
           Keyed<ApplicationRecord>
         >,
+        { projection: { id: 1 } },
+      )
+      .toArray();
+    return found.map((application) => application.id);
+  }
+
+  /**
+   * The ids of the applications not erased, started on the public form and undecided, whose copy
+   * was last changed at or before `before`: those that may be forms abandoned since (their form
+   * records and uploads, kept beside the document, tell). A scan on FerretDB, as decidedBefore.
+   */
+  async abandonedFormsBefore(before: Date): Promise<number[]> {
+    const found = await this.documents
+      .find(
+        {
+          personal_data_erased_at: { $exists: false },
+          request_key: { $regex: `^${FORM_STARTED_KEY_PREFIX}` },
+          'decisions.0': { $exists: false },
+          updated_at: { $lte: before },
+        } as mongo.Filter<Keyed<ApplicationRecord>>,
         { projection: { id: 1 } },
       )
       .toArray();

@@ -41,6 +41,7 @@ describe('ApplicationsEnvironment', () => {
       DOCUMENT_STORAGE_PER_CLIENT_MB: 10240,
       CLIENT_DOCUMENT_STORAGE_MB: '',
       AUDIT_RETENTION_DAYS: 365,
+      ABANDONED_FORM_DAYS: 30,
       FINGERPRINT_KEYS,
     });
   });
@@ -68,6 +69,9 @@ describe('ApplicationsEnvironment', () => {
     ['APPLY_BASE_URL', 'ftp://forms.example.com'],
     ['AUDIT_RETENTION_DAYS', '0'],
     ['AUDIT_RETENTION_DAYS', 'forever'],
+    ['ABANDONED_FORM_DAYS', '0'],
+    ['ABANDONED_FORM_DAYS', '3651'],
+    ['ABANDONED_FORM_DAYS', '1.5'],
     ['DOCUMENT_STORAGE_PER_CLIENT_MB', '0'],
     ['CLIENT_DOCUMENT_STORAGE_MB', '7'],
     ['CLIENT_DOCUMENT_STORAGE_MB', '7:5,'],

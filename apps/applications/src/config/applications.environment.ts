@@ -51,4 +51,12 @@ export class ApplicationsEnvironment extends ServiceEnvironment {
   /** How long audit events (reads of applicants' sensitive data) are kept. */
   @isIntegerInRange('AUDIT_RETENTION_DAYS', 1, 3650)
   AUDIT_RETENTION_DAYS: number = 365;
+
+  /**
+   * How many days without a change an application started on the public form and completed by
+   * nobody keeps its personal data; as long as the form's FORM_LINK_LIFETIME_DAYS by default, after
+   * which its link no longer works.
+   */
+  @isIntegerInRange('ABANDONED_FORM_DAYS', 1, 3650)
+  ABANDONED_FORM_DAYS: number = 30;
 }

@@ -75,6 +75,14 @@ export class ApplicantDocuments implements OnModuleInit {
       .sort((a, b) => a.id - b.id);
   }
 
+  /** When the applicant's latest document was uploaded; null for one with none. Reads no file name. */
+  async lastUploadedAt(subject: DocumentSubject): Promise<Date | null> {
+    const keys = Array.from({ length: MAX_DOCUMENTS_PER_APPLICANT }, (_, index) => slotKey(subject, index + 1));
+    const found = await this.records.find({ _id: { $in: keys } }, { projection: { uploaded_at: 1 } }).toArray();
+    const times = found.map((record) => record.uploaded_at.getTime());
+    return times.length > 0 ? new Date(Math.max(...times)) : null;
+  }
+
   /** The first free slot, or null when the applicant has as many documents as it may. */
   freeSlot(existing: ApplicantDocumentRecord[]): number | null {
     const taken = new Set(existing.map((record) => record.slot));

@@ -41,7 +41,8 @@ interface ErasureRecord {
 
 /**
  * Erases the personal data of an application's applicants (see erasedApplicant): at once when an
- * applicant asks (through the API), or when the client's retention period ends after a decision
+ * applicant asks (through the API), or when the client's retention period ends after a decision,
+ * or a form started on the public form has been abandoned for ABANDONED_FORM_DAYS
  * (PersonalDataRetention). Its decisions, its dates and the applicants' names stay; it shows
  * `personal_data_erased_at`; each applicant gets a `personal_data.erased` audit event.
  *
@@ -79,7 +80,7 @@ export class PersonalDataErasure implements OnModuleInit {
     return this.applications.get(clientId, id);
   }
 
-  /** Erases the personal data of an application whose retention period has ended. */
+  /** Erases the personal data of an application kept as long as it may be: past its retention, or a form abandoned. */
   async eraseExpired(application: ApplicationRecord, now = Date.now()): Promise<void> {
     await this.complete(await this.recorded(application, null), now);
   }

@@ -1,8 +1,11 @@
+import { ApplicantForm, ApplicantForms } from '../applications/applicant-forms';
 import { ApplicationVersions } from '../applications/application-versions';
-import { ApplicationRecord } from '../applications/application.schema';
+import { ApplicantRecord, ApplicationRecord } from '../applications/application.schema';
 import { ApplicationsRepository } from '../applications/applications.repository';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { ApplicantDocuments, DocumentSubject } from '../documents/applicant-documents';
 import { PersonalDataErasure } from './personal-data-erasure';
-import { PersonalDataRetention, retentionEnded } from './personal-data-retention';
+import { formAbandoned, PersonalDataRetention, retentionEnded } from './personal-data-retention';
 import { RetentionSettings } from './retention-settings';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,15 +33,80 @@ describe('retentionEnded', () => {
   });
 });
 
+/**
+ * An application started on the public form `daysAgo` and not changed since; `type` 'api' makes
+ * it one an integrator created, whose applicant's form was started then.
+ */
+const started = (id: number, daysAgo: number, type: 'form' | 'api' = 'form') => {
+  const at = new Date(NOW - daysAgo * DAY_MS);
+  const applicant = {
+    id: id * 10,
+    type: 'primary',
+    form_token_digest: `digest-${id}`,
+    form_status: 'started',
+    created_at: at,
+    updated_at: at,
+  };
+  return {
+    id,
+    client_id: 1,
+    request_key: type === 'form' ? `form:nonce-${id}` : `key:${id}`,
+    applicants: [applicant as ApplicantRecord],
+    created_at: at,
+    updated_at: at,
+  } as unknown as ApplicationRecord;
+};
+const daysAgo = (days: number) => new Date(NOW - days * DAY_MS);
+
+describe('formAbandoned', () => {
+  it('is true once a form started on the public form has not changed for the days', () => {
+    expect(formAbandoned(started(1, 30), [], 30, NOW)).toBe(true);
+    expect(formAbandoned(started(1, 29.9), [], 30, NOW)).toBe(false);
+    expect(formAbandoned(started(1, 400), [], 30, NOW)).toBe(true);
+  });
+
+  it('is never true for an application an integrator created, however old', () => {
+    expect(formAbandoned(started(1, 400, 'api'), [], 30, NOW)).toBe(false);
+  });
+
+  it('is never true once an applicant completed its form, a decision was recorded, or the data was erased', () => {
+    const completed = started(1, 400);
+    completed.applicants.push({ ...completed.applicants[0], id: 11, type: 'co_applicant', form_status: 'completed' });
+    expect(formAbandoned(completed, [], 30, NOW)).toBe(false);
+    const withdrawn = { ...started(1, 400), decisions: [{ status: 'withdrawn', decided_at: daysAgo(400) }] };
+    expect(formAbandoned(withdrawn as ApplicationRecord, [], 30, NOW)).toBe(false);
+    expect(formAbandoned({ ...started(1, 400), personal_data_erased_at: daysAgo(1) }, [], 30, NOW)).toBe(false);
+  });
+
+  it('counts from the last change: of the application, of an applicant’s form, or an upload', () => {
+    expect(formAbandoned({ ...started(1, 400), updated_at: daysAgo(10) }, [], 30, NOW)).toBe(false);
+    const stepped = started(1, 400);
+    stepped.applicants[0] = { ...stepped.applicants[0], updated_at: daysAgo(10) };
+    expect(formAbandoned(stepped, [], 30, NOW)).toBe(false);
+    expect(formAbandoned(started(1, 400), [null, daysAgo(10)], 30, NOW)).toBe(false);
+    expect(formAbandoned(started(1, 400), [daysAgo(31)], 30, NOW)).toBe(true);
+  });
+});
+
 describe('PersonalDataRetention', () => {
-  /** The sweep over `stored` applications, each client's retention from `days` (the default elsewhere). */
-  function sweep(stored: ApplicationRecord[], days: Record<number, number>) {
+  /**
+   * The sweep over `stored` applications, each client's retention from `days` (the default
+   * elsewhere), the form records `forms` by digest, the uploads `uploads` by applicant id.
+   */
+  function sweep(
+    stored: ApplicationRecord[],
+    days: Record<number, number>,
+    { forms = {}, uploads = {} }: { forms?: Record<string, Partial<ApplicantForm>>; uploads?: Record<number, Date> } = {},
+  ) {
     const erased: number[] = [];
     const asked: number[] = [];
+    const ids = (due: (application: ApplicationRecord) => boolean) => async () =>
+      stored.filter(due).map((application) => application.id);
     const retention = new PersonalDataRetention(
       {
-        decidedBefore: async () => stored.map((application) => application.id),
-        findAllByKey: async (ids: number[]) => stored.filter((application) => ids.includes(application.id)),
+        decidedBefore: ids((application) => Boolean(application.decisions)),
+        abandonedFormsBefore: ids((application) => !application.decisions),
+        findAllByKey: async (keys: number[]) => stored.filter((application) => keys.includes(application.id)),
       } as unknown as ApplicationsRepository,
       { currentAll: async (applications: ApplicationRecord[]) => applications } as unknown as ApplicationVersions,
       {
@@ -48,6 +116,11 @@ describe('PersonalDataRetention', () => {
         settle: async () => 0,
         eraseExpired: async (application: ApplicationRecord) => void erased.push(application.id),
       } as unknown as PersonalDataErasure,
+      { find: async (digest: string) => forms[digest] ?? null } as unknown as ApplicantForms,
+      {
+        lastUploadedAt: async (subject: DocumentSubject) => uploads[subject.applicantId] ?? null,
+      } as unknown as ApplicantDocuments,
+      Object.assign(new ApplicationsEnvironment(), { ABANDONED_FORM_DAYS: 30 }),
     );
     return { retention, erased, asked };
   }
@@ -58,6 +131,26 @@ describe('PersonalDataRetention', () => {
     expect(await retention.eraseExpired(NOW)).toBe(2);
     expect(erased).toEqual([1, 4]);
     expect(asked.sort()).toEqual([1, 2]);
+  });
+
+  it('erases the forms abandoned for ABANDONED_FORM_DAYS, judged by their form records and uploads too', async () => {
+    const form = (updatedDaysAgo: number, status: ApplicantForm['form_status'] = 'started') => ({
+      form_status: status,
+      form_started_at: daysAgo(400),
+      form_completed_at: status === 'completed' ? daysAgo(400) : null,
+      updated_at: daysAgo(updatedDaysAgo),
+    });
+    const stored = [started(1, 40), started(2, 40), started(3, 40), started(4, 40), started(5, 40, 'api'), started(6, 10)];
+    const { retention, erased } = sweep(
+      stored,
+      {},
+      {
+        forms: { 'digest-1': form(35), 'digest-2': form(5), 'digest-3': form(40, 'completed') },
+        uploads: { 40: daysAgo(2) },
+      },
+    );
+    expect(await retention.eraseExpired(NOW)).toBe(1);
+    expect(erased).toEqual([1]);
   });
 
   it('does not start a sweep while the one before is still at work', async () => {

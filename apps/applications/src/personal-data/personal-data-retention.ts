@@ -1,9 +1,13 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MIN_PERSONAL_DATA_DAYS } from '@app/contracts';
 import { BackgroundPurge } from '@app/persistence';
+import { ApplicantForms, withFormProgress } from '../applications/applicant-forms';
 import { ApplicationVersions } from '../applications/application-versions';
 import { ApplicationRecord } from '../applications/application.schema';
 import { ApplicationsRepository } from '../applications/applications.repository';
+import { FORM_STARTED_KEY_PREFIX } from '../applications/form-added';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { ApplicantDocuments } from '../documents/applicant-documents';
 import { PersonalDataErasure } from './personal-data-erasure';
 import { RetentionSettings } from './retention-settings';
 
@@ -21,11 +25,27 @@ export function retentionEnded(application: ApplicationRecord, days: number, now
 }
 
 /**
+ * Whether `application` is a form abandoned for `days` as of `now`: started on the public form (an
+ * integrator that made one can issue its link again), undecided, not erased, completed by none of
+ * its applicants, and changed by nobody for `days`: neither the application, nor an applicant's
+ * form (its `applicants` carry their form progress, withFormProgress, whose updated_at a form step
+ * moves), nor its documents (`uploads`: when each applicant last uploaded one, null for none).
+ */
+export function formAbandoned(application: ApplicationRecord, uploads: Array<Date | null>, days: number, now: number): boolean {
+  if (!(application.request_key ?? '').startsWith(FORM_STARTED_KEY_PREFIX)) return false;
+  if (application.decisions?.length || application.personal_data_erased_at) return false;
+  if (application.applicants.some((applicant) => applicant.form_status === 'completed')) return false;
+  const changes = [application.updated_at, ...uploads, ...application.applicants.map((applicant) => applicant.updated_at)];
+  const lastChange = Math.max(...changes.map((at) => at?.getTime() ?? 0));
+  return lastChange + days * DAY_MS <= now;
+}
+
+/**
  * Erases the personal data of decided and withdrawn applications once their client's retention
- * period has passed since the current decision: every instance, at boot and hourly after, in the
- * background (finding them is a scan on FerretDB). Instances that sweep at once erase each
- * application once (see PersonalDataErasure), and each sweep first settles the erasures made more
- * than SETTLE_MS before.
+ * period has passed since the current decision, and of forms abandoned for ABANDONED_FORM_DAYS
+ * (formAbandoned): every instance, at boot and hourly after, in the background (finding them is a
+ * scan on FerretDB). Instances that sweep at once erase each application once (see
+ * PersonalDataErasure), and each sweep first settles the erasures made more than SETTLE_MS before.
  */
 @Injectable()
 export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
@@ -39,6 +59,9 @@ export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
     private readonly versions: ApplicationVersions,
     private readonly settings: RetentionSettings,
     private readonly erasure: PersonalDataErasure,
+    private readonly forms: ApplicantForms,
+    private readonly documents: ApplicantDocuments,
+    private readonly env: ApplicationsEnvironment,
   ) {}
 
   onModuleInit(): void {
@@ -59,30 +82,71 @@ export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
     this.sweeping = true;
     try {
       await this.erasure.settle(now);
-      // None can be due before the shortest retention a client may set.
-      const ids = await this.repository.decidedBefore(new Date(now - MIN_PERSONAL_DATA_DAYS * DAY_MS));
-      const days = new Map<number, Promise<number>>();
-      const daysOf = (clientId: number) => {
-        if (!days.has(clientId))
-          days.set(
-            clientId,
-            this.settings.get(clientId).then((s) => s.personal_data_days),
-          );
-        return days.get(clientId)!;
-      };
-      let erased = 0;
-      for (let from = 0; from < ids.length; from += BATCH) {
-        const stored = await this.repository.findAllByKey(ids.slice(from, from + BATCH));
-        for (const application of await this.versions.currentAll(stored)) {
-          if (!retentionEnded(application, await daysOf(application.client_id), now)) continue;
-          await this.erasure.eraseExpired(application, now);
-          erased++;
-        }
-      }
-      if (erased > 0) this.logger.log(`erased the personal data of ${erased} applications past their retention`);
-      return erased;
+      const expired = await this.eraseDecided(now);
+      const abandoned = await this.eraseAbandoned(now);
+      if (expired > 0) this.logger.log(`erased the personal data of ${expired} applications past their retention`);
+      if (abandoned > 0) this.logger.log(`erased the personal data of ${abandoned} forms abandoned on the public form`);
+      return expired + abandoned;
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /** Erases the decided applications past their client's retention; returns how many. */
+  private async eraseDecided(now: number): Promise<number> {
+    // None can be due before the shortest retention a client may set.
+    const ids = await this.repository.decidedBefore(new Date(now - MIN_PERSONAL_DATA_DAYS * DAY_MS));
+    const days = new Map<number, Promise<number>>();
+    const daysOf = (clientId: number) => {
+      if (!days.has(clientId))
+        days.set(
+          clientId,
+          this.settings.get(clientId).then((s) => s.personal_data_days),
+        );
+      return days.get(clientId)!;
+    };
+    return this.eraseWhere(ids, now, async (application) =>
+      retentionEnded(application, await daysOf(application.client_id), now),
+    );
+  }
+
+  /** Erases the forms abandoned for ABANDONED_FORM_DAYS; returns how many. */
+  private async eraseAbandoned(now: number): Promise<number> {
+    const days = this.env.ABANDONED_FORM_DAYS;
+    const ids = await this.repository.abandonedFormsBefore(new Date(now - days * DAY_MS));
+    return this.eraseWhere(ids, now, async (application) => {
+      const applicants = await Promise.all(
+        application.applicants.map(async (applicant) =>
+          withFormProgress(applicant, applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null),
+        ),
+      );
+      const uploads = await Promise.all(
+        application.applicants.map((applicant) =>
+          this.documents.lastUploadedAt({ applicationId: application.id, applicantId: applicant.id }),
+        ),
+      );
+      return formAbandoned({ ...application, applicants }, uploads, days, now);
+    });
+  }
+
+  /**
+   * Erases those of the applications `ids`, each read with every change folded in, that `due`
+   * says are; returns how many.
+   */
+  private async eraseWhere(
+    ids: number[],
+    now: number,
+    due: (application: ApplicationRecord) => Promise<boolean>,
+  ): Promise<number> {
+    let erased = 0;
+    for (let from = 0; from < ids.length; from += BATCH) {
+      const stored = await this.repository.findAllByKey(ids.slice(from, from + BATCH));
+      for (const application of await this.versions.currentAll(stored)) {
+        if (!(await due(application))) continue;
+        await this.erasure.eraseExpired(application, now);
+        erased++;
+      }
+    }
+    return erased;
   }
 }

@@ -191,7 +191,8 @@ export class ApplicationsHttpController {
       'applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant ' +
       'gets a personal_data.erased audit event naming this key. Its form takes no more answers and no applicant can ' +
       'be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased ' +
-      'without asking once the client’s retention period has passed (PUT /api/v2/retention_settings).',
+      'without asking once the client’s retention period has passed (PUT /api/v2/retention_settings), and those a ' +
+      'visitor started on the public form and nobody completed once ABANDONED_FORM_DAYS pass without a change.',
   })
   @APPLICATION_ID('id')
   @ApiSuccess(200, ApplicationResponse, 'The application as it is now, personal_data_erased_at set.')

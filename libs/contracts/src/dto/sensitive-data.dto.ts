@@ -51,7 +51,8 @@ export class AuditEventRepresentation {
     enum: AUDIT_ACTIONS,
     description:
       'sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, ' +
-      'at a request through the API or at the end of the client’s retention period.',
+      'at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public ' +
+      'form (ABANDONED_FORM_DAYS).',
     example: 'sensitive_data.read',
   })
   action: string;
@@ -64,7 +65,7 @@ export class AuditEventRepresentation {
     nullable: true,
     description:
       'Which API key read or asked for the erasure: the first 16 hex digits of the SHA-256 of the key, never the key. ' +
-      'Null on an erasure at the end of the retention period, which no key asked for.',
+      'Null on an erasure at the end of the retention period or of an abandoned form, which no key asked for.',
     example: '3f1c0d9e2b7a4c55',
   })
   key_id: string | null;
@@ -101,7 +102,8 @@ export class AuditEventRepresentation {
     nullable: true,
     description:
       'The X-Request-Id of the read or of the erasure’s request: the caller’s when it is 1 to 128 of ' +
-      'A-Z a-z 0-9 . _ : -, else one the gateway made. Null on an erasure at the end of the retention period.',
+      'A-Z a-z 0-9 . _ : -, else one the gateway made. Null on an erasure at the end of the retention period or of an ' +
+      'abandoned form.',
     example: '4bf92f35-77b3-4da6-a3ce-929d0e0e4736',
   })
   request_id: string | null;

@@ -202,7 +202,7 @@ export interface paths {
         post?: never;
         /**
          * Erase the applicants’ personal data
-         * @description Erases, at once and for good, the personal data of the application’s applicants, as an applicant may ask: identity numbers, dates of birth, documents (and their files), addresses, employment and income, the rest of the form’s sections and the answers to its questions. The application keeps its decisions, its dates, the applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant gets a personal_data.erased audit event naming this key. Its form takes no more answers and no applicant can be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased without asking once the client’s retention period has passed (PUT /api/v2/retention_settings).
+         * @description Erases, at once and for good, the personal data of the application’s applicants, as an applicant may ask: identity numbers, dates of birth, documents (and their files), addresses, employment and income, the rest of the form’s sections and the answers to its questions. The application keeps its decisions, its dates, the applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant gets a personal_data.erased audit event naming this key. Its form takes no more answers and no applicant can be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased without asking once the client’s retention period has passed (PUT /api/v2/retention_settings), and those a visitor started on the public form and nobody completed once ABANDONED_FORM_DAYS pass without a change.
          */
         delete: operations["erasePersonalData"];
         options?: never;
@@ -2089,7 +2089,7 @@ export interface components {
              */
             id: number;
             /**
-             * @description sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, at a request through the API or at the end of the client’s retention period.
+             * @description sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public form (ABANDONED_FORM_DAYS).
              * @example sensitive_data.read
              * @enum {string}
              */
@@ -2100,7 +2100,7 @@ export interface components {
              */
             client_id: number;
             /**
-             * @description Which API key read or asked for the erasure: the first 16 hex digits of the SHA-256 of the key, never the key. Null on an erasure at the end of the retention period, which no key asked for.
+             * @description Which API key read or asked for the erasure: the first 16 hex digits of the SHA-256 of the key, never the key. Null on an erasure at the end of the retention period or of an abandoned form, which no key asked for.
              * @example 3f1c0d9e2b7a4c55
              */
             key_id: string | null;
@@ -2127,7 +2127,7 @@ export interface components {
              */
             document_id: number | null;
             /**
-             * @description The X-Request-Id of the read or of the erasure’s request: the caller’s when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else one the gateway made. Null on an erasure at the end of the retention period.
+             * @description The X-Request-Id of the read or of the erasure’s request: the caller’s when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else one the gateway made. Null on an erasure at the end of the retention period or of an abandoned form.
              * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
              */
             request_id: string | null;
