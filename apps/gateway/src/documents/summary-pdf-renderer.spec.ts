@@ -1,6 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHttpProblem } from '../http/http-error.filter';
-import { ApplicationSummary, summaryPdf } from './summary-pdf';
+import { ApplicationSummary, SUMMARY_PDF_WORKER_NICE, summaryPdf } from './summary-pdf';
 import { SummaryPdfRenderer, WorkerScript } from './summary-pdf-renderer';
 import { maximalSummary, summaryApplicant, summaryOf } from './summary-pdf.testing';
 
@@ -64,6 +65,17 @@ describe('SummaryPdfRenderer', () => {
     expect(turns).toBeGreaterThan(0);
     expect(pdf!.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf!.subarray(-6).toString()).toBe('%%EOF\n');
+  }, 60_000);
+
+  it('lays out at the lowest priority, on its own thread only: the API’s thread keeps the process’s', async () => {
+    // Each thread of the process is a task of its own on Linux, its nice value the 19th field of its stat.
+    const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const before = readdirSync('/proc/self/task');
+    await renderer(1, 0).render(reading(small()));
+    const started = readdirSync('/proc/self/task').filter((task) => !before.includes(task));
+
+    expect(started.map(niceOf)).toContain(SUMMARY_PDF_WORKER_NICE);
+    expect(niceOf(String(process.pid))).toBe(0);
   }, 60_000);
 
   it('gives the whole PDF the layout makes', async () => {

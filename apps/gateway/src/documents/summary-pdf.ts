@@ -11,6 +11,14 @@ import type {
 } from '@app/contracts';
 import { BOLD, drawable, REGULAR, registerSummaryFonts } from './summary-fonts';
 
+/**
+ * The nice value of the threads that lay summaries out: the lowest priority. A layout takes a
+ * core for a second or more; on a gateway with few cores the API's event loop would otherwise
+ * wait for the core the scheduler gave the layout, and every request would be slower while
+ * summaries are made.
+ */
+export const SUMMARY_PDF_WORKER_NICE = 19;
+
 /** An answer to one of the preset's questions, in the words the form's review shows it. */
 export interface SummaryAnswer {
   label: string;

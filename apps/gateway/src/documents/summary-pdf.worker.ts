@@ -3,8 +3,25 @@
  * (a maximal application takes seconds) never holds up the event loop that serves the API.
  * Loads pdfkit and the fonts only; SummaryPdfRenderer starts it and sends it the summaries.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { ApplicationSummary, summaryPdf } from './summary-pdf';
+import { ApplicationSummary, SUMMARY_PDF_WORKER_NICE, summaryPdf } from './summary-pdf';
+
+/**
+ * Gives this thread, and only it, the lowest scheduling priority: on Linux each thread is a task
+ * with a nice value of its own, named by its id under /proc/thread-self. Elsewhere, or without
+ * /proc, the worker keeps the gateway's priority.
+ */
+function yieldToTheApi(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), SUMMARY_PDF_WORKER_NICE);
+  } catch {
+    // Not Linux: nothing to do.
+  }
+}
+
+yieldToTheApi();
 
 /** What the worker answers each summary with: the whole PDF, or why there is none. */
 export type SummaryPdfAnswer = { pdf: Uint8Array } | { error: string };
