@@ -242,10 +242,13 @@ async function runTracingCost(options: BenchOptions, profileDir: string | null):
 }
 
 /**
- * `--targets`: round after round, the two references the targets name, then this tree's stack,
- * then the baseline's (BENCH_BASELINE_ROOT, when set; alternately first), each stack started
- * afresh and driven through the targets' scenarios at the highest concurrency; then the soak on
- * this tree's stack. Returns the medians of the rounds (the baseline's scenarios named
+ * `--targets`: round after round, this tree's stack and the baseline's (BENCH_BASELINE_ROOT, when
+ * set), alternately first, each started afresh and driven through the targets' scenarios at the
+ * highest concurrency, then the two references the targets name; then the soak on this tree's
+ * stack. The references come last in a round: the broker is still busy with their thousands of
+ * messages a second for a while after them, and whichever stack came next paid for it (this tree
+ * spent up to 1.5x the baseline's CPU per create when it ran right after them, the same as the
+ * baseline's when it ran second). Returns the medians of the rounds (the baseline's scenarios named
  * `baseline <scenario>`) and every round's runs.
  */
 async function runTargets(
@@ -270,13 +273,6 @@ async function runTargets(
   try {
     for (let round = 1; round <= options.rounds; round++) {
       progress(`targets round ${round} of ${options.rounds}`);
-      for (const reference of references.list) {
-        const drive = (durationS: number) => reference.drive(connections, durationS);
-        record(reference.name, reference.description, {
-          ...(await measured(reference.name, connections, reference.processes, drive, options)),
-          ratios: {},
-        });
-      }
       for (const [prefix, root] of round % 2 === 1 ? stacks : [...stacks].reverse()) {
         const target = await startTarget(profileDir, options.nodeArgs, false, { root });
         if (round === 1) descriptions.push(target.description);
@@ -291,6 +287,13 @@ async function runTargets(
         } finally {
           await target.stop();
         }
+      }
+      for (const reference of references.list) {
+        const drive = (durationS: number) => reference.drive(connections, durationS);
+        record(reference.name, reference.description, {
+          ...(await measured(reference.name, connections, reference.processes, drive, options)),
+          ratios: {},
+        });
       }
     }
   } finally {

@@ -39,8 +39,8 @@ const EXTRA_PROCESSES: Record<string, string[]> = { 'form-submission': ['form'],
 const CONNECTIONS = 2;
 /**
  * The regression guard: a get property's Node CPU (gateway and properties) per request, to the
- * plain echo's two processes', in the same run. Measured 2.8x to 4.6x at this concurrency on a
- * quiet machine and a loaded one (docs/benchmarks.md); a doubling of the get's cost fails it.
+ * plain echo's two processes', in the same run. Measured 2.0x to 4.1x in this configuration
+ * (docs/benchmarks.md); a get twice as costly as at the top of that range fails it.
  */
 const GET_CPU_TO_ECHO_GUARD = 8;
 
