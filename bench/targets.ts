@@ -18,8 +18,8 @@ export const RSS_TARGET_MB = 150;
 export const SOAK_GROWTH_LIMIT_PERCENT = 10;
 
 /** The processes a get property passes through, and the echo's, whose CPU per request are compared. */
-const GET_PROCESSES = ['gateway', 'properties'];
-const ECHO_PROCESSES = ['nest-echo-gateway', 'nest-echo-service'];
+export const GET_PROCESSES = ['gateway', 'properties'];
+export const ECHO_PROCESSES = ['nest-echo-gateway', 'nest-echo-service'];
 
 /** CPU ms per request summed over `names`; null unless every one was measured. */
 export function cpuOf(run: Run | undefined, names: string[]): number | null {

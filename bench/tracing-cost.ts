@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Run, STACK_NODE_PROCESSES, TargetCheck, TracedRun, TracingCost, TracingCostRow, TracingModeName } from './report';
 import { hundredths, median } from './stats';
+import { cpuOf } from './targets';
 
 /**
  * What `--tracing` measures: the scenarios of the main stack that tracing costs most on, each
@@ -31,7 +32,7 @@ export const TRACING_MODES: TracingMode[] = [
 export const SAMPLED_CPU_LIMIT = 1.1;
 
 export function tracedRun(mode: TracingMode, scenario: string, round: number, run: Run, exportedBytes: number): TracedRun {
-  const cpu = STACK_NODE_PROCESSES.map((name) => run.cpuMsPerRequest[name]);
+  const cpu = cpuOf(run, STACK_NODE_PROCESSES);
   return {
     mode: mode.name,
     scenario,
@@ -39,9 +40,7 @@ export function tracedRun(mode: TracingMode, scenario: string, round: number, ru
     round,
     rps: run.rps,
     p99: run.p99,
-    nodeCpuMsPerRequest: cpu.every((ms): ms is number => typeof ms === 'number')
-      ? hundredths(cpu.reduce((a, b) => a + b, 0))
-      : null,
+    nodeCpuMsPerRequest: cpu === null ? null : hundredths(cpu),
     exportedBytesPerRequest: run.requests > 0 ? Math.round(exportedBytes / run.requests) : 0,
   };
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { driveHttp } from '../bench/measure';
 import { BenchReport as Report, Run } from '../bench/report';
-import { cpuOf } from '../bench/targets';
+import { cpuOf, ECHO_PROCESSES, GET_PROCESSES } from '../bench/targets';
 
 const BENCH = join(__dirname, '..', 'dist', 'bench', 'bench', 'run.js');
 const DB_WRITE_PROBE = join(__dirname, '..', 'dist', 'bench', 'bench', 'db-write-probe.js');
@@ -181,7 +181,7 @@ describe('npm run bench, in a smoke configuration (shape only: no speed is asser
   it('guards against a get property twice as costly: its Node CPU per request within a bound of the echo’s, in this run', () => {
     const get = report.scenarios.find((s) => s.name === 'get-property')!.runs[0];
     const echo = report.references.find((r) => r.name === 'nest-rmq-echo')!.runs[0];
-    const ratio = cpuOf(get, ['gateway', 'properties'])! / cpuOf(echo, ['nest-echo-gateway', 'nest-echo-service'])!;
+    const ratio = cpuOf(get, GET_PROCESSES)! / cpuOf(echo, ECHO_PROCESSES)!;
     expect(ratio).toBeGreaterThan(0);
     expect(ratio).toBeLessThan(GET_CPU_TO_ECHO_GUARD);
   });

@@ -207,6 +207,15 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     return deletedCount;
   }
 
+  /** The applicants as their forms left them (withFormProgress), each form record read at once. */
+  withProgress(applicants: ApplicantRecord[]): Promise<ApplicantRecord[]> {
+    return Promise.all(
+      applicants.map(async (applicant) =>
+        withFormProgress(applicant, applicant.form_token_digest ? await this.find(applicant.form_token_digest) : null),
+      ),
+    );
+  }
+
   /**
    * The applicant's form record, completed as it was signed if its completion was claimed: the
    * claim is the record of truth, a writer may have died between the claim and its copy into the

@@ -76,7 +76,10 @@ describe('ApplicationsService', () => {
         { provide: ApplicationIndex, useValue: index },
         { provide: ApplicationVersions, useValue: {} },
         { provide: FormTokens, useValue: new FormTokens(cipher, env) },
-        { provide: ApplicantForms, useValue: { find: jest.fn().mockResolvedValue(null) } },
+        {
+          provide: ApplicantForms,
+          useValue: { find: jest.fn().mockResolvedValue(null), withProgress: ApplicantForms.prototype.withProgress },
+        },
         { provide: ApplicationsEnvironment, useValue: env },
         { provide: EventOutbox, useValue: outbox },
       ],

@@ -103,11 +103,7 @@ export class ApplicationsService {
     rents = new FloorPlanRents(this.properties, application.client_id),
   ): Promise<{ representation: ApplicationRepresentation; primaryFormStatus: FormStatus }> {
     const [applicants, floorPlanRent] = await Promise.all([
-      Promise.all(
-        application.applicants.map(async (applicant) =>
-          withFormProgress(applicant, applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null),
-        ),
-      ),
+      this.forms.withProgress(application.applicants),
       rents.of(application.property_id, application.floor_plan_id ?? null),
     ]);
     const primaryFormStatus = applicants[0]?.form_status ?? 'not_started';

@@ -116,7 +116,10 @@ describe('PersonalDataRetention', () => {
         settle: async () => 0,
         eraseExpired: async (application: ApplicationRecord) => void erased.push(application.id),
       } as unknown as PersonalDataErasure,
-      { find: async (digest: string) => forms[digest] ?? null } as unknown as ApplicantForms,
+      {
+        find: async (digest: string) => forms[digest] ?? null,
+        withProgress: ApplicantForms.prototype.withProgress,
+      } as unknown as ApplicantForms,
       {
         lastUploadedAt: async (subject: DocumentSubject) => uploads[subject.applicantId] ?? null,
       } as unknown as ApplicantDocuments,

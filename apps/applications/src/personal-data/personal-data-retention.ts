@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MIN_PERSONAL_DATA_DAYS } from '@app/contracts';
 import { BackgroundPurge } from '@app/persistence';
-import { ApplicantForms, withFormProgress } from '../applications/applicant-forms';
+import { ApplicantForms } from '../applications/applicant-forms';
 import { ApplicationVersions } from '../applications/application-versions';
 import { ApplicationRecord } from '../applications/application.schema';
 import { ApplicationsRepository } from '../applications/applications.repository';
@@ -115,11 +115,7 @@ export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
     const days = this.env.ABANDONED_FORM_DAYS;
     const ids = await this.repository.abandonedFormsBefore(new Date(now - days * DAY_MS));
     return this.eraseWhere(ids, now, async (application) => {
-      const applicants = await Promise.all(
-        application.applicants.map(async (applicant) =>
-          withFormProgress(applicant, applicant.form_token_digest ? await this.forms.find(applicant.form_token_digest) : null),
-        ),
-      );
+      const applicants = await this.forms.withProgress(application.applicants);
       const uploads = await Promise.all(
         application.applicants.map((applicant) =>
           this.documents.lastUploadedAt({ applicationId: application.id, applicantId: applicant.id }),
