@@ -153,13 +153,24 @@ describe('observability', () => {
     );
     expect(has(spans, 'applications', (span) => span.name === 'properties.lookup' && span.kind === SPAN_KIND.client)).toBe(true);
     expect(has(spans, 'properties', (span) => span.name === 'properties.lookup' && span.kind === SPAN_KIND.server)).toBe(true);
+    // Each service's database commands are spans of the handler they are sent from, named by
+    // command and collection: the application's insert under the create, the property's read
+    // under the lookup.
+    const commands = (service: string) =>
+      spans.filter((span) => span.service === service && span.attributes['db.system.name'] === 'mongodb');
+    const under = (span: ReceivedSpan, handler: string) => ancestry(spans, span).includes(handler);
     expect(
-      has(
-        spans,
-        'applications',
-        (span) => span.attributes['db.system.name'] === 'mongodb' || span.attributes['db.system'] === 'mongodb',
+      commands('applications').some(
+        (span) => span.name === 'insert applications' && under(span, 'applications applications.create'),
       ),
     ).toBe(true);
+    expect(
+      commands('properties').some((span) => span.name === 'find properties' && under(span, 'properties properties.lookup')),
+    ).toBe(true);
+    for (const span of [...commands('applications'), ...commands('properties')]) {
+      expect(span.kind).toBe(SPAN_KIND.client);
+      expect(span.attributes['db.collection.name']).toBe(span.name.split(' ')[1]);
+    }
     const delivery = spans.find(
       (span) =>
         span.service === 'webhooks' && span.kind === SPAN_KIND.client && span.attributes['http.request.method'] === 'POST',
@@ -229,6 +240,8 @@ describe('observability', () => {
         has(trace, 'applications', (span) => span.name === 'relay application.created'),
     );
     expect(receiver.trace(dropped.traceId)).toEqual([]);
+    // Nor did a database command of it start a trace of its own: none is ever without a parent.
+    expect(receiver.spans.filter((span) => span.attributes['db.system.name'] === 'mongodb' && !span.parentSpanId)).toEqual([]);
     // Not a trace of their own either: both services handled the request in the caller's trace.
     for (const [app, pattern] of [
       ['applications', 'applications.create'],

@@ -13,3 +13,4 @@ export * from './health/ping.message.controller';
 export * from './observability.module';
 export * from './operations-endpoint';
 export * from './tracing/trace-context';
+export * from './tracing/database-spans';

@@ -3,7 +3,7 @@ import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { ServiceEnvironment } from '@app/config';
 import { queueName } from '@app/contracts';
-import { countDbCommand } from '@app/observability';
+import { countDbCommand, traceDatabaseCommands } from '@app/observability';
 import { IdAllocator } from './id-allocator';
 import { BodyFingerprints, Idempotency } from './idempotency';
 import { boundOperationsByDeadline } from './operation-timeout';
@@ -17,7 +17,8 @@ function countCommands(connection: Connection): void {
  * A service's own database on MONGODB_URI, named after the service with the NAMESPACE prefix.
  * Indexes are created by the repositories (RecordRepository), not by mongoose. Also provides
  * the id allocator and idempotency claims, which live in the same database. Every operation
- * made while a message is handled is bounded by the message's deadline (boundOperationsByDeadline).
+ * made while a message is handled is bounded by the message's deadline (boundOperationsByDeadline),
+ * and traced as a span of the sampled trace it is made in (traceDatabaseCommands).
  * With DB_COMMAND_METRICS=true the commands sent are counted in `db_commands_total`.
  */
 @Module({})
@@ -31,6 +32,7 @@ export class DatabaseModule {
           inject: [ServiceEnvironment],
           useFactory: (env: ServiceEnvironment) => {
             boundOperationsByDeadline();
+            traceDatabaseCommands();
             const counting = env.DB_COMMAND_METRICS === 'true';
             return {
               uri: env.MONGODB_URI,

@@ -3,12 +3,13 @@ import { node } from '@opentelemetry/sdk-node';
 import Fastify, { FastifyInstance } from 'fastify';
 import { request as httpRequest } from 'node:http';
 import { openServerSpan, traceServedRequests, withinRequestTrace } from './server-span';
+import { RequestScopeContextManager } from './scope-context-manager';
 import { traceHeaders, traceLogFields } from './trace-context';
 
 /**
  * A Fastify server whose first hook opens each request's span, as every app's does
- * (returnRequestId), under the Node SDK's own tracer provider, context manager and W3C
- * propagator, half of new traces sampled by trace id, every span kept in memory.
+ * (returnRequestId), under the Node SDK's own tracer provider and W3C propagator and the apps'
+ * context manager, half of new traces sampled by trace id, every span kept in memory.
  */
 describe('openServerSpan', () => {
   const exporter = new node.InMemorySpanExporter();
@@ -35,7 +36,7 @@ describe('openServerSpan', () => {
   }
 
   beforeAll(async () => {
-    provider.register();
+    provider.register({ contextManager: new RequestScopeContextManager() });
     server = Fastify();
     server.addHook('onRequest', (request, reply, done) =>
       openServerSpan(request.raw, reply.raw, request.method, request.routeOptions.url ?? 'unmatched', done),

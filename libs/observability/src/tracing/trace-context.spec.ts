@@ -1,5 +1,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { node } from '@opentelemetry/sdk-node';
+import { RequestScopeContextManager } from './scope-context-manager';
 import { inSpan, startSpan, traceHeaders, traceLogFields, withinCarriedTrace } from './trace-context';
 
 /**
@@ -16,7 +17,7 @@ describe('trace context helpers', () => {
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const parentId = '00f067aa0ba902b7';
 
-  beforeAll(() => provider.register());
+  beforeAll(() => provider.register({ contextManager: new RequestScopeContextManager() }));
   afterAll(async () => {
     await provider.shutdown();
     trace.disable();

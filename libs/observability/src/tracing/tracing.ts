@@ -14,15 +14,17 @@ const NOT_RECORDED = 'not recorded';
  * variables, when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT, or its traces-only
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); otherwise it does nothing, and no SDK is even loaded.
  * Each app's `tracing.ts` calls it, and its `main.ts` imports that first: the instrumentations
- * patch HTTP, the MongoDB driver and ioredis as they load, so they must be in place before
- * anything requires them. A served HTTP request's span (server-span.ts) and the broker's hops are
- * this project's own spans (trace-context.ts: the sender's, sendRpc and BrokerChannel.publish, and
- * the handler's, in the trace the message's headers carry), made only in sampled traces: the
- * instrumentations' cost something for every request and message, sampled or not. The SDK reads the rest itself: OTEL_EXPORTER_OTLP_PROTOCOL
- * (http/protobuf by default, http/json, grpc), OTEL_TRACES_SAMPLER (parent-based, so that a
- * trace is kept or dropped whole), OTEL_BSP_*, OTEL_RESOURCE_ATTRIBUTES; OTEL_SERVICE_NAME
- * defaults to the app's name. Traces only: metrics are Prometheus' (GET /metrics), logs go to
- * stdout as JSON lines carrying the trace id.
+ * patch HTTP and ioredis as they load, so they must be in place before anything requires them.
+ * A served HTTP request's span (server-span.ts), the broker's hops (trace-context.ts: the
+ * sender's, sendRpc and BrokerChannel.publish, and the handler's, in the trace the message's
+ * headers carry) and the database's commands (database-spans.ts) are this project's own spans,
+ * made only in sampled traces: the instrumentations' cost something for every request and
+ * message, sampled or not. The trace's context is kept in the request's scope, the one
+ * AsyncLocalStorage of the process (RequestScopeContextManager). The SDK reads the rest itself:
+ * OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf by default, http/json, grpc), OTEL_TRACES_SAMPLER
+ * (parent-based, so that a trace is kept or dropped whole), OTEL_BSP_*, OTEL_RESOURCE_ATTRIBUTES;
+ * OTEL_SERVICE_NAME defaults to the app's name. Traces only: metrics are Prometheus' (GET
+ * /metrics), logs go to stdout as JSON lines carrying the trace id.
  */
 export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env): boolean {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
@@ -30,8 +32,7 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { HttpInstrumentation } =
     require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { MongoDBInstrumentation } =
-    require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
+  const { RequestScopeContextManager } = require('./scope-context-manager') as typeof import('./scope-context-manager');
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
   /* eslint-enable @typescript-eslint/no-require-imports */
@@ -39,6 +40,7 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
     serviceName: env.OTEL_SERVICE_NAME || app,
     metricReaders: [],
     logRecordProcessors: [],
+    contextManager: new RequestScopeContextManager(),
     instrumentations: [
       new HttpInstrumentation({
         // A served request's span is this project's own (openServerSpan): the instrumentation's,
@@ -51,10 +53,10 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
         // A webhook's request is traced in its event's trace when that is sampled, never alone.
         requireParentforOutgoingSpans: true,
       }),
-      // Background work outside any trace (the relay's passes, purges, index checks) would
-      // otherwise start a trace of its own for every command; and in a trace not sampled there is
-      // no span either (see withinRequestTrace), so they do nothing there.
-      new MongoDBInstrumentation({ requireParentSpan: true }),
+      // Background work outside any trace (rate limits' housekeeping) would otherwise start a
+      // trace of its own for every command; and in a trace not sampled there is no span either
+      // (see withinRequestTrace), so it does nothing there. MongoDB's commands are traced by
+      // traceDatabaseCommands, in the services that have a database.
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
@@ -62,6 +64,11 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
   started = sdk;
   traceServedRequests();
   return true;
+}
+
+/** Whether startTracing has started the SDK in this process. */
+export function tracingOn(): boolean {
+  return started !== undefined;
 }
 
 /**
