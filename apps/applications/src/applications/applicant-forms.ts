@@ -207,11 +207,22 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
     return deletedCount;
   }
 
-  /** The applicants as their forms left them (withFormProgress), each form record read at once. */
-  withProgress(applicants: ApplicantRecord[]): Promise<ApplicantRecord[]> {
-    return Promise.all(
-      applicants.map(async (applicant) =>
-        withFormProgress(applicant, applicant.form_token_digest ? await this.find(applicant.form_token_digest) : null),
+  /** The applicants as their forms left them (withFormProgress), their form records read at once. */
+  async withProgress(applicants: ApplicantRecord[]): Promise<ApplicantRecord[]> {
+    return (await this.withProgressOfAll([applicants]))[0];
+  }
+
+  /**
+   * Each list of applicants (a list page's applications') as their forms left them, every form
+   * record of them all read in one round trip by `_id`, and the completion claims of those there
+   * are in a second: a page of 25 applications took up to 50 round trips, one after the other.
+   */
+  async withProgressOfAll(lists: ApplicantRecord[][]): Promise<ApplicantRecord[][]> {
+    const digests = lists.flatMap((applicants) => applicants.flatMap((applicant) => applicant.form_token_digest ?? []));
+    const forms = await this.findAll(digests);
+    return lists.map((applicants) =>
+      applicants.map((applicant) =>
+        withFormProgress(applicant, applicant.form_token_digest ? (forms.get(applicant.form_token_digest) ?? null) : null),
       ),
     );
   }
@@ -224,11 +235,17 @@ export class ApplicantForms implements OnModuleInit, OnModuleDestroy {
   async find(digest: string): Promise<ApplicantForm | null> {
     const form = await this.forms.findOne({ _id: digest });
     if (!form) return form;
-    const completion = await this.completions.findOne({ _id: digest });
-    if (!completion) return form;
-    // Every field the claim holds, so that none it gains later is left out of the fallback.
-    const { _id: _digest, event_ids: _events, ...completed } = completion;
-    return { ...form, ...completed };
+    return withCompletion(form, await this.completions.findOne({ _id: digest }));
+  }
+
+  /** The form records of `digests` that have one, by digest, each as find gives it. */
+  private async findAll(digests: string[]): Promise<Map<string, ApplicantForm>> {
+    if (digests.length === 0) return new Map();
+    const forms = await this.forms.find({ _id: { $in: [...new Set(digests)] } }).toArray();
+    if (forms.length === 0) return new Map();
+    const completions = await this.completions.find({ _id: { $in: forms.map((form) => form._id) } }).toArray();
+    const claims = new Map(completions.map((claim) => [claim._id, claim]));
+    return new Map(forms.map((form) => [form._id, withCompletion(form, claims.get(form._id) ?? null)]));
   }
 
   /**
@@ -329,4 +346,12 @@ function erasedForm(form: ApplicantForm): ApplicantForm {
   const kept: ApplicantForm = { ...form };
   for (const field of ERASED_FORM_FIELDS) delete kept[field];
   return kept;
+}
+
+/** The form record with its completion claim's fields over it, every one of them (see find). */
+function withCompletion(form: ApplicantForm, completion: FormCompletionClaim | null): ApplicantForm {
+  if (!completion) return form;
+  // Every field the claim holds, so that none it gains later is left out of the fallback.
+  const { _id: _digest, event_ids: _events, ...completed } = completion;
+  return { ...form, ...completed };
 }

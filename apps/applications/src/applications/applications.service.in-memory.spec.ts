@@ -319,6 +319,29 @@ describe('ApplicationsService over collections in memory', () => {
       expect(after.map((count, i) => count - before[i])).toEqual([2, 1, 1]);
     });
 
+    it("reads a page's form records in one read, and the completions of those there are in one more", async () => {
+      for (let i = 0; i < 25; i++) await apply();
+      const digests = [...database.collection('applications').documents.values()].map(
+        (stored) => (stored as unknown as ApplicationRecord).applicants[0].form_token_digest!,
+      );
+      const started = new Date('2026-11-20T10:00:00Z');
+      for (const [i, digest] of digests.entries()) {
+        database.collection('applicant_forms').documents.set(digest, {
+          _id: digest,
+          form_status: i % 5 === 0 ? 'completed' : 'started',
+          form_started_at: started,
+          form_completed_at: null,
+          updated_at: started,
+        });
+        if (i % 5 === 0) database.collection('form_completions').documents.set(digest, { _id: digest, form_status: 'completed' });
+      }
+      const reads = () => ['applicant_forms', 'form_completions'].map((c) => database.collection(c).reads);
+      const before = reads();
+      const page = await service.list(CLIENT, { limit: 25, filters: { form_status: 'completed' } });
+      expect(page.items).toHaveLength(5);
+      expect(reads().map((count, i) => count - before[i])).toEqual([1, 1]);
+    });
+
     it('reads at most 500 positions for a page that a filter leaves short, and hands on a cursor from there', async () => {
       const made = [];
       for (let i = 0; i < 520; i++) made.push(await apply());

@@ -10,6 +10,7 @@ import { ApplicationVersions } from './application-versions';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { ApplicantForms } from './applicant-forms';
 import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';
@@ -78,7 +79,8 @@ describe('ApplicationsService', () => {
         { provide: FormTokens, useValue: new FormTokens(cipher, env) },
         {
           provide: ApplicantForms,
-          useValue: { find: jest.fn().mockResolvedValue(null), withProgress: ApplicantForms.prototype.withProgress },
+          // No applicant has opened the form: its records are in memory, and there are none.
+          useValue: new ApplicantForms(new MemoryDatabase().connection()),
         },
         { provide: ApplicationsEnvironment, useValue: env },
         { provide: EventOutbox, useValue: outbox },

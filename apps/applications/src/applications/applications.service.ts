@@ -97,17 +97,21 @@ export class ApplicationsService {
     return (await this.read(application, rents)).representation;
   }
 
-  /** The representation, and the primary applicant's form_status it was made with. */
+  /**
+   * The representation, and the primary applicant's form_status it was made with; `applicants`
+   * are the application's with their form progress when the caller read it already.
+   */
   private async read(
     application: ApplicationRecord,
     rents = new FloorPlanRents(this.properties, application.client_id),
+    applicants?: ApplicantRecord[],
   ): Promise<{ representation: ApplicationRepresentation; primaryFormStatus: FormStatus }> {
-    const [applicants, floorPlanRent] = await Promise.all([
-      this.forms.withProgress(application.applicants),
+    const [withProgress, floorPlanRent] = await Promise.all([
+      applicants ?? this.forms.withProgress(application.applicants),
       rents.of(application.property_id, application.floor_plan_id ?? null),
     ]);
-    const primaryFormStatus = applicants[0]?.form_status ?? 'not_started';
-    const figures = incomeFigures(applicants, judgedRent(floorPlanRent, application.user_specified_rent));
+    const primaryFormStatus = withProgress[0]?.form_status ?? 'not_started';
+    const figures = incomeFigures(withProgress, judgedRent(floorPlanRent, application.user_specified_rent));
     const representation = toApplicationRepresentation(
       application,
       this.publicBaseUrl,
@@ -221,7 +225,10 @@ export class ApplicationsService {
         clientId,
         entries.map((entry) => entry.application_id),
       );
-      const byId = new Map(read.map((application) => [application.id, application]));
+      // The forms of those that the application's own fields keep, read for all of them at once.
+      const candidates = read.filter((application) => matchesListFilters(application, filters));
+      const progress = await this.forms.withProgressOfAll(candidates.map((application) => application.applicants));
+      const byId = new Map(candidates.map((application, i) => [application.id, { application, applicants: progress[i] }]));
       const kept = await Promise.all(entries.map((entry) => this.keptByFilters(byId.get(entry.application_id), filters, rents)));
       entries.forEach((entry, i) => {
         const representation = kept[i];
@@ -239,16 +246,17 @@ export class ApplicationsService {
   }
 
   /**
-   * The representation of the application if there is one and the list filters keep it, else
-   * null. Those that the application's own fields leave out are left out before it is represented.
+   * The representation of a candidate of a list page (an application that its own fields keep,
+   * with its applicants' form progress) if the list filters keep it too, else null.
    */
   private async keptByFilters(
-    application: ApplicationRecord | undefined,
+    candidate: { application: ApplicationRecord; applicants: ApplicantRecord[] } | undefined,
     filters: ApplicationListFilters,
     rents: FloorPlanRents,
   ): Promise<ApplicationRepresentation | null> {
-    if (!application || !matchesListFilters(application, filters)) return null;
-    const { representation, primaryFormStatus } = await this.read(application, rents);
+    if (!candidate) return null;
+    const { application, applicants } = candidate;
+    const { representation, primaryFormStatus } = await this.read(application, rents, applicants);
     return matchesListFilters(application, filters, { primaryFormStatus, representation }) ? representation : null;
   }
 

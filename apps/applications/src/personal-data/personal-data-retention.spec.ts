@@ -1,3 +1,4 @@
+import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
 import { ApplicantForm, ApplicantForms } from '../applications/applicant-forms';
 import { ApplicationVersions } from '../applications/application-versions';
 import { ApplicantRecord, ApplicationRecord } from '../applications/application.schema';
@@ -100,6 +101,9 @@ describe('PersonalDataRetention', () => {
   ) {
     const erased: number[] = [];
     const asked: number[] = [];
+    const database = new MemoryDatabase();
+    for (const [digest, form] of Object.entries(forms))
+      database.collection('applicant_forms').documents.set(digest, { ...form, _id: digest });
     const ids = (due: (application: ApplicationRecord) => boolean) => async () =>
       stored.filter(due).map((application) => application.id);
     const retention = new PersonalDataRetention(
@@ -116,10 +120,7 @@ describe('PersonalDataRetention', () => {
         settle: async () => 0,
         eraseExpired: async (application: ApplicationRecord) => void erased.push(application.id),
       } as unknown as PersonalDataErasure,
-      {
-        find: async (digest: string) => forms[digest] ?? null,
-        withProgress: ApplicantForms.prototype.withProgress,
-      } as unknown as ApplicantForms,
+      new ApplicantForms(database.connection()),
       {
         lastUploadedAt: async (subject: DocumentSubject) => uploads[subject.applicantId] ?? null,
       } as unknown as ApplicantDocuments,
