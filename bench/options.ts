@@ -45,17 +45,18 @@ export const USAGE = `npm run bench -- [options]
                         database commands each scenario sends per request (the counting
                         costs the services some CPU: leave it off when comparing CPU)
   --tracing             only what tracing costs: get-property and create-application on a
-                        stack with tracing off, then on with every trace sampled, then on with
-                        10% sampled, exporting to an OTLP/HTTP sink of the bench's own; no
-                        references are run
+                        stack with tracing off, one with every trace sampled and one with 10%
+                        sampled, running side by side and driven in turn, exporting to an
+                        OTLP/HTTP sink of the bench's own; no references are run
   --targets             only the performance targets, as a table of target, measured and met:
                         round after round, the references nest-rmq-echo and nest-get-property,
                         this tree's stack and the baseline's (BENCH_BASELINE_ROOT, another
                         built tree) through get-property, create-application, get-application
                         and list-applications at the highest concurrency (default 32); then the
                         mix on this tree's stack for the soak's length (--soak, default 300 s)
-  --rounds <n>          with --tracing, go through the three modes n times (default 3), with
-                        --targets through the stacks; report the median of each
+  --rounds <n>          with --tracing, go through the three modes n times (default 3), each
+                        round starting one mode further on; with --targets through the stacks;
+                        report the median of each
 
 Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
 BENCH_BASELINE_ROOT, with --targets, the root of another built tree (today's main, say) to

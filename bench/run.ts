@@ -29,7 +29,16 @@ import { createFixtures, Scenario, scenarios } from './scenarios';
 import { SideMeasurement, sideScenarios } from './side-scenarios';
 import { namedPids, startTarget, Target } from './target';
 import { BASELINE_PREFIX, checkTargets, medianResults, TARGET_REFERENCES, TARGET_SCENARIOS } from './targets';
-import { startOtlpSink, summarizeTracing, TRACED_SCENARIOS, tracedRun, tracingTargets, TRACING_MODES } from './tracing-cost';
+import {
+  OtlpSink,
+  startOtlpSink,
+  summarizeTracing,
+  TRACED_SCENARIOS,
+  tracedRun,
+  TracingMode,
+  tracingTargets,
+  TRACING_MODES,
+} from './tracing-cost';
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_MONGODB_URI = 'mongodb://localhost:27017';
@@ -205,38 +214,53 @@ async function runSideScenarios(options: BenchOptions, profileDir: string | null
 }
 
 /**
- * `--tracing`: round after round, a stack with tracing off, one exporting every trace and one
- * exporting 10% of them (to an OTLP/HTTP sink of the bench's own), each started afresh and
- * driven through the traced scenarios at every concurrency, back to back so that the three are
- * compared on the same machine's state.
+ * `--tracing`: a stack with tracing off, one exporting every trace and one exporting 10% of them
+ * (to an OTLP/HTTP sink of the bench's own), all three started at the outset and running side by
+ * side; then round after round each is driven in turn through the traced scenarios at every
+ * concurrency, each round starting one mode further on (off, every, 10%; then every, 10%, off;
+ * ...). Stacks started one after another, each measured for a minute, differed by as much as
+ * what tracing costs: the database and the broker were not in the same state for each, and a
+ * stack paid for some of the work the one before it left. Side by side, the three share the
+ * machine's state, and each figure is the median of runs interleaved with the others'.
  */
 async function runTracingCost(options: BenchOptions, profileDir: string | null): Promise<TracingCost> {
   if (process.env.BENCH_URL) throw new Error('--tracing starts stacks of its own: it cannot measure BENCH_URL');
-  const sink = await startOtlpSink();
   const runs: TracedRun[] = [];
+  // A sink each: a stack's last batch of spans may arrive while another is measured.
+  const sinks: OtlpSink[] = [];
+  const stacks: Array<{ mode: TracingMode; sink: OtlpSink; target: Target; traced: Scenario[] }> = [];
   try {
+    for (const mode of TRACING_MODES) {
+      progress(`tracing: starting the stack with ${mode.name}`);
+      const sink = await startOtlpSink();
+      sinks.push(sink);
+      const env = mode.traced ? { ...mode.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {};
+      const stack = {
+        mode,
+        sink,
+        target: await startTarget(profileDir, options.nodeArgs, false, { env }),
+        traced: [] as Scenario[],
+      };
+      stacks.push(stack);
+      stack.traced = scenarios(await createFixtures(stack.target)).filter((s) => TRACED_SCENARIOS.includes(s.name));
+    }
     for (let round = 1; round <= options.rounds; round++) {
-      for (const mode of TRACING_MODES) {
+      const first = (round - 1) % stacks.length;
+      for (const { mode, sink, target, traced } of [...stacks.slice(first), ...stacks.slice(0, first)]) {
         progress(`tracing round ${round} of ${options.rounds}: ${mode.name}`);
-        const env = mode.traced ? { ...mode.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {};
-        const target = await startTarget(profileDir, options.nodeArgs, false, { env });
-        try {
-          const traced = scenarios(await createFixtures(target)).filter((s) => TRACED_SCENARIOS.includes(s.name));
-          for (const connections of options.connections) {
-            for (const scenario of traced) {
-              const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
-              const bytesBefore = sink.bytes();
-              const run = await measured(`${scenario.name} (${mode.name})`, connections, target.processes, drive, options);
-              runs.push(tracedRun(mode, scenario.name, round, run, sink.bytes() - bytesBefore));
-            }
+        for (const connections of options.connections) {
+          for (const scenario of traced) {
+            const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
+            const bytesBefore = sink.bytes();
+            const run = await measured(`${scenario.name} (${mode.name})`, connections, target.processes, drive, options);
+            runs.push(tracedRun(mode, scenario.name, round, run, sink.bytes() - bytesBefore));
           }
-        } finally {
-          await target.stop();
         }
       }
     }
   } finally {
-    await sink.stop();
+    await Promise.all(stacks.map(({ target }) => target.stop()));
+    await Promise.all(sinks.map((sink) => sink.stop()));
   }
   return summarizeTracing(runs);
 }
