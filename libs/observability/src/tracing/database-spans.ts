@@ -65,10 +65,11 @@ export function traceDatabaseCommands(): void {
   const driver = dirname(require.resolve('mongodb/package.json', { paths: [dirname(require.resolve('mongoose'))] }));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the driver's own connection, not a public export
   const { Connection } = require(`${driver}/lib/cmap/connection`) as { Connection?: { prototype: { command?: Command } } };
-  const command = Connection?.prototype.command;
-  if (typeof command !== 'function')
+  const connection = Connection?.prototype;
+  const command = connection?.command;
+  if (!connection || typeof command !== 'function')
     throw new Error('the MongoDB driver has no Connection.command: its commands cannot be traced');
-  Connection!.prototype.command = function tracedCommand(this: DriverConnection, ns, cmd, ...rest) {
+  connection.command = function tracedCommand(this: DriverConnection, ns, cmd, ...rest) {
     const parent = context.active();
     if (trace.getSpan(parent) === undefined) return command.call(this, ns, cmd, ...rest);
     const name = Object.keys(cmd)[0];
