@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
+import { Channel, ChannelModel, connect, ConsumeMessage } from 'amqplib';
 import mongoose from 'mongoose';
+import { APPLICATIONS } from '@app/contracts';
+import { assertServiceQueue } from '@app/messaging';
 import { BodyFingerprints, Idempotency } from '@app/persistence';
 import { api, Api, expectErrorBody } from './support/http';
+import { answerAsService } from './support/service-rpc';
 import { KEYS, Stack, testFieldKey } from '../tools/stack';
 
 /** A second key of client one, as a second integration of the same client holds. */
@@ -236,5 +241,77 @@ describe('the idempotency store in the database', () => {
     expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
     expect(await claims().countDocuments({ _id: `1:${dead}` as never })).toBe(0);
     expect(await claims().countDocuments({ _id: `1:${live}` as never })).toBe(1);
+  });
+});
+
+describe('one request delivered twice at once', () => {
+  const PROPERTY = 7;
+  let stack: Stack;
+  let connection: ChannelModel;
+  let channel: Channel;
+  /** What the stand-in for the properties service does with each lookup. */
+  let standIn: (message: ConsumeMessage) => void;
+  /** Each answer of the applications service, under the correlation id of the request it answers. */
+  const answers = new EventEmitter();
+
+  beforeAll(async () => {
+    // The test takes the properties service's place, to answer each lookup when it chooses.
+    stack = await Stack.start({
+      instances: { properties: 0, applications: 1 },
+      env: { PROPERTY_LOOKUP_TIMEOUT_MS: '20000' },
+    });
+    connection = await connect(process.env.AMQP_URL!);
+    channel = await connection.createChannel();
+    await assertServiceQueue(channel, `${stack.namespace}properties`);
+    await channel.consume(`${stack.namespace}properties`, (message) => message && standIn(message), { noAck: true });
+    await channel.consume(
+      'amq.rabbitmq.reply-to',
+      (message) => message && answers.emit(message.properties.correlationId, JSON.parse(message.content.toString())),
+      { noAck: true },
+    );
+  });
+
+  afterAll(async () => {
+    await connection?.close();
+    await stack?.stop();
+  });
+
+  it('keeps the application one delivery answered with, though the other’s second look at the property failed', async () => {
+    const lookups: ConsumeMessage[] = [];
+    // The second lookup is the first delivery's look at the property after its insert: held.
+    const secondLookup = new Promise<ConsumeMessage>((resolve) => {
+      standIn = (message) => {
+        lookups.push(message);
+        if (lookups.length === 2) resolve(message);
+        else answerAsService(channel, message, { id: PROPERTY, name: 'Stand-in' });
+      };
+    });
+    const correlationId = randomUUID();
+    const applicant = { first_name: 'Twice', last_name: 'Delivered', email: 'twice@example.com' };
+    const packet = {
+      pattern: APPLICATIONS.CREATE,
+      data: { client_id: 1, request: { application: { property_id: PROPERTY, applicant } } },
+    };
+    // As the gateway sends it; the broker delivers it again when the channel it was on closes.
+    const deliver = () =>
+      channel.sendToQueue(`${stack.namespace}applications`, Buffer.from(JSON.stringify({ ...packet, id: correlationId })), {
+        replyTo: 'amq.rabbitmq.reply-to',
+        correlationId,
+        persistent: true,
+      });
+
+    deliver();
+    const held = await secondLookup;
+    const firstAnswer = once(answers, correlationId);
+    deliver();
+    const [kept] = await firstAnswer;
+    const id = kept.response.application.id;
+    const secondAnswer = once(answers, correlationId);
+    // The first delivery's second look fails: an answer of no shape the service knows.
+    answerAsService(channel, held, 'nonsense');
+    const [other] = await secondAnswer;
+
+    expect(other.response?.application.id).toBe(id);
+    expect((await api(stack.url).get(`/api/v2/applications/${id}`)).status).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { connect } from 'amqplib';
+import { Channel, connect, ConsumeMessage } from 'amqplib';
 
 /** A service's answer to a message: its response, or the error it was refused with. */
 export interface ServiceAnswer {
@@ -27,4 +27,12 @@ export async function askQueue(queue: string, pattern: string, data: unknown, co
   } finally {
     await connection.close();
   }
+}
+
+/** Answers `message`, a request taken off a service's queue, with `response`, as that service would. */
+export function answerAsService(channel: Channel, message: ConsumeMessage, response: unknown): void {
+  const packet = JSON.parse(message.content.toString());
+  channel.sendToQueue(message.properties.replyTo, Buffer.from(JSON.stringify({ id: packet.id, response, isDisposed: true })), {
+    correlationId: message.properties.correlationId,
+  });
 }

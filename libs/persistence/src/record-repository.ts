@@ -65,7 +65,7 @@ export abstract class RecordRepository<T extends StoredRecord> implements OnModu
   }
 
   /** Removes the record with this public id, as a refused request does with what it stored. */
-  async remove(id: number): Promise<void> {
+  protected async remove(id: number): Promise<void> {
     await this.documents.deleteOne({ _id: documentKey(id) } as mongo.Filter<Keyed<T>>);
   }
 

@@ -7,8 +7,19 @@ import { changeableState } from './application-changes';
 import { ApplicationRecord } from './application.schema';
 import { FORM_STARTED_KEY_PREFIX } from './form-added';
 
-/** One `{_id: <application key>, event_ids}` per application whose creation can no longer be undone. */
+/**
+ * One document per application whose creation was settled: `{_id: <application key>, event_ids}`
+ * once it can no longer be undone, `{_id, event_ids: [], removed: true}` once its removal began.
+ * Whichever is inserted first stands (the `_id` is unique), so that a try that answered with the
+ * application and a try that removes it never both succeed.
+ */
 const APPLICATIONS_CREATED = 'applications_created';
+
+interface CreationSettled {
+  _id: string;
+  event_ids: string[];
+  removed?: true;
+}
 
 /** Stored applications, as plain objects; mongoose documents never leave this class. */
 @Injectable()
@@ -44,14 +55,30 @@ export class ApplicationsRepository extends RecordRepository<ApplicationRecord> 
     return { collection: APPLICATIONS_CREATED, key: documentKey(id) };
   }
 
-  /** Says the application `id` is kept, with its creation's events; once, whoever says it again. */
-  async confirmCreated(id: number, eventIds: string[]): Promise<void> {
-    await claimed(
-      this.model.db.collection<{ _id: string; event_ids: string[] }>(APPLICATIONS_CREATED).insertOne({
-        _id: documentKey(id),
-        event_ids: eventIds,
-      }),
-    );
+  /**
+   * Says the application `id` is kept, with its creation's events; once, whoever says it again.
+   * False when its removal began first (removeUnlessKept): it is not to be answered with.
+   */
+  async confirmCreated(id: number, eventIds: string[]): Promise<boolean> {
+    return this.settle({ _id: documentKey(id), event_ids: eventIds });
+  }
+
+  /**
+   * Removes the application `id`, unless it was said kept first: another try of the same request
+   * may have answered with it (a redelivery that found it stored). True when it was removed.
+   */
+  async removeUnlessKept(id: number): Promise<boolean> {
+    if (!(await this.settle({ _id: documentKey(id), event_ids: [], removed: true }))) return false;
+    await this.remove(id);
+    return true;
+  }
+
+  /** Inserts `settled` unless the creation was settled already; true when it stands, as first or alike. */
+  private async settle(settled: CreationSettled): Promise<boolean> {
+    const settlements = this.model.db.collection<CreationSettled>(APPLICATIONS_CREATED);
+    if (await claimed(settlements.insertOne(settled))) return true;
+    const first = await settlements.findOne({ _id: settled._id });
+    return first !== null && first.removed === settled.removed;
   }
 
   /**

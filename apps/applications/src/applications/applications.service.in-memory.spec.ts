@@ -40,8 +40,21 @@ class MemoryRepository {
     return { collection: 'applications_created', key: String(id) };
   }
 
-  async confirmCreated(id: number, eventIds: string[]) {
-    if (!this.created.documents.has(String(id))) await this.created.insertOne({ _id: String(id), event_ids: eventIds });
+  confirmCreated(id: number, eventIds: string[]) {
+    return this.settle({ _id: String(id), event_ids: eventIds });
+  }
+
+  async removeUnlessKept(id: number) {
+    if (!(await this.settle({ _id: String(id), event_ids: [], removed: true }))) return false;
+    await this.applications.deleteOne({ _id: String(id) });
+    return true;
+  }
+
+  /** The first settlement of a creation stands, as the unique `_id` of the real collection has it. */
+  private async settle(settled: { _id: string; event_ids: string[]; removed?: true }) {
+    const first = this.created.documents.get(settled._id);
+    if (!first) await this.created.insertOne(settled);
+    return !first || first.removed === settled.removed;
   }
 
   findByKey(id: number) {
@@ -55,10 +68,6 @@ class MemoryRepository {
   async findByRequestKey(requestKey: string) {
     const stored = [...this.applications.documents.values()].find((d) => d.request_key === requestKey);
     return stored ? structuredClone(stored) : null;
-  }
-
-  async remove(id: number) {
-    this.applications.documents.delete(String(id));
   }
 
   async insertOnce(record: ApplicationRecord) {
@@ -464,6 +473,56 @@ describe('ApplicationsService over collections in memory', () => {
       expect(database.collection('applications').documents.size).toBe(0);
       const retried = await apply(1);
       expect(database.collection('applications').documents.get(String(retried.id))).toBeDefined();
+    });
+
+    it('keeps what a redelivery answered with while the first try’s second look was failing', async () => {
+      // The first try has stored the application and waits on its second look at the property.
+      let failSecondLook: (error: Error) => void = () => undefined;
+      const secondLook = new Promise<void>((_resolve, reject) => (failSecondLook = reject));
+      let reachedSecondLook: () => void = () => undefined;
+      const atSecondLook = new Promise<void>((resolve) => (reachedSecondLook = resolve));
+      let lookups = 0;
+      const looked = properties.lookup.bind(properties);
+      properties.lookup = async (clientId: number, id: number) => {
+        const answer = await looked(clientId, id);
+        if (++lookups === 2) {
+          reachedSecondLook();
+          await secondLook;
+        }
+        return answer;
+      };
+      const first = service.create(CLIENT, { property_id: 1, applicant: primary } as ApplicationInput, { messageId: 'm-twice' });
+      await atSecondLook;
+      // Its message is delivered again, to another instance, which finds it stored and answers.
+      const other = instance(database, ids, new MemoryProperties());
+      const answered = await other.create(CLIENT, { property_id: 1, applicant: primary } as ApplicationInput, {
+        messageId: 'm-twice',
+      });
+
+      failSecondLook(new Error('properties service unreachable'));
+
+      expect((await first).id).toBe(answered.id);
+      expect(database.collection('applications').documents.get(String(answered.id))).toBeDefined();
+    });
+
+    it('stores afresh when the application it meets under its request key was being removed', async () => {
+      let lookups = 0;
+      properties.afterLookup = () => {
+        if (++lookups === 2) throw new Error('properties service unreachable');
+      };
+      // The first try's removal began, then its process died before the delete.
+      jest.spyOn(database.collection('applications'), 'deleteOne').mockRejectedValueOnce(new Error('process died'));
+      await expect(
+        service.create(CLIENT, { property_id: 1, applicant: primary } as ApplicationInput, { messageId: 'm-again' }),
+      ).rejects.toThrow('process died');
+      const [half] = database.collection('applications').documents.values();
+
+      const again = await service.create(CLIENT, { property_id: 1, applicant: primary } as ApplicationInput, {
+        messageId: 'm-again',
+      });
+
+      expect(again.id).not.toBe(half.id);
+      expect([...database.collection('applications').documents.keys()]).toEqual([String(again.id)]);
     });
 
     it('answers a retry that takes over an unfinished claim with what the first try stored, the property deleted since', async () => {

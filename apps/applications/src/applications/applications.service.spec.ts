@@ -49,7 +49,7 @@ describe('ApplicationsService', () => {
     repository = {
       insertOnce: jest.fn(async (record: ApplicationRecord) => record),
       createdWitness: jest.fn((id: number) => ({ collection: 'applications_created', key: String(id) })),
-      confirmCreated: jest.fn(async (_id: number, _eventIds: string[]) => undefined),
+      confirmCreated: jest.fn(async (_id: number, _eventIds: string[]) => true),
     };
     properties = { lookup: jest.fn().mockResolvedValue({ id: 3, name: 'Maple Court' }) };
     const next: Record<string, number> = { applications: 60, applicants: 80 };

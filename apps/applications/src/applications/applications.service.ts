@@ -37,6 +37,8 @@ import { PropertiesClient } from './properties.client';
 
 /** Tries of an add whose version another add took first; each loser reads again and moves on. */
 const MAX_ADD_ATTEMPTS = 50;
+/** Tries at storing a new application, each after finding another try's being removed. */
+const MAX_STORE_ATTEMPTS = 3;
 /**
  * Positions one list page reads at most, so that entries without an application, or applications
  * a filter leaves out, cannot make a page unbounded; such a page may be short and still have a cursor.
@@ -276,10 +278,24 @@ export class ApplicationsService {
     const earlier = resumed ? await this.repository.findByRequestKey(requestKey) : null;
     if (earlier) {
       // The try that stored it may have died before saying it kept it: its events show from now.
-      await this.repository.confirmCreated(earlier.id, earlier.event_ids ?? []);
-      return this.represent(await this.versions.current(earlier));
+      if (await this.repository.confirmCreated(earlier.id, earlier.event_ids ?? [])) {
+        return this.represent(await this.versions.current(earlier));
+      }
+      // That try was removing it (its property not seen live): the removal is finished here.
+      await this.repository.removeUnlessKept(earlier.id);
     }
+    for (let attempt = 0; attempt < MAX_STORE_ATTEMPTS; attempt++) {
+      const stored = await this.storeAfresh(clientId, input, requestKey);
+      if (stored) return this.represent(stored);
+    }
+    throw ServiceError.unavailable('another try of this request is storing its application; retry later');
+  }
 
+  /**
+   * One try at storing the application, or null when the one it met under its request key (a
+   * redelivery's first try's) was being removed; that removal is finished, and the caller tries again.
+   */
+  private async storeAfresh(clientId: number, input: ApplicationInput, requestKey: string): Promise<ApplicationRecord | null> {
     // The ids are claimed while the property is looked up rather than after it. A refused create
     // then leaves a gap in the ids, which are promised to increase, not to be dense.
     const [property, id, applicantId] = await Promise.all([
@@ -316,33 +332,34 @@ export class ApplicationsService {
       event_ids: eventIds,
     };
     const stored = await this.repository.insertOnce(record);
-    if (stored.id === id) {
-      await this.keepIfPropertyLive(clientId, stored);
-      // Only now can nothing undo the insert: its events become visible to the relay.
-      await this.repository.confirmCreated(id, eventIds);
-      this.outbox.written(eventIds);
-    } else {
-      // One an earlier try stored (a redelivery) was checked by that try, or is the one it
-      // resumes, and carries that try's events, which show once it is said kept.
-      await this.outbox.discard(eventIds);
-      await this.repository.confirmCreated(stored.id, stored.event_ids ?? []);
+    // One an earlier try stored (a redelivery) was checked by that try, or is the one it resumes,
+    // and carries that try's events, which show once it is said kept.
+    if (stored.id === id) await this.keepIfPropertyLive(clientId, stored);
+    else await this.outbox.discard(eventIds);
+    // Only now can nothing undo the insert: its events become visible to the relay.
+    if (!(await this.repository.confirmCreated(stored.id, stored.event_ids ?? []))) {
+      await this.repository.removeUnlessKept(stored.id);
+      return null;
     }
-    return this.represent(stored);
+    if (stored.id === id) this.outbox.written(eventIds);
+    return stored;
   }
 
-  /** Removes the just-stored application and refuses, unless its property is still live. */
+  /**
+   * Removes the just-stored application and refuses, unless its property is still live, or
+   * another try of the same request (a redelivery that found it stored) said it kept meanwhile:
+   * that try may have answered with it, so it stands.
+   */
   private async keepIfPropertyLive(clientId: number, stored: ApplicationRecord): Promise<void> {
     let live: boolean;
     try {
       live = (await this.properties.lookup(clientId, stored.property_id)) !== null;
     } catch (error) {
       // Not known to be live: the retry starts over, looking the property up first.
-      await this.repository.remove(stored.id);
-      throw error;
+      if (await this.repository.removeUnlessKept(stored.id)) throw error;
+      return;
     }
-    if (live) return;
-    await this.repository.remove(stored.id);
-    throw ServiceError.propertyIdInvalid();
+    if (!live && (await this.repository.removeUnlessKept(stored.id))) throw ServiceError.propertyIdInvalid();
   }
 
   private async storeApplicant(
