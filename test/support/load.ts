@@ -24,6 +24,8 @@ export interface Create {
   /** The final answer: 201 once created, or the last failure after the retries ran out. */
   status: number;
   id?: number;
+  /** The answer to each attempt, in order (0: none), to tell how a create went wrong. */
+  statuses: number[];
 }
 
 export interface LoadOptions {
@@ -113,12 +115,13 @@ export class Load extends EventEmitter {
 
   private async create(kind: Create['kind']): Promise<void> {
     const name = `load-${this.runId}-${this.sequence++}`;
-    const create: Create = { kind, name, key: randomUUID(), status: 0 };
+    const create: Create = { kind, name, key: randomUUID(), status: 0, statuses: [] };
     this.creates.push(create);
     const attempts = this.options.attempts ?? 100;
     for (let i = 0; i < attempts; i++) {
       const status = await this.attempt(create);
       create.status = status;
+      create.statuses.push(status);
       if (!RETRIED.has(status)) return;
       if (!this.running && i > 0) return;
       await delay(RETRY_BACKOFF_MS);
@@ -176,6 +179,8 @@ export interface Tally {
   succeeded: number;
   /** Creates answered 201 whose resource cannot be read back. */
   lost: number;
+  /** Those creates, with what each was stored under (to tell a lost one from one stored under another id). */
+  lostCreates: Array<Create & { stored: number[] }>;
   /** Logical creates (one name, one key) stored more than once. */
   duplicates: number;
   /** Attempts answered with a 5xx other than 503. */
@@ -196,13 +201,17 @@ export function tally(
   faultEndedAt: number | null,
 ): Tally {
   const succeeded = load.creates.filter((c) => c.status === 201);
+  const lostCreates = succeeded
+    .filter((c) => !stored.get(c.name)?.ids.includes(c.id!))
+    .map((c) => ({ ...c, stored: stored.get(c.name)?.ids ?? [] }));
   const recovered =
     faultEndedAt === null ? undefined : load.attempts.find((a) => a.status === 201 && a.startedAt >= faultEndedAt);
   return {
     scenario,
     creates: load.creates.length,
     succeeded: succeeded.length,
-    lost: succeeded.filter((c) => !stored.get(c.name)?.ids.includes(c.id!)).length,
+    lost: lostCreates.length,
+    lostCreates,
     duplicates: [...stored.values()].filter((s) => s.count > 1).length,
     otherServerErrors: load.attempts.filter((a) => a.status >= 500 && a.status !== 503).length,
     unavailable: load.attempts.filter((a) => a.status === 503).length,
