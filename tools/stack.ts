@@ -51,8 +51,8 @@ const DEAD_LETTERED_QUEUES = [
 const WITHHELD_KEYS: Partial<Record<AppName, string[]>> = {
   form: ['FIELD_ENCRYPTION_KEYS', 'FORM_SEALING_KEYS', 'FINGERPRINT_KEYS'],
 };
-/** As in the Dockerfile: the heap the apps run with in production. */
-const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128'];
+/** As in the Dockerfile and `npm start`: the heap the apps run with in production. */
+export const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128', '--max-semi-space-size=8'];
 const START_TIMEOUT_MS = 30000;
 const STOP_TIMEOUT_MS = 10000;
 
