@@ -57,10 +57,13 @@ export class ApplicationsRepository extends RecordRepository<ApplicationRecord> 
 
   /**
    * Says the application `id` is kept, with its creation's events; once, whoever says it again.
-   * False when its removal began first (removeUnlessKept): it is not to be answered with.
+   * False when its removal began first (removeUnlessKept), which is finished here (its try may
+   * have died half-way): it is not to be answered with.
    */
   async confirmCreated(id: number, eventIds: string[]): Promise<boolean> {
-    return this.settle({ _id: documentKey(id), event_ids: eventIds });
+    if (await this.settle({ _id: documentKey(id), event_ids: eventIds })) return true;
+    await this.remove(id);
+    return false;
   }
 
   /**

@@ -40,8 +40,10 @@ class MemoryRepository {
     return { collection: 'applications_created', key: String(id) };
   }
 
-  confirmCreated(id: number, eventIds: string[]) {
-    return this.settle({ _id: String(id), event_ids: eventIds });
+  async confirmCreated(id: number, eventIds: string[]) {
+    if (await this.settle({ _id: String(id), event_ids: eventIds })) return true;
+    await this.applications.deleteOne({ _id: String(id) });
+    return false;
   }
 
   async removeUnlessKept(id: number) {

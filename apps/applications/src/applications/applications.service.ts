@@ -276,13 +276,10 @@ export class ApplicationsService {
     resumed: boolean,
   ): Promise<ApplicationRepresentation> {
     const earlier = resumed ? await this.repository.findByRequestKey(requestKey) : null;
-    if (earlier) {
-      // The try that stored it may have died before saying it kept it: its events show from now.
-      if (await this.repository.confirmCreated(earlier.id, earlier.event_ids ?? [])) {
-        return this.represent(await this.versions.current(earlier));
-      }
-      // That try was removing it (its property not seen live): the removal is finished here.
-      await this.repository.removeUnlessKept(earlier.id);
+    // The try that stored it may have died before saying it kept it: its events show from now.
+    // Unless that try was removing it (its property not seen live): then this one starts afresh.
+    if (earlier && (await this.repository.confirmCreated(earlier.id, earlier.event_ids ?? []))) {
+      return this.represent(await this.versions.current(earlier));
     }
     for (let attempt = 0; attempt < MAX_STORE_ATTEMPTS; attempt++) {
       const stored = await this.storeAfresh(clientId, input, requestKey);
@@ -293,7 +290,7 @@ export class ApplicationsService {
 
   /**
    * One try at storing the application, or null when the one it met under its request key (a
-   * redelivery's first try's) was being removed; that removal is finished, and the caller tries again.
+   * redelivery's first try's) was being removed, which confirmCreated finished: the caller tries again.
    */
   private async storeAfresh(clientId: number, input: ApplicationInput, requestKey: string): Promise<ApplicationRecord | null> {
     // The ids are claimed while the property is looked up rather than after it. A refused create
@@ -337,10 +334,7 @@ export class ApplicationsService {
     if (stored.id === id) await this.keepIfPropertyLive(clientId, stored);
     else await this.outbox.discard(eventIds);
     // Only now can nothing undo the insert: its events become visible to the relay.
-    if (!(await this.repository.confirmCreated(stored.id, stored.event_ids ?? []))) {
-      await this.repository.removeUnlessKept(stored.id);
-      return null;
-    }
+    if (!(await this.repository.confirmCreated(stored.id, stored.event_ids ?? []))) return null;
     if (stored.id === id) this.outbox.written(eventIds);
     return stored;
   }
