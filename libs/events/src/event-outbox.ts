@@ -2,17 +2,9 @@ import { Logger, OnModuleInit } from '@nestjs/common';
 import { Connection } from 'mongoose';
 import { DomainEvent, DomainEventName, EventDataOf, formatTimestamp, newEventId } from '@app/contracts';
 import { traceHeaders, watchOutbox } from '@app/observability';
-import { ignoreExistingCollection } from '@app/persistence';
+import { EventWitness, ignoreExistingCollection } from '@app/persistence';
 
-/**
- * The document whose write makes an event true: the collection and `_id` of the document that
- * the change inserts or updates, which must carry the event's id in its `event_ids` array,
- * stored by that same write.
- */
-export interface EventWitness {
-  collection: string;
-  key: string;
-}
+export type { EventWitness } from '@app/persistence';
 
 /** An event to publish: its name, and the data that name holds (EVENT_DATA_FIELDS), checked where it is made. */
 export type EventSpec = { [E in DomainEventName]: { event: E; data: EventDataOf<E> } }[DomainEventName];

@@ -4,7 +4,9 @@ import { Connection } from 'mongoose';
 import { ServiceEnvironment } from '@app/config';
 import { queueName } from '@app/contracts';
 import { countDbCommand, traceDatabaseCommands } from '@app/observability';
-import { IdAllocator } from './id-allocator';
+import { ClaimStorage } from './claims/claim-storage';
+import { IdAllocator } from './claims/id-allocator';
+import { Storage } from './storage';
 import { BodyFingerprints, Idempotency } from './idempotency';
 import { boundOperationsByDeadline } from './operation-timeout';
 
@@ -15,8 +17,9 @@ function countCommands(connection: Connection): void {
 
 /**
  * A service's own database on MONGODB_URI, named after the service with the NAMESPACE prefix.
- * Indexes are created by the repositories (RecordRepository), not by mongoose. Also provides
- * the id allocator and idempotency claims, which live in the same database. Every operation
+ * Provides its Storage (the blocks every repository is made of), the id allocator and the
+ * idempotency claims, which live in the same database; indexes are created by the blocks at
+ * boot (`prepare`), not by mongoose. Every operation
  * made while a message is handled is bounded by the message's deadline (boundOperationsByDeadline),
  * and traced as a span of the sampled trace it is made in (traceDatabaseCommands).
  * With DB_COMMAND_METRICS=true the commands sent are counted in `db_commands_total`.
@@ -47,14 +50,15 @@ export class DatabaseModule {
         }),
       ],
       providers: [
-        { provide: IdAllocator, inject: [getConnectionToken()], useFactory: (c: Connection) => new IdAllocator(c) },
+        { provide: Storage, inject: [getConnectionToken()], useFactory: (c: Connection) => new ClaimStorage(c) },
+        { provide: IdAllocator, inject: [Storage], useFactory: (storage: Storage) => storage.ids() as IdAllocator },
         {
           provide: Idempotency,
           inject: [getConnectionToken(), ServiceEnvironment],
           useFactory: (c: Connection, env: ServiceEnvironment) => new Idempotency(c, new BodyFingerprints(env.FINGERPRINT_KEYS)),
         },
       ],
-      exports: [IdAllocator, Idempotency],
+      exports: [Storage, IdAllocator, Idempotency],
     };
   }
 }

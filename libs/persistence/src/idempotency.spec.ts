@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCode, ServiceError } from '@app/contracts';
 import { BodyFingerprints, Idempotency } from './idempotency';
-import { MemoryDatabase } from './memory-collections.testing';
+import { MemoryDatabase } from './memory-storage.testing';
 
 const ringKey = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const OLD = ringKey('old');

@@ -1,9 +1,12 @@
+export * from './storage';
+export * from './event-witness';
 export * from './database.module';
-export * from './id-allocator';
+export * from './claims/claim-storage';
+export * from './claims/id-allocator';
+export * from './claims/claim-batches';
+export * from './claims/ordered-lists';
 export * from './idempotency';
 export * from './mongo-errors';
-export * from './record-repository';
-export * from './claim-batches';
+export { documentKey, RecordRepository, StoredRecord } from './record-repository';
 export * from './operation-timeout';
 export * from './background-purge';
-export * from './position-lists';

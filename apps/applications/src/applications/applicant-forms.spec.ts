@@ -1,4 +1,4 @@
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { ApplicantForm, ApplicantForms, withFormProgress } from './applicant-forms';
 import { ApplicantRecord } from './application.schema';
 

@@ -1,5 +1,5 @@
 import { ApplicationStatus, FormStatus } from '@app/contracts';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { changeableState, changedApplication, CHANGEABLE_FIELDS, withChange } from './application-changes';
 import { matchesListFilters } from './application-filters';
 import { ApplicationVersions } from './application-versions';

@@ -3,7 +3,7 @@ import { DecisionsService } from '../decisions/decisions.service';
 import { ServiceError } from '@app/contracts';
 import { ApplicantSealer, FieldCipher } from '@app/crypto';
 import { EventOutbox } from '@app/events';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { ApplicantForms } from './applicant-forms';
 import { ApplicationFormsService, FormCompletion, FormLink } from './application-forms.service';
 import { ApplicationVersions } from './application-versions';

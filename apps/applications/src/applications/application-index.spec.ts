@@ -1,9 +1,9 @@
 import { ApplicationIndex } from './application-index';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase, MemoryStorage } from '@app/persistence/memory-storage.testing';
 
 describe('ApplicationIndex', () => {
   it('gives each list its own dense run of positions: the client’s and each property’s', async () => {
-    const index = new ApplicationIndex(new MemoryDatabase().connection());
+    const index = new ApplicationIndex(new MemoryStorage());
     for (const [applicationId, propertyId] of [
       [10, 1],
       [11, 2],
@@ -26,7 +26,7 @@ describe('ApplicationIndex', () => {
 
   it('keeps positions dense and distinct when two instances append at once', async () => {
     const database = new MemoryDatabase();
-    const instances = [new ApplicationIndex(database.connection()), new ApplicationIndex(database.connection())];
+    const instances = [new ApplicationIndex(new MemoryStorage(database)), new ApplicationIndex(new MemoryStorage(database))];
 
     await Promise.all(Array.from({ length: 60 }, (_, i) => instances[i % 2].add(1, 5, 100 + i)));
 
@@ -44,11 +44,11 @@ describe('ApplicationIndex', () => {
 
   it('finds the head of a long list from a fresh instance in a few reads by _id', async () => {
     const database = new MemoryDatabase();
-    const writer = new ApplicationIndex(database.connection());
+    const writer = new ApplicationIndex(new MemoryStorage(database));
     for (let i = 1; i <= 1000; i++) await writer.add(3, 9, i);
 
     const entries = database.collection('application_index');
-    const reader = new ApplicationIndex(database.connection());
+    const reader = new ApplicationIndex(new MemoryStorage(database));
     const before = entries.reads;
     expect(await reader.head({ clientId: 3 })).toBe(1000);
     // Doubling up to 1024, then halving back: about 2 log2(1000) reads, not 1000.
@@ -63,7 +63,7 @@ describe('ApplicationIndex', () => {
   });
 
   it('reads a page from any position down, and nothing below position 1', async () => {
-    const index = new ApplicationIndex(new MemoryDatabase().connection());
+    const index = new ApplicationIndex(new MemoryStorage());
     for (let i = 1; i <= 5; i++) await index.add(1, 1, i * 10);
 
     expect((await index.read({ clientId: 1 }, 4, 2)).map((e) => e.position)).toEqual([4, 3]);
@@ -73,7 +73,7 @@ describe('ApplicationIndex', () => {
 
   it('reads a page of positions in one read of their keys, leaving out positions not yet written', async () => {
     const database = new MemoryDatabase();
-    const index = new ApplicationIndex(database.connection());
+    const index = new ApplicationIndex(new MemoryStorage(database));
     for (let i = 1; i <= 30; i++) await index.add(1, 1, i);
     const entries = database.collection('application_index');
     entries.documents.delete('c1:27');
@@ -87,7 +87,7 @@ describe('ApplicationIndex', () => {
 
   it('claims the appends that come while one is under way together, in the order they came', async () => {
     const database = new MemoryDatabase();
-    const index = new ApplicationIndex(database.connection());
+    const index = new ApplicationIndex(new MemoryStorage(database));
     await index.add(1, 1, 1);
     const entries = database.collection('application_index');
     const before = entries.batches;
@@ -102,7 +102,7 @@ describe('ApplicationIndex', () => {
 
   it('keeps what a batch claimed before a position another instance took, and moves past it', async () => {
     const database = new MemoryDatabase();
-    const index = new ApplicationIndex(database.connection());
+    const index = new ApplicationIndex(new MemoryStorage(database));
     await index.add(1, 1, 1);
     // Another instance takes position 3 while this one knows only of 1.
     await database.collection('application_index').insertOne({ _id: 'c1:3', application_id: 50 });

@@ -1,7 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
-import { PositionLists } from '@app/persistence';
+import { OrderedLists, Storage } from '@app/persistence';
 
 export interface IndexedApplication {
   position: number;
@@ -15,7 +13,7 @@ export interface ApplicationList {
 }
 
 /**
- * The lists of applications, newest first, read without scanning (see PositionLists): the
+ * The lists of applications, newest first, read without scanning (see OrderedLists): the
  * client's `c<client id>` and each property's `p<client id>:<property id>`. An entry is written
  * before its application, with the application's id; an entry whose application is missing (being
  * created, a create that failed, or the repeat of a request whose first try stored the
@@ -23,14 +21,14 @@ export interface ApplicationList {
  */
 @Injectable()
 export class ApplicationIndex implements OnModuleInit {
-  private readonly lists: PositionLists;
+  private readonly lists: OrderedLists;
 
-  constructor(@InjectConnection() connection: Connection) {
-    this.lists = new PositionLists(connection, 'application_index', 'application_id');
+  constructor(storage: Storage) {
+    this.lists = storage.orderedLists('application_index', { field: 'application_id' });
   }
 
   onModuleInit(): Promise<void> {
-    return this.lists.createCollection();
+    return this.lists.prepare();
   }
 
   /** Puts a new application at the head of its client's list and of its property's. */

@@ -1,6 +1,6 @@
 import { ApplicationVersions } from './application-versions';
 import { ApplicantRecord, ApplicationRecord } from './application.schema';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 
 const applicant = (id: number, at = new Date(`2026-01-0${id}T00:00:00Z`)): ApplicantRecord => ({
   id,

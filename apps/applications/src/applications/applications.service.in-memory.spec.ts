@@ -13,7 +13,7 @@ import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
 import { ApplicantForms } from './applicant-forms';
 import { FormTokens, formTokenDigest } from './form-tokens';
-import { MemoryCollection, MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryCollection, MemoryDatabase, MemoryStorage } from '@app/persistence/memory-storage.testing';
 import { PropertiesClient } from './properties.client';
 
 const KEYS = `k1:${randomBytes(32).toString('base64')}`;
@@ -113,7 +113,7 @@ function instance(database: MemoryDatabase, ids: Map<string, number>, properties
       database.collection('applications_created'),
     ) as unknown as ApplicationsRepository,
     new ApplicationVersions(connection),
-    new ApplicationIndex(connection),
+    new ApplicationIndex(new MemoryStorage(database)),
     properties as unknown as PropertiesClient,
     allocator as unknown as IdAllocator,
     idempotency as unknown as Idempotency,

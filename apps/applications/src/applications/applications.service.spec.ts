@@ -10,7 +10,7 @@ import { ApplicationVersions } from './application-versions';
 import { ApplicationRecord } from './application.schema';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { ApplicantForms } from './applicant-forms';
 import { FormTokens } from './form-tokens';
 import { PropertiesClient } from './properties.client';

@@ -1,5 +1,5 @@
 import { IdAllocator } from '@app/persistence';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase, MemoryStorage } from '@app/persistence/memory-storage.testing';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { AuditEvents } from './audit-events';
 
@@ -18,6 +18,7 @@ describe('AuditEvents', () => {
     audit = new AuditEvents(
       database.connection(),
       ids,
+      new MemoryStorage(database),
       Object.assign(new ApplicationsEnvironment(), { AUDIT_RETENTION_DAYS: 30 }),
     );
   });

@@ -12,7 +12,7 @@ import {
   SENSITIVE_DATA_READ,
   SensitiveReader,
 } from '@app/contracts';
-import { claimed, documentKey, IdAllocator, ignoreExistingCollection, PositionLists } from '@app/persistence';
+import { claimed, documentKey, IdAllocator, ignoreExistingCollection, OrderedLists, Storage } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 
 const AUDIT_EVENTS = 'audit_events';
@@ -64,7 +64,7 @@ export interface AuditQuery {
 /**
  * The record of every read of an applicant's sensitive data and every erasure of its personal
  * data, kept AUDIT_RETENTION_DAYS. An event
- * is stored under its id and listed in its client's list and its applicant's (PositionLists), so
+ * is stored under its id and listed in its client's list and its applicant's (OrderedLists), so
  * that a page is reads by `_id` only. Lifetime: MongoDB removes an expired event through a TTL
  * index on `expires_at`; FerretDB has none, so every instance also deletes what has expired once
  * an hour, list entries included (on either database), and readers skip what has expired and is
@@ -73,17 +73,18 @@ export interface AuditQuery {
 @Injectable()
 export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('AuditEvents');
-  private readonly lists: PositionLists;
+  private readonly lists: OrderedLists;
   private readonly retentionMs: number;
   private sweeper?: NodeJS.Timeout;
 
   constructor(
     @InjectConnection() private readonly connection: Connection,
     private readonly ids: IdAllocator,
+    storage: Storage,
     env: ApplicationsEnvironment,
   ) {
     this.retentionMs = env.AUDIT_RETENTION_DAYS * DAY_MS;
-    this.lists = new PositionLists(connection, AUDIT_INDEX, 'audit_event_id', () => this.expiry(new Date()));
+    this.lists = storage.orderedLists(AUDIT_INDEX, { field: 'audit_event_id', expiresAt: () => this.expiry(new Date()) });
   }
 
   private get events() {
@@ -92,7 +93,7 @@ export class AuditEvents implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection(AUDIT_EVENTS).catch(ignoreExistingCollection);
-    await this.lists.createCollection();
+    await this.lists.prepare();
     await this.events
       .createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 })
       .catch((error: Error) =>

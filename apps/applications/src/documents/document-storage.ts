@@ -1,7 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
-import { PositionLists } from '@app/persistence';
+import { OrderedLists, Storage } from '@app/persistence';
 
 /** What the budget counts in: a file takes its size in these, rounded up. */
 export const STORAGE_UNIT_BYTES = 256 * 1024;
@@ -10,19 +8,19 @@ export const STORAGE_UNIT_BYTES = 256 * 1024;
  * Each client's document storage, counted without a counter: every file kept appends its units
  * to the client's `taken:<client>` list, every file given back appends as many to
  * `freed:<client>`, and what the client uses is the difference of the two lists' heads. Lists of
- * positions claimed by insert-once entries (PositionLists), so that uploads at once each get
+ * positions claimed by insert-once entries (OrderedLists), so that uploads at once each get
  * their own positions where an `$inc` would lose one on FerretDB, and read by `_id` alone.
  */
 @Injectable()
 export class DocumentStorage implements OnModuleInit {
-  private readonly lists: PositionLists<string>;
+  private readonly lists: OrderedLists<string>;
 
-  constructor(@InjectConnection() connection: Connection) {
-    this.lists = new PositionLists<string>(connection, 'document_storage', 'file_id');
+  constructor(storage: Storage) {
+    this.lists = storage.orderedLists<string>('document_storage', { field: 'file_id' });
   }
 
   async onModuleInit(): Promise<void> {
-    await this.lists.createCollection();
+    await this.lists.prepare();
   }
 
   /**

@@ -3,7 +3,7 @@ import { FieldCipher, FormOpener } from '@app/crypto';
 import { DocumentNotStoredError, DocumentOwner, DocumentVault } from '@app/documents';
 import { EventOutbox } from '@app/events';
 import { IdAllocator } from '@app/persistence';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase, MemoryStorage } from '@app/persistence/memory-storage.testing';
 import { ApplicationFormsService, FormLink } from '../applications/application-forms.service';
 import { ApplicationsService } from '../applications/applications.service';
 import { AuditEvents } from '../audit/audit-events';
@@ -65,7 +65,7 @@ function documents(
     new EventOutbox(connection),
     vault,
     opener,
-    new DocumentStorage(connection),
+    new DocumentStorage(new MemoryStorage(database)),
     Object.assign(new ApplicationsEnvironment(), { DOCUMENT_STORAGE_PER_CLIENT_MB: 1, CLIENT_DOCUMENT_STORAGE_MB: '' }),
   );
 }
@@ -108,7 +108,7 @@ describe('DocumentsService.add', () => {
     });
     expect(adopted.map(([fileId]) => fileId)).toEqual([fields.file_id, 'second']);
     expect(database.collection('applicant_documents').documents.size).toBe(2);
-    expect(await new DocumentStorage(database.connection()).used(1)).toBe(2 * half);
+    expect(await new DocumentStorage(new MemoryStorage(database)).used(1)).toBe(2 * half);
   });
 
   it('stores the file name sealed, and lists it opened', async () => {

@@ -1,4 +1,4 @@
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { ApplicantForms } from '../applications/applicant-forms';
 import { changeableState } from '../applications/application-changes';
 import { ApplicationVersions } from '../applications/application-versions';

@@ -1,4 +1,4 @@
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { ApplicantForm, ApplicantForms } from '../applications/applicant-forms';
 import { ApplicationVersions } from '../applications/application-versions';
 import { ApplicantRecord, ApplicationRecord } from '../applications/application.schema';

@@ -3,7 +3,7 @@ import { Injectable, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } fro
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { formTokenDigest } from '@app/crypto';
-import { BackgroundPurge, claimed, ignoreExistingCollection, PositionLists } from '@app/persistence';
+import { BackgroundPurge, claimed, ignoreExistingCollection, OrderedLists, Storage } from '@app/persistence';
 
 /** What a link in an e-mail does for the address it was sent to. */
 export type AddressLinkPurpose = 'confirm' | 'unsubscribe';
@@ -50,11 +50,14 @@ export function addressDigest(email: string): string {
  */
 @Injectable()
 export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
-  private readonly held: PositionLists<string>;
+  private readonly held: OrderedLists<string>;
   private readonly purge = new BackgroundPurge('places of past days’ caps', PURGE_EVERY_MS, () => this.purgeExpired());
 
-  constructor(@InjectConnection() private readonly connection: Connection) {
-    this.held = new PositionLists<string>(connection, 'held_messages', 'message_key');
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    storage: Storage,
+  ) {
+    this.held = storage.orderedLists<string>('held_messages', { field: 'message_key' });
   }
 
   onApplicationBootstrap(): void {
@@ -76,7 +79,7 @@ export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModu
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection('address_links').catch(ignoreExistingCollection);
     await this.connection.createCollection('address_marks').catch(ignoreExistingCollection);
-    await this.held.createCollection();
+    await this.held.prepare();
   }
 
   /** A new link for an e-mail to `address`: its token, for the e-mail; only its digest is kept. */

@@ -1,7 +1,7 @@
 import { ErrorCode, FORM_PRESETS, FormPresetInput } from '@app/contracts';
 import { EventOutbox } from '@app/events';
 import { IdAllocator, Idempotency } from '@app/persistence';
-import { MemoryDatabase } from '@app/persistence/memory-collections.testing';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { PropertiesRepository } from '../properties/properties.repository';
 import { PropertyList } from '../properties/property-list';
 import { PropertyRecord } from '../properties/property.schema';

@@ -11,7 +11,7 @@ import {
   MAX_LISTED_ATTEMPTS,
   Page,
 } from '@app/contracts';
-import { claimed, ignoreExistingCollection, isDuplicateKey, PositionLists } from '@app/persistence';
+import { claimed, ignoreExistingCollection, isDuplicateKey, OrderedLists, Storage } from '@app/persistence';
 import { AttemptOutcome } from './webhook-sender';
 
 /** The webhook body: the event without the client it belongs to. */
@@ -74,7 +74,7 @@ const PURGE_BATCH = 500;
 /** A delivery that no attempt will change any more: only those expire. */
 const FINISHED: DeliveryStatus[] = ['succeeded', 'failed'];
 
-/** Each subscription's deliveries, newest first, as `s<subscription id>:<position>` entries (PositionLists). */
+/** Each subscription's deliveries, newest first, as `s<subscription id>:<position>` entries (OrderedLists). */
 const DELIVERY_INDEX = 'delivery_index';
 /** Positions one page reads at most, so that entries of deliveries gone cannot make a page unbounded. */
 const MAX_PAGE_SCAN = 500;
@@ -98,10 +98,13 @@ export function deliveryKey(subscriptionId: number, eventId: string): string {
 /** Deliveries and every attempt of each, in the webhooks service's own database. */
 @Injectable()
 export class DeliveryStore implements OnModuleInit {
-  private readonly lists: PositionLists<string>;
+  private readonly lists: OrderedLists<string>;
 
-  constructor(@InjectConnection() private readonly connection: Connection) {
-    this.lists = new PositionLists<string>(connection, DELIVERY_INDEX, 'delivery_key');
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    storage: Storage,
+  ) {
+    this.lists = storage.orderedLists<string>(DELIVERY_INDEX, { field: 'delivery_key' });
   }
 
   private get deliveries() {
@@ -120,7 +123,7 @@ export class DeliveryStore implements OnModuleInit {
     await this.connection.createCollection('deliveries').catch(ignoreExistingCollection);
     await this.connection.createCollection('delivery_attempts').catch(ignoreExistingCollection);
     await this.connection.createCollection('delivery_redeliveries').catch(ignoreExistingCollection);
-    await this.lists.createCollection();
+    await this.lists.prepare();
     // For the purges and the attempts of deliveries stored before attempts were numbered, on MongoDB.
     await this.attempts.createIndex({ delivery_key: 1 }, { name: 'delivery_key' });
   }

@@ -1,6 +1,7 @@
 import { Connection } from 'mongoose';
+import { ignoreExistingCollection, isDuplicateKey } from '../mongo-errors';
+import { OrderedLists, OrderedListsOptions, Positioned, ScanFilter } from '../storage';
 import { ClaimBatches } from './claim-batches';
-import { ignoreExistingCollection, isDuplicateKey } from './mongo-errors';
 
 /** Position `n` of a list: the n-th item put in it, under the field the lists name. */
 type Entry = { _id: string; created_at: Date; expires_at?: Date } & Record<string, unknown>;
@@ -9,11 +10,6 @@ type Entry = { _id: string; created_at: Date; expires_at?: Date } & Record<strin
 interface Bound {
   _id: string;
   position: number;
-}
-
-export interface Positioned<Id extends number | string = number> {
-  position: number;
-  id: Id;
 }
 
 const MAX_ATTEMPTS = 50;
@@ -49,24 +45,25 @@ const MAX_BOUND_WRITES = 10;
  * that predate a list can be put below its first position (`prepend`): positions 0, -1, ...,
  * down to the stored `<list>:bottom`, and further down as long as the positions below it are taken.
  */
-export class PositionLists<Id extends number | string = number> {
+export class DriverOrderedLists<Id extends number | string = number> implements OrderedLists<Id> {
   /** Per list, a position known to be taken, and when it was found: where probing for the head starts. */
   private readonly heads = new Map<string, { position: number; at: number }>();
   /** Per list, the appends waiting for the one under way to finish. */
   private readonly batches = new ClaimBatches<string, Id>((name, ids) => this.claim(name, ids));
 
-  /**
-   * @param collection where the entries are kept
-   * @param field the name an entry stores its item's id under
-   * @param expiresAt when an entry may be deleted (see AuditEvents); never, by default
-   */
+  private readonly field: string;
+  private readonly expiresAt?: () => Date;
+
+  /** `collection` keeps the entries; `options` name the field of an entry's id and when it may go. */
   constructor(
     private readonly connection: Connection,
     private readonly collection: string,
-    private readonly field: string,
-    private readonly expiresAt?: () => Date,
+    options: OrderedListsOptions = {},
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.field = options.field ?? 'id';
+    this.expiresAt = options.expiresAt;
+  }
 
   private get entries() {
     return this.connection.collection<Entry>(this.collection);
@@ -76,7 +73,7 @@ export class PositionLists<Id extends number | string = number> {
     return this.connection.collection<Bound>(this.collection);
   }
 
-  async createCollection(): Promise<void> {
+  async prepare(): Promise<void> {
     await this.connection.createCollection(this.collection).catch(ignoreExistingCollection);
   }
 
@@ -165,7 +162,7 @@ export class PositionLists<Id extends number | string = number> {
    * them), and says how many went. For each list it first raises the stored head to the highest
    * position it removes. Its filter reads every entry on FerretDB: for background work only.
    */
-  async remove(filter: Record<string, unknown>): Promise<number> {
+  async remove(filter: ScanFilter): Promise<number> {
     let removed = 0;
     for (;;) {
       const batch = await this.entries

@@ -1,6 +1,7 @@
 import { Connection } from 'mongoose';
 import { ClaimBatches } from './claim-batches';
-import { isDuplicateKey } from './mongo-errors';
+import { isDuplicateKey } from '../mongo-errors';
+import { Ids } from '../storage';
 
 const MAX_ATTEMPTS = 50;
 /** Lost races in a row after which the highest claim is read rather than stepped towards. */
@@ -27,7 +28,7 @@ interface IdClaim {
  * highest claim is a sort (on FerretDB, of the whole collection). The highest is read only after
  * several races lost in a row, when the other instances are further ahead.
  */
-export class IdAllocator {
+export class IdAllocator implements Ids {
   private readonly nextCandidate = new Map<string, number>();
   private readonly batches = new ClaimBatches<string, null>((kind, callers) => this.claim(kind, callers.length));
 
