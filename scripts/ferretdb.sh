@@ -25,7 +25,7 @@ START_TIMEOUT_S=${FERRETDB_START_TIMEOUT:-30}
 # before its journal, which it syncs every 100 ms), and this database is for tests and local runs.
 SYNCHRONOUS=${FERRETDB_SYNCHRONOUS:-normal}
 # What a delete or an update removes must leave the database files (an applicant's erased personal
-# data above all, docs/api.md "Retention of personal data"), and SQLite keeps it otherwise: a row
+# data above all, docs/integrators/api.md "Retention of personal data"), and SQLite keeps it otherwise: a row
 # deleted or rewritten stays in the page's free space, and in the write-ahead log's frames past
 # where the log starts over after a checkpoint. `secure_delete` overwrites the freed space with
 # zeros; `journal_size_limit(0)` cuts the log back when it starts over, so that frames of earlier
