@@ -1,4 +1,4 @@
-// Which part of the repository may import which (docs/architecture.md draws the same picture).
+// Which part of the repository may import which (docs/contributors/architecture.md draws the same picture).
 // `npm run lint` runs it; a forbidden import fails CI.
 /** @type {import('dependency-cruiser').IConfiguration} */
 const lib = (name) => `^libs/${name}/`;

@@ -9,7 +9,7 @@ const path = require('node:path');
 const APPS = ['properties', 'applications', 'webhooks', 'notifications', 'form', 'gateway'];
 
 /**
- * The order a rolling upgrade replaces the apps in (README, "Upgrading"): the services that only
+ * The order a rolling upgrade replaces the apps in (docs/operators/upgrades.md): the services that only
  * consume events first, so that every event a newer producer publishes finds consumers that know
  * it; then the services the others ask (properties, then applications); the front ends last, so
  * that a field the newer API takes reaches services that read it. A rollback goes the other way.

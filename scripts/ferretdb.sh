@@ -18,14 +18,15 @@ PATCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/ferretdb-patches"
 START_TIMEOUT_S=${FERRETDB_START_TIMEOUT:-30}
 # SQLite's `synchronous` setting for FerretDB's databases (it runs them in WAL mode). With `full`
 # (SQLite's default) every commit waits for an fsync of the log; FerretDB commits each write on its
-# own, one at a time, so that fsync bounds every create (docs/benchmarks.md, "Commits without an
-# fsync each"). With `normal` a commit is durable once written to the log: a crash of FerretDB
-# loses nothing, a crash of the machine can lose the last moment's commits but never corrupts the
-# database. That is what MongoDB itself promises by default (a standalone acknowledges a write
-# before its journal, which it syncs every 100 ms), and this database is for tests and local runs.
+# own, one at a time, so that fsync bounds every create
+# (docs/benchmarks/2026-11-27-commits-without-fsync.md). With `normal` a commit is durable once
+# written to the log: a crash of FerretDB loses nothing, a crash of the machine can lose the last
+# moment's commits but never corrupts the database. That is what MongoDB itself promises by
+# default (a standalone acknowledges a write before its journal, which it syncs every 100 ms), and
+# this database is for tests and local runs.
 SYNCHRONOUS=${FERRETDB_SYNCHRONOUS:-normal}
 # What a delete or an update removes must leave the database files (an applicant's erased personal
-# data above all, docs/api.md "Retention of personal data"), and SQLite keeps it otherwise: a row
+# data above all, docs/integrators/api.md "Retention of personal data"), and SQLite keeps it otherwise: a row
 # deleted or rewritten stays in the page's free space, and in the write-ahead log's frames past
 # where the log starts over after a checkpoint. `secure_delete` overwrites the freed space with
 # zeros; `journal_size_limit(0)` cuts the log back when it starts over, so that frames of earlier

@@ -33,13 +33,13 @@ const { setInterval, clearInterval } = require('node:timers');
 const { APPS, distMain } = require('./apps');
 
 const ROOT = path.resolve(__dirname, '..');
-/** The same keys docker-compose passes; the README names them. */
+/** The same keys docker-compose passes; docs/operators/running.md names them. */
 const DEV_API_KEYS = [
   { key: 'dev-local-key', clientId: '1' },
   { key: 'dev-local-key-2', clientId: '2' },
 ];
 // Development only, and public on purpose: it encrypts nothing of value. Real deployments set
-// FIELD_ENCRYPTION_KEYS to keys of their own (see the README).
+// FIELD_ENCRYPTION_KEYS to keys of their own (see docs/operators/security.md).
 const DEV_FIELD_ENCRYPTION_KEYS = 'dev-local-only:REVWRUxPUE1FTlQgS0VZIC0gTk9UIEEgU0VDUkVUISE=';
 // The same for the idempotency fingerprints' FINGERPRINT_KEYS.
 const DEV_FINGERPRINT_KEYS = 'dev-local-only:REVWIEZJTkdFUlBSSU5UIEtFWSBOT1QgQSBTRUNSRVQ=';
@@ -486,7 +486,7 @@ function printReady(env, startedAt, inbox) {
     const keys = DEV_API_KEYS.map(({ key, clientId }) => `${key} (client ${clientId})`).join(', ');
     lines.push(`  development keys  ${keys}`);
     // The list answers 200 whatever the database holds; any one id may not exist, or be deleted
-    // (the README's walk-through deletes property 1, and the data is kept between runs).
+    // (the walk through the API, docs/integrators/walkthrough.md, deletes property 1, and the data is kept between runs).
     lines.push(`  e.g.  curl -i -H 'Authorization: Bearer ${DEV_API_KEYS[0].key}' ${local}/api/v2/properties`);
   }
   process.stdout.write(lines.map((line) => `[${NAME}] ${line}\n`).join(''));

@@ -274,7 +274,7 @@ describe('reading applications and applicants, and adding co-applicants', () => 
           type: 'co_applicant',
           name: 'Alan Turing',
           api_url: added.api_url,
-          // No income stated yet: none to relate to the rent (see docs/api.md, "Income to rent").
+          // No income stated yet: none to relate to the rent (see docs/integrators/api.md, "Income to rent").
           monthly_income: null,
           income_to_rent: null,
         },

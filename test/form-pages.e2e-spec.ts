@@ -9,7 +9,7 @@ import { fillSections, startToIdentity } from './support/form-steps';
 import { Api, api } from './support/http';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-/** `UPDATE_FORM_SCREENSHOTS=1` writes each step's screenshot into docs/form/ (the README shows one). */
+/** `UPDATE_FORM_SCREENSHOTS=1` writes each step's screenshot into docs/form/ (docs/integrators/form.md shows one). */
 const SCREENSHOTS = process.env.UPDATE_FORM_SCREENSHOTS === '1' ? join(__dirname, '..', 'docs', 'form') : null;
 
 interface AxeViolation {

@@ -9,7 +9,7 @@ const applications = '/api/v2/applications';
 /**
  * Income to rent against the whole stack: the rent from the floor plan chosen or the caller's,
  * the incomes as each applicant states them on the form's employment step, posted as a browser
- * posts it, summed and divided as docs/api.md says, and the list filtered on the ratio.
+ * posts it, summed and divided as docs/integrators/api.md says, and the list filtered on the ratio.
  */
 describe('income to rent', () => {
   let stack: Stack;

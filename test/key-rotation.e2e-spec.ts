@@ -6,7 +6,7 @@ import { KEYS, Stack, testFieldKey, testFormSealingKey } from '../tools/stack';
 import { pngOf } from '../libs/documents/src/documents.testing';
 
 /**
- * Rotating FIELD_ENCRYPTION_KEYS as the README says: put a new key first everywhere, keeping the
+ * Rotating FIELD_ENCRYPTION_KEYS as docs/operators/security.md says: put a new key first everywhere, keeping the
  * old one after it. New values and documents are sealed under the new key; values sealed and
  * documents stored before stay readable, and form links issued before stay good. The form's
  * sealing key pair is rotated alongside: a new private key first on the applications service,

@@ -1,18 +1,22 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname, join } from 'node:path';
 import { Stack } from '../tools/stack';
 
 const ROOT = join(__dirname, '..');
-const README = join(ROOT, 'README.md');
-const API_PAGE = join(ROOT, 'docs', 'api.md');
+const API_PAGE = join(ROOT, 'docs', 'integrators', 'api.md');
+/**
+ * The pages whose examples run, in the order a reader runs them, in one shell: the README's first
+ * application, then the pages that go on from it.
+ */
+const EXAMPLE_PAGES = ['README.md', 'docs/integrators/walkthrough.md', 'docs/integrators/webhooks.md'];
 /** A Markdown document named anywhere in the text, linked or not: `CONTRACT.md`, `docs/api.md`. */
 const MARKDOWN_NAME = /[\w./-]+\.md\b/g;
 /** A Markdown link to a file of the repository: `[text](docs/api.md#part)`. */
 const RELATIVE_LINK = /\]\((?!https?:|#)([^)#\s]+)(?:#[^)]*)?\)/g;
-const SECTION = /<!-- readme-examples: start -->([\s\S]*?)<!-- readme-examples: end -->/;
+const SECTION = /<!-- readme-examples: start -->([\s\S]*?)<!-- readme-examples: end -->/g;
 const SH_BLOCK = /^```sh\n([\s\S]*?)^```$/gm;
 /** A comment that opens an example: `# 201 Created: what it does`. */
 const STATED_STATUS = /^# (\d{3}) ([^:]+):/gm;
@@ -36,6 +40,25 @@ curl() {
 }
 `;
 
+/** The README and every page of the manual, by path from the root. */
+function markdownPages(): string[] {
+  const pages = ['README.md'];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) pages.push(path);
+    }
+  };
+  walk('docs');
+  return pages;
+}
+
+const examplesOf = (page: string) =>
+  [...readFileSync(join(ROOT, page), 'utf8').matchAll(SECTION)].flatMap((section) =>
+    [...section[1].matchAll(SH_BLOCK)].map((block) => block[1]),
+  );
+
 interface Walkthrough {
   /** What the reader is told to export first, by name. */
   variables: Record<string, string>;
@@ -46,9 +69,8 @@ interface Walkthrough {
 }
 
 function readWalkthrough(): Walkthrough {
-  const section = SECTION.exec(readFileSync(README, 'utf8'));
-  if (!section) throw new Error('README.md has no readme-examples section');
-  const [setup, ...examples] = [...section[1].matchAll(SH_BLOCK)].map((block) => block[1]);
+  const [setup, ...examples] = EXAMPLE_PAGES.flatMap(examplesOf);
+  if (!setup) throw new Error('README.md has no readme-examples section');
   const exported = /^export ((?:\w+=\S+ ?)+)$/m.exec(setup ?? '');
   if (!exported) throw new Error(`the first block of the section does not export the variables: ${setup}`);
   const variables = Object.fromEntries(
@@ -100,17 +122,31 @@ async function runScript(
 }
 
 /**
- * The README's walk through the API, run as a reader would: its commands in order, in one shell,
- * against a fresh stack that has the README's development keys, with only `$API` pointing
- * elsewhere. Every call must be answered with the status its comment states.
+ * The README's first application and the walks of the manual that go on from it, run as a reader
+ * would: their commands in order, in one shell, against a fresh stack that has the README's
+ * development keys and, as `npm start` does, takes webhooks to a receiver on this machine, with
+ * only `$API` pointing elsewhere. Every call must be answered with the status its comment states.
  */
-describe('the README’s examples', () => {
+describe('the examples of the README and the manual', () => {
   const walkthrough = readWalkthrough();
   let stack: Stack;
 
   beforeAll(async () => {
     const { KEY, KEY2 } = walkthrough.variables;
-    stack = await Stack.start({ env: { API_KEYS: `${KEY}:1,${KEY2}:2` } });
+    stack = await Stack.start({
+      env: { API_KEYS: `${KEY}:1,${KEY2}:2`, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      instances: { webhooks: 1 },
+    });
+  });
+
+  it('are all run: every page with examples is among those run, and every request to $API is in one', () => {
+    const pages = markdownPages();
+    expect(pages.filter((page) => examplesOf(page).length > 0).sort()).toEqual([...EXAMPLE_PAGES].sort());
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, page), 'utf8').replace(SECTION, '');
+      const outside = [...text.matchAll(SH_BLOCK)].filter((block) => block[1].includes('$API'));
+      expect([page, outside.length]).toEqual([page, 0]);
+    }
   });
 
   afterAll(() => stack?.stop());
@@ -122,7 +158,7 @@ describe('the README’s examples', () => {
   });
 
   it('link to and name only documents the repository has', () => {
-    for (const page of [README, API_PAGE]) {
+    for (const page of markdownPages().map((path) => join(ROOT, path))) {
       const text = readFileSync(page, 'utf8');
       for (const [, target] of text.matchAll(RELATIVE_LINK)) {
         expect([page, target, existsSync(join(dirname(page), target))]).toEqual([page, target, true]);
@@ -134,7 +170,7 @@ describe('the README’s examples', () => {
     }
   });
 
-  it('describe every path the gateway documents in its OpenAPI document, in docs/api.md', async () => {
+  it('describe every path the gateway documents in its OpenAPI document, in the API guide', async () => {
     const page = readFileSync(API_PAGE, 'utf8');
     const document = (await (await fetch(`${stack.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
     const paths = Object.keys(document.paths).map((path) => path.replace(/\{(\w+)\}/g, ':$1'));
@@ -145,12 +181,18 @@ describe('the README’s examples', () => {
   it('name the API’s paths with parameters as the OpenAPI document does', async () => {
     const document = (await (await fetch(`${stack.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
     const paths = new Set(Object.keys(document.paths).map((path) => path.replace(/\{(\w+)\}/g, ':$1')));
-    const named = [...readFileSync(README, 'utf8').matchAll(/\/api\/v2\/[\w/:]*:\w+[\w/:]*/g)].map(([path]) => path);
+    const integrators = markdownPages().filter((page) => page === 'README.md' || page.startsWith('docs/integrators/'));
+    const named = integrators.flatMap((page) =>
+      [...readFileSync(join(ROOT, page), 'utf8').matchAll(/\/api\/v2\/[\w/:.]*:\w+[\w/:.]*/g)].map(([path]) => ({
+        page,
+        path: path.replace(/\.+$/, ''),
+      })),
+    );
     expect(named.length).toBeGreaterThan(0);
-    for (const path of named) expect([path, paths.has(path)]).toEqual([path, true]);
+    for (const { page, path } of named) expect([page, path, paths.has(path)]).toEqual([page, path, true]);
   });
 
-  it('run in order on a fresh stack, each answered with the status the README states', async () => {
+  it('run in order on a fresh stack, each answered with the status its page states', async () => {
     const { exitCode, calls, stderr } = await runScript(walkthrough.script, { ...walkthrough.variables, API: stack.url });
 
     expect([exitCode, stderr.split('\n').filter((line) => !line.startsWith(MARKER))]).toEqual([0, ['']]);

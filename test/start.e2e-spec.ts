@@ -376,7 +376,7 @@ describe('npm start', () => {
     );
     expect(invited.status).toBe(201);
     const inbox = banner.match(/inbox +(http:\/\/localhost:\d+)/)![1].replace('localhost', '127.0.0.1');
-    // The API path the README names.
+    // The API path docs/operators/running.md names.
     await eventually('the invitation in the inbox', async () => {
       const emails = (await (await fetch(`${inbox}/api/email`)).json()) as Array<{ to: Array<{ address: string }> }>;
       return emails.some((email) => email.to.some(({ address }) => address === 'ines@example.com'));

@@ -48,7 +48,7 @@ interface Round {
 /**
  * A rolling upgrade and a rollback under load, as Kubernetes runs them: the previous release
  * (test/upgrade/previous-release) and this build side by side on one broker and one database.
- * Every app starts on the previous release; then, in UPGRADE_ORDER (scripts/apps.js, the README's
+ * Every app starts on the previous release; then, in UPGRADE_ORDER (scripts/apps.js, docs/operators/upgrades.md's
  * "Upgrading"), an instance of this build starts beside the old one, both serve for a phase, and
  * the old one leaves (a gateway or a form first out of the balancer's rotation, as a terminating
  * pod leaves its Service's endpoints, then SIGTERM). Last, one service is rolled back the same way.
@@ -60,7 +60,7 @@ interface Round {
  * read through the API, and every event delivered to a webhook. Throughout: nothing answered but
  * the expected answer and the documented retryable ones (503 with Retry-After, 409 for an
  * Idempotency-Key still being worked on), which are retried; at the end, every create read back,
- * every event delivered (at least once, as the README promises: a repeat carries the same
+ * every event delivered (at least once, as docs/integrators/webhooks.md promises: a repeat carries the same
  * webhook-id, and none comes a third time), every e-mail sent once, and every dead-letter queue empty.
  */
 describe('a rolling upgrade from the previous release, and a rollback, under load', () => {

@@ -14,7 +14,7 @@ function appsOnTag(tag: string, settings: string[]): string[] {
 
 /**
  * The chart's phases of a rolling upgrade (image.upgrade) replace the apps in UPGRADE_ORDER, the
- * order the README prescribes and test/upgrade-rolling.e2e-spec.ts runs: each phase moves the
+ * order docs/operators/upgrades.md prescribes and test/upgrade-rolling.e2e-spec.ts runs: each phase moves the
  * apps before it and one more, and a rollback steps back through the same phases.
  */
 describe("the chart's rolling upgrade", () => {

@@ -12,7 +12,7 @@ import {
 } from './contract-shapes';
 
 /**
- * The promise of docs/architecture.md ("What may change between two releases"), held against
+ * The promise of docs/contributors/architecture.md ("What may change between two releases"), held against
  * the previous release's contracts: the processes of both run side by side during every deploy.
  */
 describe('contracts against the previous release', () => {

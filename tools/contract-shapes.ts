@@ -3,7 +3,7 @@
  * message patterns, the domain events, and every exported interface's and class's fields with
  * their types, whether each is required and, for a contract class, the check its decorator
  * declares. Two releases' shapes are compared by `incompatibleChanges`, which names each change a
- * process of one release could not live with beside a process of the other (docs/architecture.md,
+ * process of one release could not live with beside a process of the other (docs/contributors/architecture.md,
  * "What may change between two releases").
  *
  *   npx ts-node tools/contract-shapes.ts <sha>   writes test/upgrade/contracts/<sha>.json

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PRODUCTION_NODE_ARGS } from './stack';
 
 /**
- * The heap every app runs with (docs/benchmarks.md says why each limit): the image, `npm start`
+ * The heap every app runs with (docs/contributors/performance.md says why each limit): the image, `npm start`
  * and the test stack start the apps alike, so that what the tests and the bench measure is what
  * production runs.
  */

@@ -4,31 +4,35 @@ import { FORM_PRESETS } from '../libs/contracts/src/form-presets';
 import { APPS, UPGRADE_ORDER } from '../scripts/apps';
 
 /**
- * What the README says about the apps, against the apps there are: an app added to apps/ (and to
- * scripts/apps.js, which every launcher asks) must show in the README's count, its layout, its
- * log fields and its broker users, where a newcomer looks first.
+ * What the README and the manual say about the apps, against the apps there are: an app added to
+ * apps/ (and to scripts/apps.js, which every launcher asks) must show in the README's count and
+ * layout, and in the operators' log fields, broker users and upgrade order; a library added to
+ * libs/ in the layout.
  */
 const ROOT = join(__dirname, '..');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+const readme = read('README.md');
 const NUMBERS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 const sorted = (names: Iterable<string>) => [...names].sort();
 
-/** The text of the README's section headed `heading`, up to the next heading. */
-function section(heading: string): string {
-  const start = readme.indexOf(`${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no "${heading}"`);
-  const rest = readme.slice(start + heading.length);
+/** The text of `file`'s section headed `heading`, up to the next heading. */
+function section(file: string, heading: string): string {
+  const text = read(file);
+  const start = text.indexOf(`${heading}\n`);
+  if (start < 0) throw new Error(`${file} has no "${heading}"`);
+  const rest = text.slice(start + heading.length);
   const next = rest.search(/^#{2,3} /m);
   return next < 0 ? rest : rest.slice(0, next);
 }
 
-describe('the README’s apps', () => {
-  const folders = readdirSync(join(ROOT, 'apps'), { withFileTypes: true })
+const folders = (parent: string) =>
+  readdirSync(join(ROOT, parent), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
 
+describe('the README’s apps', () => {
   it('are those of apps/, as scripts/apps.js lists them', () => {
-    expect(sorted(APPS)).toEqual(sorted(folders));
+    expect(sorted(APPS)).toEqual(sorted(folders('apps')));
   });
 
   it('are counted right where the README introduces them', () => {
@@ -37,23 +41,29 @@ describe('the README’s apps', () => {
   });
 
   it('are each in the layout, and no other', () => {
-    const listed = [...section('## Layout').matchAll(/^apps\/([\w-]+) /gm)].map(([, name]) => name);
+    const listed = [...section('README.md', '## Layout').matchAll(/^apps\/([\w-]+) /gm)].map(([, name]) => name);
     expect(sorted(listed)).toEqual(sorted(APPS));
   });
 
   it('each name the service of their log lines, and have a broker user of their own', () => {
-    const services = /`service` \(([^)]*)\)/.exec(section('### Logs'))?.[1] ?? '';
+    const services = /`service` \(([^)]*)\)/.exec(section('docs/operators/observability.md', '## Logs'))?.[1] ?? '';
     expect(sorted([...services.matchAll(/`([\w-]+)`/g)].map(([, name]) => name))).toEqual(sorted(APPS));
-    const users = [...section('### Broker users, and what a service trusts').matchAll(/^\| `([\w-]+)` \|/gm)].map(
-      ([, name]) => name,
-    );
+    const brokerUsers = section('docs/operators/security.md', '## Broker users, and what a service trusts');
+    const users = [...brokerUsers.matchAll(/^\| `([\w-]+)` \|/gm)].map(([, name]) => name);
     expect(sorted(users)).toEqual(sorted([...APPS, 'operator']));
   });
 
-  it('are upgraded in the order the README prescribes, UPGRADE_ORDER', () => {
+  it('are upgraded in the order the operators are told, UPGRADE_ORDER', () => {
     expect(sorted(UPGRADE_ORDER)).toEqual(sorted(APPS));
-    const named = [...section('### Upgrading').matchAll(/\*\*(\w+)\*\*/g)].map(([, name]) => name);
+    const named = [...section('docs/operators/upgrades.md', '## The order').matchAll(/\*\*(\w+)\*\*/g)].map(([, name]) => name);
     expect(named.filter((name) => APPS.includes(name))).toEqual(UPGRADE_ORDER);
+  });
+});
+
+describe('the README’s libraries', () => {
+  it('are each in the layout, and no other', () => {
+    const listed = [...section('README.md', '## Layout').matchAll(/^libs\/([\w-]+) /gm)].map(([, name]) => name);
+    expect(sorted(listed)).toEqual(sorted(folders('libs')));
   });
 });
 
@@ -83,9 +93,9 @@ describe('the form presets the docs say ship', () => {
   const listed = `${shipped.slice(0, -1).join(', ')} and ${shipped[shipped.length - 1]}`;
 
   it('are counted and listed as they are', () => {
-    const api = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+    const api = read('docs/integrators/api.md');
     expect(api).toContain(`${NUMBERS[shipped.length].replace(/^./, (c) => c.toUpperCase())} presets ship with the service`);
     expect(api).toContain(`ids ${listed})`);
-    expect(readme).toContain(`the presets that ship (${listed})`);
+    expect(read('docs/integrators/walkthrough.md')).toContain(`the presets that ship (${listed})`);
   });
 });

@@ -28,7 +28,7 @@ export type FormDocumentKind = (typeof FORM_DOCUMENT_KINDS)[number];
 
 /**
  * What a client's preset may hold, at most; the shipped ones hold less. They keep a preset within
- * the 64 KiB a request body may have and the form's pages short enough to fill in; docs/api.md
+ * the 64 KiB a request body may have and the form's pages short enough to fill in; docs/integrators/api.md
  * lists them.
  */
 export const FORM_PRESET_LIMITS = {

@@ -80,7 +80,7 @@ export class BrokerChannel {
    * Declares a queue or an exchange with `declare` on a channel of its own, so that a refusal
    * closes that channel only: a broker that holds it from an earlier version, with other
    * arguments, refuses the declaration (PRECONDITION_FAILED). Then it is kept as it is, with a
-   * warning, and the service starts all the same; README "Upgrading queues" says how to give it
+   * warning, and the service starts all the same; docs/operators/upgrades.md ("Upgrading queues") says how to give it
    * the new arguments (a policy, or a delete once empty). Resolves false when it was kept.
    */
   async declareOrKeep(what: string, declare: (channel: Channel) => Promise<unknown>): Promise<boolean> {

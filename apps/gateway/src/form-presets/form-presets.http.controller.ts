@@ -106,7 +106,7 @@ export class FormPresetsHttpController {
     summary: 'Create a form preset',
     description:
       'A preset of the caller’s own, at version 1: its questions, disclosures, the steps (sections) of the form and ' +
-      'the documents it asks for. Only name is required. Limits: docs/api.md.',
+      'the documents it asks for. Only name is required. Limits: docs/integrators/api.md.',
   })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiSuccess(201, FormPresetResponse, 'The preset as created.')

@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Create a form preset
-         * @description A preset of the caller’s own, at version 1: its questions, disclosures, the steps (sections) of the form and the documents it asks for. Only name is required. Limits: docs/api.md.
+         * @description A preset of the caller’s own, at version 1: its questions, disclosures, the steps (sections) of the form and the documents it asks for. Only name is required. Limits: docs/integrators/api.md.
          */
         post: operations["createFormPreset"];
         delete?: never;
