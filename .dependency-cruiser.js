@@ -44,7 +44,7 @@ module.exports = {
       name: 'production-imports-test-code',
       comment: 'Apps and libs never depend on tests, test support or development tools.',
       severity: 'error',
-      from: { path: '^(apps|libs)/', pathNot: '\\.spec\\.ts$' },
+      from: { path: '^(apps|libs)/', pathNot: '\\.(spec|testing)\\.ts$' },
       to: { path: ['^test/', '^tools/', '^bench/', '\\.spec\\.ts$', '\\.testing\\.ts$'] },
     },
     {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
+import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { EnvironmentModule } from '@app/config';
 import { APPLICATIONS, QUEUES } from '@app/contracts';
@@ -9,43 +9,51 @@ import { queueClients } from '@app/messaging';
 import { EventsModule } from '@app/events';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
-import { ApplicantsMessageController } from './applicants/applicants.message.controller';
-import { ApplicantsService } from './applicants/applicants.service';
-import { ApplicantForms } from './applications/applicant-forms';
-import { ApplicationFormsMessageController } from './applications/application-forms.message.controller';
-import { ApplicationChangesMessageController } from './applications/application-changes.message.controller';
-import { ApplicationChangesService } from './applications/application-changes.service';
-import { ApplicationFormsService } from './applications/application-forms.service';
-import { ApplicationIndex } from './applications/application-index';
-import { ApplicationVersions } from './applications/application-versions';
-import { ApplicationRecord, ApplicationSchema } from './applications/application.schema';
-import { ApplicationsMessageController } from './applications/applications.message.controller';
-import { ApplicationsRepository } from './applications/applications.repository';
-import { ApplicationsService } from './applications/applications.service';
-import { FormTokens } from './applications/form-tokens';
-import { PropertiesClient } from './applications/properties.client';
-import { AuditEvents } from './audit/audit-events';
+import { PropertiesClient } from './clients/properties.client';
 import { ApplicationsEnvironment } from './config/applications.environment';
-import { ApplicantDocuments } from './documents/applicant-documents';
-import { UnrecordedUploads } from './documents/unrecorded-uploads';
-import { DocumentStorage } from './documents/document-storage';
-import { ApplicantFiles } from './documents/applicant-files';
-import { DocumentsMessageController } from './documents/documents.message.controller';
-import { DocumentsService } from './documents/documents.service';
-import { DecisionsMessageController } from './decisions/decisions.message.controller';
-import { DecisionsService } from './decisions/decisions.service';
-import { PersonalDataErasure } from './personal-data/personal-data-erasure';
-import { PersonalDataMessageController } from './personal-data/personal-data.message.controller';
-import { PersonalDataRetention } from './personal-data/personal-data-retention';
-import { RetentionSettings } from './personal-data/retention-settings';
+import { ApplicantDocumentsRepository } from './store/applicant-documents.repository';
+import { ApplicantFormsRepository } from './store/applicant-forms.repository';
+import { ApplicationLists } from './store/application-lists';
+import { ApplicationsRepository } from './store/applications.repository';
+import { AuditEventsRepository } from './store/audit-events.repository';
+import { DocumentStorageRepository } from './store/document-storage.repository';
+import { ErasuresRepository } from './store/erasures.repository';
+import { FormSubmissionsRepository } from './store/form-submissions.repository';
+import { RetentionSettingsRepository } from './store/retention-settings.repository';
+import { ApplicantFiles } from './use-cases/applicant-files';
+import { ApplicantsService } from './use-cases/applicants.service';
+import { ApplicationChangesService } from './use-cases/application-changes.service';
+import { ApplicationFormsService } from './use-cases/application-forms.service';
+import { ApplicationReadsService } from './use-cases/application-reads.service';
+import { ApplicationViews } from './use-cases/application-views';
+import { ApplicationsService } from './use-cases/applications.service';
+import { DecisionsService } from './use-cases/decisions.service';
+import { DocumentsService } from './use-cases/documents.service';
+import { FormSubjects } from './use-cases/form-subjects';
+import { FormSubmissionsService } from './use-cases/form-submissions.service';
+import { FormTokens } from './use-cases/form-tokens';
+import { PersonalDataErasure } from './use-cases/personal-data-erasure';
+import { PersonalDataRetention } from './use-cases/personal-data-retention';
+import { UnrecordedUploads } from './use-cases/unrecorded-uploads';
+import { ApplicantsMessageController } from './transport/applicants.message.controller';
+import { ApplicationChangesMessageController } from './transport/application-changes.message.controller';
+import { ApplicationFormsMessageController } from './transport/application-forms.message.controller';
+import { ApplicationsMessageController } from './transport/applications.message.controller';
+import { DecisionsMessageController } from './transport/decisions.message.controller';
+import { DocumentsMessageController } from './transport/documents.message.controller';
+import { PersonalDataMessageController } from './transport/personal-data.message.controller';
 
+/**
+ * The applications service, in layers whose imports point down only: transport (the message
+ * controllers), use cases (the services), store (its repositories, made of the persistence
+ * blocks) and clients (the properties service), domain (pure functions and types).
+ */
 @Module({
   imports: [
     EnvironmentModule.forRoot(ApplicationsEnvironment),
     DatabaseModule.forService(QUEUES.APPLICATIONS),
     EventsModule.forService(),
     ServiceOperationsModule.forService(QUEUES.APPLICATIONS, APPLICATIONS.PING),
-    MongooseModule.forFeature([{ name: ApplicationRecord.name, schema: ApplicationSchema }]),
     queueClients(QUEUES.PROPERTIES),
   ],
   controllers: [
@@ -60,24 +68,29 @@ import { RetentionSettings } from './personal-data/retention-settings';
   providers: [
     ...fieldCipherProviders(ApplicationsEnvironment),
     ...formOpenerProviders(ApplicationsEnvironment),
+    PropertiesClient,
     ApplicationsRepository,
-    ApplicationVersions,
-    ApplicationIndex,
+    ApplicationLists,
+    ApplicantFormsRepository,
+    FormSubmissionsRepository,
+    ApplicantDocumentsRepository,
+    DocumentStorageRepository,
+    AuditEventsRepository,
+    RetentionSettingsRepository,
+    ErasuresRepository,
     FormTokens,
-    ApplicantForms,
+    ApplicationViews,
+    FormSubjects,
+    FormSubmissionsService,
+    ApplicationsService,
+    ApplicationReadsService,
     ApplicationChangesService,
     ApplicationFormsService,
-    ApplicationsService,
-    PropertiesClient,
     ApplicantsService,
-    AuditEvents,
-    ApplicantDocuments,
+    DecisionsService,
     DocumentsService,
-    DocumentStorage,
     ApplicantFiles,
     UnrecordedUploads,
-    DecisionsService,
-    RetentionSettings,
     PersonalDataErasure,
     PersonalDataRetention,
     {

@@ -73,6 +73,11 @@ export const APPLICATIONS = {
   /** How long the client's decided applications keep their applicants' personal data. */
   GET_RETENTION_SETTINGS: 'applications.retention_settings.get',
   PUT_RETENTION_SETTINGS: 'applications.retention_settings.put',
+  /**
+   * No application is created for the client's property from now on, whatever lookup a create under
+   * way made: sent by the gateway once the property's DELETE succeeded, before it answers.
+   */
+  FENCE_PROPERTY: 'applications.properties.fence',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'applications.ping',
 } as const;

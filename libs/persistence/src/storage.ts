@@ -41,6 +41,11 @@ export type ScanFilter = Record<string, unknown>;
 export interface RecordsOptions {
   /** Fields each unique over the collection (besides `_id`), by index name. */
   unique?: Record<string, string>;
+  /**
+   * A date field after which a record may go: where the database has TTL indexes (MongoDB), one
+   * removes the records on its own; elsewhere the owner's own sweep (`removeWhere`) does.
+   */
+  expiresAt?: string;
 }
 
 export interface ScanOptions {
@@ -98,10 +103,20 @@ export interface OnceRecords<T extends object> {
   strip(key: string, fields: Array<keyof T & string>): Promise<void>;
   /** Gives the key back, so that it can be claimed again. */
   release(key: string): Promise<void>;
+  /**
+   * Sets `fields` of the claim if it matches `condition` (a filter on its own fields); true when it
+   * did. One command; on FerretDB it reads and then writes, so two at once may both succeed: only
+   * where doing the work twice is safe (taking over a claim whose holder died, say).
+   */
+  updateWhere(key: string, condition: ScanFilter, fields: Partial<T>): Promise<boolean>;
+  /** Gives the key back if the claim matches `condition` (see updateWhere). */
+  releaseWhere(key: string, condition: ScanFilter): Promise<void>;
   /** Background only (see ScanFilter). */
   scan(filter: ScanFilter, options?: ScanOptions): Promise<Array<Keyed<T>>>;
   /** Background only: removes claims whose `expires_at` has passed; says how many. */
   purgeExpired(now: Date): Promise<number>;
+  /** Background only (see ScanFilter): removes the claims that match; says how many. */
+  removeWhere(filter: ScanFilter): Promise<number>;
   witness(key: string): EventWitness;
 }
 
@@ -180,6 +195,8 @@ export interface VersionedRecords<S extends object, C extends object> {
   rewriteChange(id: number, version: number, change: Partial<C>): Promise<void>;
   /** Writes the state into the copy of record `id` (a copy written late may set an older one). */
   writeCopy(id: number, current: Versioned<S>): Promise<void>;
+  /** Removes the copy of a record whose creation was refused after it was stored; its claims, if any, stay. */
+  removeCopy(id: number): Promise<void>;
   /** Where the claim of version `version` shows its events. */
   witness(id: number, version: number): EventWitness;
   /** Where the copy's creation shows its events. */

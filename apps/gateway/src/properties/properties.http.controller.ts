@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
+  APPLICATIONS,
   ContractPipe,
   PlainTextPipe,
   CreatePropertyMessage,
@@ -12,6 +13,7 @@ import {
   propertyRefFromPath,
   PROPERTIES,
   PropertyListResponse,
+  PropertyRefMessage,
   PropertyResponse,
   UpdatePropertyMessage,
   UpdatePropertyRequest,
@@ -166,12 +168,17 @@ export class PropertiesHttpController {
   @IF_MATCH_HEADER
   @ApiSuccess(200, PropertyResponse, 'The representation the property had.')
   @ApiErrorResponses([401, 404, 412, 429, 503])
-  delete(
+  async delete(
     @ClientId() clientId: number,
     @Param('id') id: string,
     @IfMatch() ifMatch: string | undefined,
   ): Promise<PropertyResponse> {
     const message: DeletePropertyMessage = { ...propertyRefFromPath(clientId, id), if_match: ifMatch };
-    return this.backends.properties(PROPERTIES.DELETE, message);
+    const deleted = await this.backends.properties<PropertyResponse>(PROPERTIES.DELETE, message);
+    // Before the DELETE is answered, no create under way may keep an application for the property:
+    // the applications service looks at the fence after it stores one.
+    const fence: PropertyRefMessage = { client_id: clientId, id: deleted.property.id };
+    await this.backends.applications(APPLICATIONS.FENCE_PROPERTY, fence);
+    return deleted;
   }
 }

@@ -52,8 +52,20 @@ export class DriverOnceRecords<T extends object> implements OnceRecords<T> {
     return this.records.remove(key);
   }
 
+  updateWhere(key: string, condition: ScanFilter, fields: Partial<T>): Promise<boolean> {
+    return this.records.updateWhere(key, condition, { set: fields });
+  }
+
+  releaseWhere(key: string, condition: ScanFilter): Promise<void> {
+    return this.records.removeWhereKey(key, condition);
+  }
+
   scan(filter: ScanFilter, options?: ScanOptions): Promise<Array<Keyed<T>>> {
     return this.records.scan(filter, options);
+  }
+
+  removeWhere(filter: ScanFilter): Promise<number> {
+    return this.records.removeWhere(filter);
   }
 
   purgeExpired(now: Date): Promise<number> {

@@ -29,6 +29,25 @@ export class DriverRecords<T extends object> implements Records<T> {
     for (const [name, field] of Object.entries(this.options.unique ?? {})) {
       await this.documents.createIndex({ [field]: 1 }, { unique: true, name });
     }
+    const expiresAt = this.options.expiresAt;
+    if (expiresAt) {
+      // FerretDB has no TTL index: there the owner's sweep removes what has expired.
+      await this.documents.createIndex({ [expiresAt]: 1 }, { expireAfterSeconds: 0 }).catch(() => undefined);
+    }
+  }
+
+  /** Sets fields of the record if it matches `condition` too; true when it did (see OnceRecords.updateWhere). */
+  async updateWhere(key: string, condition: ScanFilter, change: RecordChange<T>): Promise<boolean> {
+    const { modifiedCount } = await this.documents.updateOne(
+      { ...condition, _id: key } as mongo.Filter<Document>,
+      toUpdate(change),
+    );
+    return modifiedCount === 1;
+  }
+
+  /** Removes the record if it matches `condition` too. */
+  async removeWhereKey(key: string, condition: ScanFilter): Promise<void> {
+    await this.documents.deleteOne({ ...condition, _id: key } as mongo.Filter<Document>);
   }
 
   async get(key: string): Promise<Keyed<T> | null> {

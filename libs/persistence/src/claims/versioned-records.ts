@@ -85,23 +85,27 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
     const found = new Map<number, Versioned<S>>();
     if (ids.length === 0) return found;
     const copies = await this.copies.getMany(ids.map(String));
+    const versionOnly = this.spec.copy === 'versionOnly';
+    // A version-only record whose copy was never written shows its first claim (see current).
     const hints = ids.flatMap((id) => {
       const copy = copies.get(String(id));
       if (copy) return [{ id, version: versionOf(copy) }];
-      return this.spec.copy === 'versionOnly' ? [] : [];
+      return versionOnly ? [{ id, version: 1 }] : [];
     });
-    const wanted = hints.flatMap(({ id, version }) =>
-      this.spec.copy === 'versionOnly' ? [claimKey(id, version), claimKey(id, version + 1)] : [claimKey(id, version + 1)],
+    const claims = await this.claims.getMany(
+      hints.flatMap(({ id, version }) =>
+        versionOnly ? [claimKey(id, version), claimKey(id, version + 1)] : [claimKey(id, version + 1)],
+      ),
     );
-    const claims = await this.claims.getMany(wanted);
     await Promise.all(
       hints.map(async ({ id, version }) => {
         const next = claims.get(claimKey(id, version + 1)) ?? null;
         let current: Versioned<S> | null;
-        if (this.spec.copy === 'versionOnly') {
-          // The rare record whose hint lags more than one version behind walks on by itself.
+        if (versionOnly) {
+          // The rare record whose hint lags behind walks on by itself.
           const at = claims.get(claimKey(id, version));
           current = next ? await this.walkFrom(id, this.fromClaim(null, next)) : at ? this.fromClaim(null, at) : null;
+          if (current) this.remember(id, current.version);
         } else {
           current = await this.fold(copies.get(String(id))!, next);
         }
@@ -159,6 +163,11 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
   async writeCopy(id: number, current: Versioned<S>): Promise<void> {
     const fields = this.spec.copy === 'versionOnly' ? (this.spec.hint?.(current.state) ?? {}) : current.state;
     await this.copies.update(String(id), { set: { ...fields, version: current.version } }, { upsert: true });
+  }
+
+  removeCopy(id: number): Promise<void> {
+    this.seen.delete(id);
+    return this.copies.remove(String(id));
   }
 
   witness(id: number, version: number): EventWitness {

@@ -1,0 +1,158 @@
+import { ApplicationInput, FormApplicant, StoredDocumentFields } from '@app/contracts';
+import { FormOpener } from '@app/crypto';
+import { DocumentNotStoredError, DocumentOwner, DocumentVault } from '@app/documents';
+import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
+import { ApplicationsEnvironment } from '../config/applications.environment';
+import { ApplicantDocumentsRepository } from '../store/applicant-documents.repository';
+import { AuditEventsRepository } from '../store/audit-events.repository';
+import { DocumentStorageRepository } from '../store/document-storage.repository';
+import { applicationsInstance, scope } from './applications-instance.testing';
+import { DocumentsService } from './documents.service';
+import { FormLink } from './form-subjects';
+
+const fields = {
+  file_id: 'file-1',
+  kind: 'proof_of_income',
+  file_name: 'payslip.pdf',
+  content_type: 'application/pdf',
+  size: 1024,
+  sha256: 'a'.repeat(64),
+} as StoredDocumentFields;
+
+/** The vault's side of an upload: which files it was asked to take, for whom; `stored` says which it holds. */
+function vaultHolding(stored: string[], whileAdopting: () => Promise<void> = async () => undefined) {
+  const adopted: Array<[string, DocumentOwner]> = [];
+  const vault = {
+    adopt: async (fileId: string, owner: DocumentOwner) => {
+      if (!stored.includes(fileId)) throw new DocumentNotStoredError(fileId);
+      adopted.push([fileId, owner]);
+      await whileAdopting();
+    },
+  } as unknown as DocumentVault;
+  return { vault, adopted };
+}
+
+/**
+ * The documents service over its collections in memory, for the primary applicant of an
+ * application made through the API, whose form reads `status`; with `completedSince`, the form is
+ * signed while the file is on its way (as the vault takes it).
+ */
+async function documents(
+  database: MemoryDatabase,
+  status: FormApplicant['form_status'],
+  completedSince = false,
+  holding: string[] = [fields.file_id],
+) {
+  const app = await applicationsInstance(database);
+  const created = await app.service.create(
+    1,
+    { property_id: 3, applicant: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } } as ApplicationInput,
+    scope(),
+  );
+  const applicant = (await app.repository.find(created.id))!.applicants[0];
+  const digest = applicant.form_token_digest!;
+  const link: FormLink = { digest, applicationId: created.id };
+  await app.forms.save(
+    digest,
+    { application_id: created.id, applicant_id: applicant.id },
+    {
+      form_status: status,
+      form_started_at: new Date(),
+      form_completed_at: null,
+    },
+  );
+  if (status === 'completed') await database.collection('form_completions').insertOne({ _id: digest, form_status: 'completed' });
+  database.collection('event_outbox').documents.clear();
+  const { vault, adopted } = vaultHolding(holding, async () => {
+    if (completedSince) await database.collection('form_completions').insertOne({ _id: digest, form_status: 'completed' });
+  });
+  const records = new ApplicantDocumentsRepository(app.storage, database.connection(), app.cipher, app.outbox);
+  const storage = new DocumentStorageRepository(app.storage);
+  const service = new DocumentsService(
+    records,
+    app.subjects,
+    app.submissions,
+    app.repository,
+    {} as AuditEventsRepository,
+    vault,
+    {} as FormOpener,
+    storage,
+    Object.assign(new ApplicationsEnvironment(), { DOCUMENT_STORAGE_PER_CLIENT_MB: 1, CLIENT_DOCUMENT_STORAGE_MB: '' }),
+  );
+  return { service, adopted, link, storage, applicantId: applicant.id };
+}
+
+describe('DocumentsService.add', () => {
+  it('keeps a document of an applicant whose form is open, with its event, once the vault took its file for them', async () => {
+    const database = new MemoryDatabase();
+    const { service, adopted, link, applicantId } = await documents(database, 'started');
+    await expect(service.add(link, fields, 'nonce')).resolves.toMatchObject({ id: 1 });
+    expect(adopted).toEqual([[fields.file_id, { clientId: 1, applicantId }]]);
+    expect(database.collection('applicant_documents').documents.size).toBe(1);
+    expect(database.collection('event_outbox').documents.size).toBe(1);
+  });
+
+  it('refuses a document whose file the vault does not hold for the applicant, keeping nothing', async () => {
+    const database = new MemoryDatabase();
+    const { service, link } = await documents(database, 'started', false, []);
+    await expect(service.add(link, fields, 'nonce')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'the file is not stored for this applicant',
+    });
+    expect(database.collection('applicant_documents').documents.size).toBe(0);
+    expect(database.collection('event_outbox').documents.size).toBe(0);
+  });
+
+  it('refuses a document past the client’s storage budget (1 MB here) before its file is taken, and counts what is not kept as free', async () => {
+    const database = new MemoryDatabase();
+    const { service, adopted, link, storage } = await documents(database, 'started', false, [fields.file_id, 'second', 'third']);
+    const half = 512 * 1024;
+    await service.add(link, { ...fields, size: half }, 'nonce-1');
+    // A file the vault does not hold is refused, and what it would have taken is free again.
+    await expect(service.add(link, { ...fields, file_id: 'missing', size: half }, 'nonce-2')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    await service.add(link, { ...fields, file_id: 'second', size: half }, 'nonce-3');
+    await expect(service.add(link, { ...fields, file_id: 'third', size: 1 }, 'nonce-4')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'document', message: 'cannot be kept: the property manager has no room left for documents; tell them' }],
+    });
+    expect(adopted.map(([fileId]) => fileId)).toEqual([fields.file_id, 'second']);
+    expect(database.collection('applicant_documents').documents.size).toBe(2);
+    expect(await storage.used(1)).toBe(2 * half);
+  });
+
+  it('stores the file name sealed, and lists it opened', async () => {
+    const database = new MemoryDatabase();
+    const { service, link } = await documents(database, 'started');
+    await service.add(link, { ...fields, file_name: 'John_Smith_passport.jpg' }, 'nonce');
+    const [stored] = [...database.collection('applicant_documents').documents.values()];
+    expect(JSON.stringify(stored)).not.toContain('John_Smith');
+    expect(stored.file_name).toMatchObject({ key_id: 'k1' });
+    await expect(service.listForForm(link)).resolves.toMatchObject([{ file_name: 'John_Smith_passport.jpg' }]);
+  });
+
+  it('lists a file name kept in clear before names were sealed', async () => {
+    const database = new MemoryDatabase();
+    const { service, link } = await documents(database, 'started');
+    await service.add(link, fields, 'nonce');
+    const [stored] = [...database.collection('applicant_documents').documents.values()];
+    stored.file_name = 'kept-in-clear.pdf';
+    await expect(service.listForForm(link)).resolves.toMatchObject([{ file_name: 'kept-in-clear.pdf' }]);
+  });
+
+  it('refuses a document for an applicant who completed (signed) its form', async () => {
+    const database = new MemoryDatabase();
+    const { service, link } = await documents(database, 'completed');
+    await expect(service.add(link, fields, 'nonce')).rejects.toThrow('this application form is already completed');
+    expect(database.collection('applicant_documents').documents.size).toBe(0);
+  });
+
+  it('takes back a document whose applicant completed the form while it was on its way, and its event', async () => {
+    const database = new MemoryDatabase();
+    const { service, link } = await documents(database, 'started', true);
+    await expect(service.add(link, fields, 'nonce')).rejects.toThrow('this application form is already completed');
+    expect(database.collection('applicant_documents').documents.size).toBe(0);
+    expect(database.collection('event_outbox').documents.size).toBe(0);
+  });
+});
