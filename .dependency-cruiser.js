@@ -34,6 +34,27 @@ module.exports = {
       to: { path: '^libs/', pathNot: [lib('config'), lib('contracts')] },
     },
     {
+      name: 'screening-imports-other-libs',
+      comment: 'libs/screening is pure functions over the contracts: no I/O, no Nest, no other library of ours.',
+      severity: 'error',
+      from: { path: lib('screening') },
+      to: { path: '^libs/', pathNot: [lib('screening'), lib('contracts')] },
+    },
+    {
+      name: 'screening-imports-packages',
+      comment: 'libs/screening reads no file, network or clock and needs no framework: it imports no npm or Node module.',
+      severity: 'error',
+      from: { path: lib('screening'), pathNot: '\\.spec\\.ts$' },
+      to: { path: '^node_modules/' },
+    },
+    {
+      name: 'screening-imports-node',
+      comment: 'See screening-imports-packages.',
+      severity: 'error',
+      from: { path: lib('screening'), pathNot: '\\.spec\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'lower-libs-import-runtime',
       comment: 'libs/runtime starts a process from the other libraries; none of them may need it.',
       severity: 'error',

@@ -207,6 +207,24 @@ describe('notifications', () => {
     expect(named.body).toEqual({ notification_settings: { sender_name: 'Oak Homes', reply_to: null, screening_agency: null } });
     const unset = await client.call('PUT', path, { notification_settings: { sender_name: null } }, { key: KEYS.clientTwo });
     expect(unset.body).toEqual({ notification_settings: { sender_name: null, reply_to: null, screening_agency: null } });
+    // So does null for the screening agency, an object of its own.
+    const agency = { name: 'Keystone Screening', address: '1 Report Way, Dover, DE 19901', phone: '3025550100' };
+    const withAgency = await client.call(
+      'PUT',
+      path,
+      { notification_settings: { screening_agency: agency } },
+      { key: KEYS.clientTwo },
+    );
+    expect(withAgency.body.notification_settings.screening_agency).toEqual(agency);
+    const noAgency = await client.call(
+      'PUT',
+      path,
+      { notification_settings: { screening_agency: null } },
+      { key: KEYS.clientTwo },
+    );
+    expect(noAgency.status).toBe(200);
+    expect(noAgency.body.notification_settings.screening_agency).toBeNull();
+    expect((await client.get(path, { key: KEYS.clientTwo })).body.notification_settings.screening_agency).toBeNull();
   });
 
   it('e-mails an invitation to a property’s form only when asked, with its link, when it expires, the sender and the property’s name as text', async () => {

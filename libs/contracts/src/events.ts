@@ -22,6 +22,7 @@ export const DOMAIN_EVENTS = [
   'form_preset.updated',
   'form_preset.deleted',
   'application.decided',
+  'application.assessed',
 ] as const;
 
 export type DomainEventName = (typeof DOMAIN_EVENTS)[number];
@@ -76,6 +77,8 @@ export const EVENT_DATA_FIELDS = {
   'form_preset.updated': ['form_preset_id'],
   'form_preset.deleted': ['form_preset_id'],
   'application.decided': [...APPLICATION_EVENT_FIELDS, 'status', 'applicant_ids'],
+  // Named before anything publishes it, so that every consumer knows it by the release that does.
+  'application.assessed': APPLICATION_EVENT_FIELDS,
 } as const satisfies Record<DomainEventName, readonly (keyof EventData)[]>;
 
 /** The data of an `event`, as EVENT_DATA_FIELDS says: what its producer must give. */

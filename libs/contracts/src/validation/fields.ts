@@ -1,7 +1,7 @@
 // The decorators below read and write design-time metadata.
 import 'reflect-metadata';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import { isEmail, registerDecorator, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
+import { isEmail, registerDecorator, ValidateIf, ValidateNested, ValidationArguments, ValidationOptions } from 'class-validator';
 import { parseCalendarDate, todayUtc } from '../dates';
 import { ErrorCode, FieldProblem } from '../errors';
 
@@ -414,6 +414,7 @@ export function NestedListField(type: () => new () => object, options: NestedLis
   return (target: object, key: string | symbol) => {
     declare(target, key);
     validateNested(target, key);
+    if (options.nullable) nullAllowed(target, key);
   };
 }
 
@@ -426,5 +427,13 @@ export function NestedField(type: () => new () => object, options: Presence = {}
   return (target: object, key: string | symbol) => {
     declare(target, key);
     validateNested(target, key);
+    if (options.nullable) nullAllowed(target, key);
   };
 }
+
+/**
+ * A nullable nested field that is null has nothing to check: class-validator would otherwise
+ * refuse null as "nested property ... must be either object or array", so that `null`, which
+ * unsets such a field, could never be sent.
+ */
+const nullAllowed = ValidateIf((_object: object, value: unknown) => value !== null);

@@ -1,4 +1,6 @@
 import { ApplicantInput, ApplicationInput, CreateApplicationRequest } from '../dto/application.dto';
+import { RecordDecisionRequest } from '../dto/decision.dto';
+import { PutNotificationSettingsRequest } from '../dto/notification.dto';
 import { CreatePropertyRequest, PropertyInput } from '../dto/property.dto';
 import { ErrorCode, PROPERTY_ID_INVALID_MESSAGE, ServiceError } from '../errors';
 import { declaredFields } from './fields';
@@ -240,6 +242,28 @@ describe('parseRequest', () => {
     it('is an instance of the contract class', () => {
       const request = parseRequest(CreatePropertyRequest, { property: { name: 'Elm Court' } });
       expect(request).toBeInstanceOf(CreatePropertyRequest);
+    });
+  });
+
+  describe('a nullable nested field', () => {
+    it('takes null, which unsets it, as an object or a list of them', () => {
+      const settings = parseRequest(PutNotificationSettingsRequest, { notification_settings: { screening_agency: null } });
+      expect(settings.notification_settings.screening_agency).toBeNull();
+      const decision = parseRequest(RecordDecisionRequest, { decision: { status: 'approved', conditions: null } });
+      expect(decision.decision.conditions).toBeNull();
+    });
+
+    it('still checks what is given in its place', () => {
+      expect(refusal(PutNotificationSettingsRequest, { notification_settings: { screening_agency: 'Acme' } }).details).toEqual([
+        { field: 'notification_settings.screening_agency', message: 'must be an object' },
+      ]);
+      expect(
+        refusal(PutNotificationSettingsRequest, { notification_settings: { screening_agency: { name: '' } } }).details?.[0].field,
+      ).toMatch(/^notification_settings\.screening_agency\./);
+    });
+
+    it('is refused as null where it is required', () => {
+      expect(refusal(CreatePropertyRequest, { property: null }).details).toEqual([{ field: 'property', message: 'is required' }]);
     });
   });
 

@@ -1,0 +1,13 @@
+export * from './messages';
+export * from './criteria';
+export * from './facts';
+export * from './reason-codes';
+export * from './packs';
+export * from './checks/check';
+export { INCOME_MESSAGES } from './checks/income';
+export { OCCUPANCY_MESSAGES } from './checks/occupancy';
+export { APPLICANT_MESSAGES } from './checks/applicant-checks';
+export * from './assess';
+export * from './criteria-text';
+export * from './decline-check';
+export * from './rules-representation';
