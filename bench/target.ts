@@ -16,6 +16,12 @@ export interface Target {
   stop(): Promise<void>;
 }
 
+/**
+ * How long each app of a stack may take to start: a shared machine's load can keep one past the
+ * tests' 30 s, and a bench run of many minutes should not end for that.
+ */
+const START_TIMEOUT_MS = 120_000;
+
 /** The client account of the bench's own key. */
 const BENCH_CLIENT_ID = 7001;
 
@@ -60,6 +66,7 @@ export async function startTarget(
     instances: { webhooks: extra.webhooks ? 1 : 0 },
     root: extra.root,
     node: extra.node,
+    startTimeoutMs: START_TIMEOUT_MS,
   });
   const apps = stack.processes.map(({ app }) => app);
   return {
