@@ -7,6 +7,8 @@
  * (no isolatedModules): `nest build` leaves spec files out, so this is where their types are
  * checked.
  */
+require('./scripts/node-runtime').requireSupportedRuntime();
+
 module.exports = {
   rootDir: __dirname,
   roots: ['<rootDir>'],

@@ -60,7 +60,8 @@ export const USAGE = `npm run bench -- [options]
 
 Environment: AMQP_URL, MONGODB_URI (the broker and database of the stack and the references);
 BENCH_BASELINE_ROOT, with --targets, the root of another built tree (today's main, say) to
-compare this one with;
+compare this one with; BENCH_BASELINE_NODE, the node executable the baseline's stack runs on
+(another Node release: with BENCH_BASELINE_ROOT set to this tree, the same code on two runtimes);
 BENCH_URL to measure a running gateway instead of starting one, with BENCH_API_KEY (its key)
 and optionally BENCH_PIDS (name=pid,... of its processes, whose memory and CPU to report);
 BENCH_WATCH (name=pid,...) for other processes to report on beside the stack's, such as the

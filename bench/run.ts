@@ -281,6 +281,9 @@ async function runTargets(
 ): Promise<{ medians: Measured; runs: Result[]; baselineRoot: string | null }> {
   if (process.env.BENCH_URL) throw new Error('--targets starts stacks of its own: it cannot measure BENCH_URL');
   const baselineRoot = process.env.BENCH_BASELINE_ROOT || null;
+  const baselineNode = process.env.BENCH_BASELINE_NODE || undefined;
+  if (baselineNode && !baselineRoot)
+    throw new Error('BENCH_BASELINE_NODE needs BENCH_BASELINE_ROOT (this tree, to compare two runtimes)');
   const connections = Math.max(...options.connections);
   const runs = new Map<string, Result<ScenarioRun>>();
   const record = (name: string, description: string, run: ScenarioRun) => {
@@ -298,7 +301,7 @@ async function runTargets(
     for (let round = 1; round <= options.rounds; round++) {
       progress(`targets round ${round} of ${options.rounds}`);
       for (const [prefix, root] of round % 2 === 1 ? stacks : [...stacks].reverse()) {
-        const target = await startTarget(profileDir, options.nodeArgs, false, { root });
+        const target = await startTarget(profileDir, options.nodeArgs, false, { root, node: root ? baselineNode : undefined });
         if (round === 1) descriptions.push(target.description);
         try {
           const all = scenarios(await createFixtures(target)).filter((s) => TARGET_SCENARIOS.includes(s.name));

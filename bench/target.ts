@@ -16,6 +16,12 @@ export interface Target {
   stop(): Promise<void>;
 }
 
+/**
+ * How long each app of a stack may take to start: a shared machine's load can keep one past the
+ * tests' 30 s, and a bench run of many minutes should not end for that.
+ */
+const START_TIMEOUT_MS = 120_000;
+
 /** The client account of the bench's own key. */
 const BENCH_CLIENT_ID = 7001;
 
@@ -27,6 +33,8 @@ export interface ExtraApps {
   env?: Record<string, string>;
   /** The root of another built tree to start the apps from (BENCH_BASELINE_ROOT), instead of this one. */
   root?: string;
+  /** The node executable to run them on (BENCH_BASELINE_NODE), instead of the bench's own. */
+  node?: string;
 }
 
 export async function startTarget(
@@ -57,6 +65,8 @@ export async function startTarget(
     form: extra.form,
     instances: { webhooks: extra.webhooks ? 1 : 0 },
     root: extra.root,
+    node: extra.node,
+    startTimeoutMs: START_TIMEOUT_MS,
   });
   const apps = stack.processes.map(({ app }) => app);
   return {
@@ -66,7 +76,8 @@ export async function startTarget(
     processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
     metricsUrls: stack.processes.filter(({ app }) => app !== 'gateway').map(({ httpUrl }) => `${httpUrl}/metrics`),
     description:
-      `the built ${apps.slice(0, -1).join(', ')} and ${apps.at(-1)}${extra.root ? ` of ${extra.root}` : ''} started by the bench (NAMESPACE ${stack.namespace})` +
+      `the built ${apps.slice(0, -1).join(', ')} and ${apps.at(-1)}${extra.root ? ` of ${extra.root}` : ''} started by the bench ` +
+      `on ${stack.node} (NAMESPACE ${stack.namespace})` +
       (nodeArgs.length > 0 ? `, node ${nodeArgs.join(' ')}` : ''),
     stop: () => stack.stop(),
   };

@@ -55,7 +55,11 @@ function ensurePreviousRelease({ log = (line) => process.stderr.write(`${line}\n
   try {
     log(`previous release ${sha}: exporting, installing and building in ${scratch}`);
     execFileSync('sh', ['-c', `git archive --format=tar ${sha} | tar -x -C "${scratch}"`], { cwd: ROOT, stdio: 'inherit' });
-    const quiet = { cwd: scratch, stdio: ['ignore', 'ignore', 'inherit'] };
+    // Built on the Node this runs on, which the suites run it on as well: what they test (the data
+    // it stored, the messages it sends) does not depend on the runtime, and the previous release's
+    // own Node line may be one the project no longer supports.
+    const PATH = [path.dirname(process.execPath), process.env.PATH].join(path.delimiter);
+    const quiet = { cwd: scratch, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, PATH } };
     execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], quiet);
     execFileSync('npm', ['run', 'build'], quiet);
     try {

@@ -24,6 +24,8 @@
 // PUBLIC_BASE_URL to the gateway on PORT (default 3000), and WEBHOOK_ALLOW_PRIVATE_URLS to true.
 'use strict';
 
+require('./node-runtime').requireSupportedRuntime();
+
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -280,7 +282,9 @@ function appBuildSteps() {
  */
 async function build() {
   const steps = appBuildSteps();
-  const env = { ...process.env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` };
+  // The build's tools (`#!/usr/bin/env node`) run on this launcher's own Node, whichever PATH it was given.
+  const bins = [path.dirname(process.execPath), path.join(ROOT, 'node_modules', '.bin'), process.env.PATH];
+  const env = { ...process.env, PATH: bins.join(path.delimiter) };
   const times = readBuildTimes();
   const startedAt = Date.now();
   for (const [index, step] of steps.entries()) {

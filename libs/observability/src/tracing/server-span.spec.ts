@@ -1,5 +1,12 @@
 import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import { node } from '@opentelemetry/sdk-node';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import Fastify, { FastifyInstance } from 'fastify';
 import { request as httpRequest } from 'node:http';
 import { openServerSpan, traceServedRequests, withinRequestTrace } from './server-span';
@@ -12,10 +19,10 @@ import { traceHeaders, traceLogFields } from './trace-context';
  * context manager, half of new traces sampled by trace id, every span kept in memory.
  */
 describe('openServerSpan', () => {
-  const exporter = new node.InMemorySpanExporter();
-  const provider = new node.NodeTracerProvider({
-    sampler: new node.ParentBasedSampler({ root: new node.TraceIdRatioBasedSampler(0.5) }),
-    spanProcessors: [new node.SimpleSpanProcessor(exporter)],
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.5) }),
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
   });
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const parentId = '00f067aa0ba902b7';
@@ -36,7 +43,7 @@ describe('openServerSpan', () => {
   }
 
   beforeAll(async () => {
-    provider.register({ contextManager: new RequestScopeContextManager() });
+    registerGlobally(provider);
     server = Fastify();
     server.addHook('onRequest', (request, reply, done) =>
       openServerSpan(request.raw, reply.raw, request.method, request.routeOptions.url ?? 'unmatched', done),
@@ -185,3 +192,10 @@ describe('openServerSpan', () => {
     );
   });
 });
+
+/** What the SDK sets up globally when it starts: the tracer provider, the apps' context manager, W3C propagation. */
+function registerGlobally(provider: TracerProvider): void {
+  trace.setGlobalTracerProvider(provider);
+  context.setGlobalContextManager(new RequestScopeContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+}

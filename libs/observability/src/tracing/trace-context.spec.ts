@@ -1,5 +1,12 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { node } from '@opentelemetry/sdk-node';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  AlwaysOnSampler,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import { RequestScopeContextManager } from './scope-context-manager';
 import { inSpan, startSpan, traceHeaders, traceLogFields, withinCarriedTrace } from './trace-context';
 
@@ -9,15 +16,15 @@ import { inSpan, startSpan, traceHeaders, traceLogFields, withinCarriedTrace } f
  * one that is not.
  */
 describe('trace context helpers', () => {
-  const exporter = new node.InMemorySpanExporter();
-  const provider = new node.NodeTracerProvider({
-    sampler: new node.ParentBasedSampler({ root: new node.AlwaysOnSampler() }),
-    spanProcessors: [new node.SimpleSpanProcessor(exporter)],
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({
+    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
   });
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const parentId = '00f067aa0ba902b7';
 
-  beforeAll(() => provider.register({ contextManager: new RequestScopeContextManager() }));
+  beforeAll(() => registerGlobally(provider));
   afterAll(async () => {
     await provider.shutdown();
     trace.disable();
@@ -63,3 +70,10 @@ describe('trace context helpers', () => {
     for (const span of spans) expect(span.parentSpanContext).toBeUndefined();
   });
 });
+
+/** What the SDK sets up globally when it starts: the tracer provider, the apps' context manager, W3C propagation. */
+function registerGlobally(provider: TracerProvider): void {
+  trace.setGlobalTracerProvider(provider);
+  context.setGlobalContextManager(new RequestScopeContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+}
