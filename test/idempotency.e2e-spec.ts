@@ -276,16 +276,15 @@ describe('one request delivered twice at once', () => {
     await stack?.stop();
   });
 
-  it('keeps the application one delivery answered with, though the other’s second look at the property failed', async () => {
-    const lookups: ConsumeMessage[] = [];
-    // The second lookup is the first delivery's look at the property after its insert: held.
-    const secondLookup = new Promise<ConsumeMessage>((resolve) => {
-      standIn = (message) => {
-        lookups.push(message);
-        if (lookups.length === 2) resolve(message);
-        else answerAsService(channel, message, { id: PROPERTY, name: 'Stand-in' });
-      };
-    });
+  it('keeps the application one delivery answered with, though its property was deleted before the other went on', async () => {
+    // The first delivery's lookup of the property is held; the second's is answered at once.
+    let heldLookup: (message: ConsumeMessage) => void = () => undefined;
+    const firstLookup = new Promise<ConsumeMessage>((resolve) => (heldLookup = resolve));
+    let lookups = 0;
+    standIn = (message) => {
+      if (++lookups === 1) heldLookup(message);
+      else answerAsService(channel, message, { id: PROPERTY, name: 'Stand-in' });
+    };
     const correlationId = randomUUID();
     const applicant = { first_name: 'Twice', last_name: 'Delivered', email: 'twice@example.com' };
     const packet = {
@@ -301,17 +300,28 @@ describe('one request delivered twice at once', () => {
       });
 
     deliver();
-    const held = await secondLookup;
+    const held = await firstLookup;
     const firstAnswer = once(answers, correlationId);
     deliver();
     const [kept] = await firstAnswer;
     const id = kept.response.application.id;
+    // The property's DELETE fences it, as the gateway does before answering it.
+    const fenceId = randomUUID();
+    const fenced = once(answers, fenceId);
+    channel.sendToQueue(
+      `${stack.namespace}applications`,
+      Buffer.from(JSON.stringify({ pattern: APPLICATIONS.FENCE_PROPERTY, data: { client_id: 1, id: PROPERTY }, id: fenceId })),
+      { replyTo: 'amq.rabbitmq.reply-to', correlationId: fenceId },
+    );
+    expect((await fenced)[0].response).toEqual({ fenced: true });
+    // The first delivery goes on, its lookup answered as the property was before its DELETE.
     const secondAnswer = once(answers, correlationId);
-    // The first delivery's second look fails: an answer of no shape the service knows.
-    answerAsService(channel, held, 'nonsense');
+    answerAsService(channel, held, { id: PROPERTY, name: 'Stand-in' });
     const [other] = await secondAnswer;
 
     expect(other.response?.application.id).toBe(id);
     expect((await api(stack.url).get(`/api/v2/applications/${id}`)).status).toBe(200);
+    // And an application the delete fenced is refused from then on.
+    expect((await api(stack.url).post('/api/v2/applications', packet.data.request)).status).toBe(422);
   });
 });

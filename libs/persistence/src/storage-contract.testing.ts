@@ -141,6 +141,23 @@ export function describeStorageContract(adapter: string, harness: () => StorageH
         expect((await late.currentMany([3, 4])).get(3)?.state.items).toEqual(['x', 'y']);
       });
 
+      it.each(['state', 'versionOnly'] as const)(
+        'reads a %s record current though another instance changed it since this one read it',
+        async (copy) => {
+          const [one, two] = await harness().instances(2);
+          const baskets = one.versionedRecords<Basket, BasketChange>(basketSpec(copy));
+          await baskets.prepare();
+          if (copy === 'state') await baskets.create(21, { items: [], version: 0 });
+          await addItem(one, 21, 'first', copy);
+          expect((await baskets.current(21))?.state.items).toEqual(['first']);
+          await addItem(two, 21, 'second', copy);
+          expect((await baskets.current(21))?.state.items).toEqual(['first', 'second']);
+          const read = await baskets.current(21);
+          read!.state.items.push('not stored');
+          expect((await baskets.current(21))?.state.items).toEqual(['first', 'second']);
+        },
+      );
+
       it('stores a record once per unique field, answering a repeat with the first', async () => {
         const storages = await harness().instances(3);
         const records = storages.map((storage) => storage.versionedRecords<Basket, BasketChange>(basketSpec()));

@@ -6,8 +6,10 @@ import { DriverRecords } from './records';
 
 /** Bounds the walk along claims that a copy does not show yet. */
 const MAX_CHAIN = 1000;
-/** Records whose last version seen is remembered, at most; past that the memory starts over. */
-const MAX_REMEMBERED = 10_000;
+/** Records whose latest state is remembered, at most; past that the memory starts over. */
+const MAX_REMEMBERED = 5_000;
+/** How long a remembered state serves as the place a read starts from. */
+const REMEMBER_MS = 60_000;
 /** Claims read by `_id` in one round trip when a caller walks through many of one record's. */
 const CLAIMS_READ_AT_ONCE = 100;
 
@@ -36,7 +38,8 @@ type ClaimDocument = Record<string, unknown> & {
 export class DriverVersionedRecords<S extends object, C extends object> implements VersionedRecords<S, C> {
   private readonly copies: DriverRecords<Record<string, unknown>>;
   private readonly claims: DriverOnceRecords<ClaimDocument>;
-  private readonly seen = new Map<number, number>();
+  /** The latest state this process saw of each record, and when: where its next read starts. */
+  private readonly known = new Map<number, { current: Versioned<S>; at: number }>();
 
   constructor(
     connection: Connection,
@@ -70,8 +73,20 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
     return stored ? this.fold(stored) : null;
   }
 
+  /**
+   * A state this process saw lately costs one read: the claim after it. Claims are only ever
+   * added, in order, and every change is one, so when that claim is absent the state is current.
+   */
   async current(id: number): Promise<Versioned<S> | null> {
-    const guess = this.seen.get(id);
+    const known = this.known.get(id);
+    if (known && Date.now() - known.at < REMEMBER_MS) {
+      const next = await this.claims.get(claimKey(id, known.current.version + 1));
+      if (!next) return structuredClone(known.current);
+      const current = await this.walkFrom(id, this.fromClaim(structuredClone(known.current.state), next));
+      this.remember(id, current);
+      return current;
+    }
+    const guess = known?.current.version;
     const [copy, guessed] = await Promise.all([
       this.copies.get(String(id)),
       guess === undefined ? Promise.resolve(null) : this.claims.get(claimKey(id, guess + 1)),
@@ -105,7 +120,7 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
           // The rare record whose hint lags behind walks on by itself.
           const at = claims.get(claimKey(id, version));
           current = next ? await this.walkFrom(id, this.fromClaim(null, next)) : at ? this.fromClaim(null, at) : null;
-          if (current) this.remember(id, current.version);
+          if (current) this.remember(id, current);
         } else {
           current = await this.fold(copies.get(String(id))!, next);
         }
@@ -132,7 +147,7 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
     };
     if (!(await this.claims.claim(claimKey(id, version), claim))) return null;
     const next = this.fromClaim(from?.state ?? null, { _id: claimKey(id, version), ...claim });
-    this.remember(id, version);
+    this.remember(id, next);
     await this.writeCopy(id, next);
     return next;
   }
@@ -166,7 +181,7 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
   }
 
   removeCopy(id: number): Promise<void> {
-    this.seen.delete(id);
+    this.known.delete(id);
     return this.copies.remove(String(id));
   }
 
@@ -193,7 +208,7 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
     const stored: Versioned<S> = { version: versionOf(copy), state: fields as S };
     const following = next === undefined ? await this.claims.get(claimKey(id, stored.version + 1)) : next;
     const current = following ? await this.walkFrom(id, this.fromClaim(stored.state, following)) : stored;
-    this.remember(id, current.version);
+    this.remember(id, current);
     // A copy found behind is brought up to date, so that the next reader walks less.
     if (current.version !== stored.version) await this.writeCopy(id, current);
     return current;
@@ -204,7 +219,7 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
     const claim = await this.claims.get(claimKey(id, hint));
     if (!claim) return null;
     const current = await this.walkFrom(id, this.fromClaim(null, claim));
-    this.remember(id, current.version);
+    this.remember(id, current);
     return current;
   }
 
@@ -235,10 +250,10 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
     };
   }
 
-  private remember(id: number, version: number): void {
-    if (version <= (this.seen.get(id) ?? 0)) return;
-    if (this.seen.size >= MAX_REMEMBERED) this.seen.clear();
-    this.seen.set(id, version);
+  private remember(id: number, current: Versioned<S>): void {
+    if (current.version < (this.known.get(id)?.current.version ?? 0)) return;
+    if (this.known.size >= MAX_REMEMBERED) this.known.clear();
+    this.known.set(id, { current: structuredClone(current), at: Date.now() });
   }
 }
 
