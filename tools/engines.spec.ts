@@ -15,10 +15,11 @@ const locked: Record<string, { engines?: { node?: string }; optional?: boolean }
 ).packages;
 
 describe('the Node versions the project supports', () => {
-  it('start at a release of Node 20, the image’s', () => {
+  it('start at a release of Node 20, and take in the exact release the image is built on', () => {
     expect(lowest).toMatch(/^20\./);
-    const images = [...read('Dockerfile').matchAll(/^FROM node:(\d+)-/gm)].map(([, major]) => major);
-    expect(images).toEqual(['20', '20']);
+    const image = /^ARG NODE_IMAGE=node:(\d+\.\d+\.\d+)-bookworm-slim$/m.exec(read('Dockerfile'))?.[1];
+    expect(image).toMatch(/^24\./);
+    expect(satisfies(image ?? '0.0.0', supported)).toBe(true);
   });
 
   it('suit every package npm ci installs, development tools included, from the lowest on', () => {
