@@ -8,6 +8,9 @@
 // fails. A kind with neither is left to deploy/kube-decode. It prints one line per object checked
 // and every refusal, and exits non-zero when anything is refused.
 //
+// With --pods, it checks nothing and prints each pod template as a bare Pod instead (named after
+// its owner), for an API server's own admission to judge (scripts/kube-apiserver.sh).
+//
 //	helm template rentals deploy/helm/rental-applications -f values-production.yaml |
 //	  kube-admission --crd keda.sh_scaledobjects.yaml --crd monitoring.coreos.com_prometheusrules.yaml
 package main
@@ -34,6 +37,7 @@ func (f *crdFiles) Set(v string) error { *f = append(*f, v); return nil }
 func main() {
 	var files crdFiles
 	flag.Var(&files, "crd", "a CustomResourceDefinition YAML file whose objects are validated (repeatable)")
+	pods := flag.Bool("pods", false, "print each pod template as a bare Pod, and check nothing")
 	flag.Parse()
 	schemas, err := loadSchemas(files)
 	if err != nil {
@@ -45,6 +49,12 @@ func main() {
 	}
 	if len(objects) == 0 {
 		fail(errors.New("no object on stdin"))
+	}
+	if *pods {
+		if err := printPods(os.Stdout, objects); err != nil {
+			fail(err)
+		}
+		return
 	}
 	refused := 0
 	for _, object := range objects {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
+	"sigs.k8s.io/yaml"
 )
 
 // Where each kind that runs pods keeps its pod template.
@@ -57,4 +59,32 @@ func restrictedProblems(template *corev1.PodTemplateSpec) []string {
 		return nil
 	}
 	return []string{result.ForbiddenReason() + ": " + result.ForbiddenDetail()}
+}
+
+// printPods writes each object's pod template as a bare Pod named <owner>-pod, YAML documents.
+func printPods(out io.Writer, objects []*unstructured.Unstructured) error {
+	for _, object := range objects {
+		template, ok, err := podTemplate(object)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", object.GetKind(), object.GetName(), err)
+		}
+		if !ok {
+			continue
+		}
+		pod := corev1.Pod{
+			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+			ObjectMeta: metav1.ObjectMeta{
+				Name:        object.GetName() + "-pod",
+				Labels:      template.Labels,
+				Annotations: template.Annotations,
+			},
+			Spec: template.Spec,
+		}
+		document, err := yaml.Marshal(pod)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "---\n%s", document)
+	}
+	return nil
 }
