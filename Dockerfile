@@ -3,7 +3,7 @@
 #   (APP is gateway, properties, applications, webhooks, notifications or form)
 #
 # The base images are build arguments: where no registry can be reached, scripts/containers.sh
-# builds stand-ins of both from packages and passes them (docs/operations.md, "Images").
+# builds stand-ins of both from packages and passes them (docs/containers.md).
 # NODE_IMAGE builds; RUNTIME_IMAGE runs, with only the node binary taken from NODE_IMAGE, so that
 # no npm, no compiler and no package manager's cache reach the image that runs.
 ARG NODE_IMAGE=node:24.22.3-bookworm-slim
@@ -18,7 +18,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+# The six apps alone (`npm run build` compiles the bench and the client package too).
+RUN for app in $(node -p "require('./scripts/apps').APPS.join(' ')"); do npx nest build "$app"; done
 
 # --- dependencies: the production ones only, without what no app reads at run time ---------------
 FROM ${NODE_IMAGE} AS dependencies

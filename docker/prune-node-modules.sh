@@ -2,7 +2,7 @@
 # Removes from a production node_modules what no app reads at run time: type declarations, source
 # maps, TypeScript sources beside their compiled JavaScript, Markdown, and packages' own tests,
 # examples, benchmarks and docs folders. Licences stay. The image build runs it
-# (docs/operations.md, "Images", gives what it saves); the container suite then runs every app
+# (docs/containers.md, gives what it saves); the container suite then runs every app
 # from the pruned tree.
 set -eu
 dir=${1:?usage: prune-node-modules.sh <node_modules>}
