@@ -219,6 +219,8 @@ service() {
       rm -f "$socket"
       podman system service --time=0 "unix://$socket" >"$state/podman-service.log" 2>&1 &
       echo $! >"$pidfile"
+      "$0" health-checks >"$state/health-checks.log" 2>&1 &
+      echo $! >>"$pidfile"
       for ((i = 0; i < 100; i++)); do
         [[ -S "$socket" ]] && {
           echo "unix://$socket"
@@ -230,11 +232,25 @@ service() {
       ;;
     stop)
       [[ -f "$pidfile" ]] || return 0
-      kill "$(cat "$pidfile")" 2>/dev/null || true
+      local pid
+      while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$pidfile"
       rm -f "$pidfile" "$socket"
       ;;
     *) die "usage: $prog service start|stop" ;;
   esac
+}
+
+# Runs every running container's health check every few seconds. podman leaves scheduling them
+# to systemd's timers, and no systemd runs on these machines: without this, no container would
+# ever be healthy, and compose's `condition: service_healthy` would wait for ever.
+health_checks() {
+  local container
+  while true; do
+    for container in $(podman ps --quiet --filter health=starting --filter health=healthy --filter health=unhealthy); do
+      podman healthcheck run "$container" >/dev/null 2>&1 || true
+    done
+    sleep 3
+  done
 }
 
 # Runs test/containers against images built now (the bases once), inside a network namespace of
@@ -248,18 +264,20 @@ suite() {
   log "bases ready after $((SECONDS - started)) s"
   images
   log "images ready after $((SECONDS - started)) s"
-  local netns=rental-containers-$$ status=0
+  # nsenter enters the namespace's network alone: `ip netns exec` would also mount a sysfs of its
+  # own, which hides the cgroup mounts runc needs.
+  local netns=rental-containers-$$ status=0 host
   ip netns add "$netns"
+  local enter=(nsenter "--net=/var/run/netns/$netns")
   # shellcheck disable=SC2064 # the namespace is known now
-  trap "ip netns exec '$netns' '$0' teardown; ip netns delete '$netns'" EXIT
-  ip netns exec "$netns" ip link set lo up
-  local host
-  host=$(ip netns exec "$netns" "$0" service start)
+  trap "${enter[*]} '$0' teardown; ip netns delete '$netns'" EXIT
+  "${enter[@]}" ip link set lo up
+  host=$("${enter[@]}" "$0" service start)
   set -a
   # shellcheck disable=SC1090 # the stand-ins' variables
   source <(stand_in_images)
   set +a
-  DOCKER_HOST=$host ip netns exec "$netns" npx jest --config test/containers/jest.config.js "$@" || status=$?
+  DOCKER_HOST=$host "${enter[@]}" npx jest --config test/containers/jest.config.js "$@" || status=$?
   log "suite done after $((SECONDS - started)) s"
   return "$status"
 }
@@ -279,6 +297,7 @@ case "${1:-}" in
     suite "$@"
     ;;
   teardown) teardown ;;
+  health-checks) health_checks ;;
   bases)
     ensure_packages
     bases
