@@ -56,6 +56,14 @@ describe('docker-compose.yml', () => {
     expect(healthcheck).toMatchObject({ interval: expect.any(String), timeout: expect.any(String), retries: expect.any(Number) });
   });
 
+  it.each(Object.keys(services))(
+    'gives %s a health check whose arguments hold no space, which podman 4 would split at',
+    (name) => {
+      for (const argument of services[name].healthcheck.test)
+        expect([name, argument]).toEqual([name, argument.replace(/\s/g, '')]);
+    },
+  );
+
   it.each(apps)('checks %s by its /health/ready, on the port it listens on', (app) => {
     const [, command, flag, script] = services[app].healthcheck.test;
     expect([command, flag]).toEqual(['node', '-e']);
