@@ -1,104 +1,15 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname, join } from 'node:path';
 import { Stack } from '../tools/stack';
+import { MARKER, README, readWalkthrough, runScript } from './support/readme-walkthrough';
 
 const ROOT = join(__dirname, '..');
-const README = join(ROOT, 'README.md');
 const API_PAGE = join(ROOT, 'docs', 'api.md');
 /** A Markdown document named anywhere in the text, linked or not: `CONTRACT.md`, `docs/api.md`. */
 const MARKDOWN_NAME = /[\w./-]+\.md\b/g;
 /** A Markdown link to a file of the repository: `[text](docs/api.md#part)`. */
 const RELATIVE_LINK = /\]\((?!https?:|#)([^)#\s]+)(?:#[^)]*)?\)/g;
-const SECTION = /<!-- readme-examples: start -->([\s\S]*?)<!-- readme-examples: end -->/;
-const SH_BLOCK = /^```sh\n([\s\S]*?)^```$/gm;
-/** A comment that opens an example: `# 201 Created: what it does`. */
-const STATED_STATUS = /^# (\d{3}) ([^:]+):/gm;
-const MARKER = '@@readme-example';
-
-/**
- * Wraps curl as a reader's terminal runs it (its answer on stdout, so `x=$(curl ...)` works) and
- * reports each call's exit code, status and answer (the status line and headers that the README's
- * `curl -i` prints, then the body) on stderr. Unset variables and failed commands
- * stop the script, so that a broken example cannot pass unnoticed.
- */
-const PRELUDE = `
-set -euo pipefail
-curl() {
-  local answer code=0
-  answer=$(command curl -w '\\n%{http_code}' "$@") || code=$?
-  local status=\${answer##*$'\\n'} body=\${answer%$'\\n'*}
-  printf '%s\\n' "$body"
-  printf '${MARKER} %s %s %s\\n' "$code" "$status" "$(printf '%s' "$body" | base64 -w0)" >&2
-  return $code
-}
-`;
-
-interface Walkthrough {
-  /** What the reader is told to export first, by name. */
-  variables: Record<string, string>;
-  /** The examples, in order, as one script. */
-  script: string;
-  /** The status each example states, in order, with its reason phrase. */
-  stated: { status: number; reason: string }[];
-}
-
-function readWalkthrough(): Walkthrough {
-  const section = SECTION.exec(readFileSync(README, 'utf8'));
-  if (!section) throw new Error('README.md has no readme-examples section');
-  const [setup, ...examples] = [...section[1].matchAll(SH_BLOCK)].map((block) => block[1]);
-  const exported = /^export ((?:\w+=\S+ ?)+)$/m.exec(setup ?? '');
-  if (!exported) throw new Error(`the first block of the section does not export the variables: ${setup}`);
-  const variables = Object.fromEntries(
-    exported[1]
-      .trim()
-      .split(' ')
-      .map((pair) => pair.split('=') as [string, string]),
-  );
-  const script = examples.join('\n');
-  const stated = [...script.matchAll(STATED_STATUS)].map(([, status, reason]) => ({ status: Number(status), reason }));
-  return { variables, script, stated };
-}
-
-interface Call {
-  exitCode: number;
-  status: number;
-  /** The status line and headers as curl printed them, before the body. */
-  head: string;
-  body: string;
-}
-
-/** A raw answer of `curl -i` split into its head and its body; no head without `-i`. */
-function splitAnswer(answer: string): { head: string; body: string } {
-  const end = answer.indexOf('\r\n\r\n');
-  if (!answer.startsWith('HTTP/') || end < 0) return { head: '', body: answer };
-  return { head: answer.slice(0, end), body: answer.slice(end + 4) };
-}
-
-async function runScript(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ exitCode: number | null; calls: Call[]; stderr: string }> {
-  const bash = spawn('bash', ['-c', `${PRELUDE}\n${script}`], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  bash.stdout.resume();
-  bash.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [exitCode] = (await once(bash, 'close')) as [number | null];
-  const calls = stderr
-    .split('\n')
-    .filter((line) => line.startsWith(`${MARKER} `))
-    .map((line) => {
-      const [, code, status, answer = ''] = line.split(' ');
-      return { exitCode: Number(code), status: Number(status), ...splitAnswer(Buffer.from(answer, 'base64').toString('utf8')) };
-    });
-  return { exitCode, calls, stderr };
-}
-
 /**
  * The README's walk through the API, run as a reader would: its commands in order, in one shell,
  * against a fresh stack that has the README's development keys, with only `$API` pointing
