@@ -1,9 +1,8 @@
 #!/bin/sh
 # Removes from a production node_modules what no app reads at run time: type declarations, source
-# maps, TypeScript sources beside their compiled JavaScript, Markdown, and packages' own tests,
-# examples, benchmarks and docs folders. Licences stay. The image build runs it
-# (docs/containers.md, gives what it saves); the container suite then runs every app
-# from the pruned tree.
+# maps, TypeScript sources beside their compiled JavaScript, Markdown, and the tests, examples and
+# benchmarks folders at packages' roots. Licences stay. The image build runs it (docs/containers.md
+# gives what it saves); the container suite then runs every app from the pruned tree.
 set -eu
 dir=${1:?usage: prune-node-modules.sh <node_modules>}
 find "$dir" -type f \( \
@@ -12,7 +11,7 @@ find "$dir" -type f \( \
   -iname '*.md' -o -iname '*.markdown' -o -name '.npmignore' -o -name '.eslintrc*' -o \
   -name '.prettierrc*' -o -name 'tsconfig*.json' -o -name '.travis.yml' -o -name '.editorconfig' \
 \) ! -iname 'licen[cs]e*' -delete
-find "$dir" -type d \( \
-  -name '__tests__' -o -name 'test' -o -name 'tests' -o -name 'example' -o -name 'examples' -o \
-  -name 'benchmark' -o -name 'benchmarks' -o -name '.github' -o -name 'docs' -o -name 'doc' \
-\) -prune -exec rm -rf {} +
+# Folders at a package's own root only: deeper, a folder named so may hold code (yaml's dist/doc).
+find "$dir" -regextype posix-extended -type d \
+  -regex '.*/node_modules/(@[^/]+/)?[^/]+/(__tests__|test|tests|example|examples|benchmark|benchmarks|\.github)' \
+  -prune -exec rm -rf {} +
