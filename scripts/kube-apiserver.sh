@@ -6,7 +6,7 @@
 #                                      restricted (enforce, warn, audit), apply every example's
 #                                      rendered output, print every warning and refusal, stop them
 #
-# Not part of CI: the build takes tens of minutes on two cores (docs/operations.md, "The chart
+# Not part of CI: the build takes tens of minutes on two cores (docs/containers.md, "The chart
 # through a real API server", records its time and what the shipped examples got). Built once, a
 # check takes about a minute.
 #
