@@ -66,14 +66,12 @@ export async function waitHealthy(containers: string[], seconds: number): Promis
   const deadline = Date.now() + seconds * 1000;
   let states: Record<string, string> = {};
   while (Date.now() < deadline) {
-    states = Object.fromEntries(
-      await Promise.all(
-        containers.map(async (name) => {
-          const state = await inspect(name).catch(() => undefined);
-          return [name, state?.State.Health?.Status ?? state?.State.Status ?? 'missing'];
-        }),
-      ),
-    );
+    // One inspection of them all: one podman process a round, not one for each container.
+    const inspected = await podman('container', 'inspect', ...containers)
+      .then((output) => JSON.parse(output) as (Inspected & { Name: string })[])
+      .catch(() => []);
+    states = Object.fromEntries(containers.map((name) => [name, 'missing']));
+    for (const { Name, State } of inspected) states[Name.replace(/^\//, '')] = State.Health?.Status ?? State.Status;
     if (Object.values(states).every((status) => status === 'healthy')) return;
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
