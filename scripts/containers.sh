@@ -266,6 +266,9 @@ suite() {
   log "images ready after $((SECONDS - started)) s"
   # nsenter enters the namespace's network alone: `ip netns exec` would also mount a sysfs of its
   # own, which hides the cgroup mounts runc needs.
+  # The SBOM the suite checks an image against, made here, where npm's registry can be reached.
+  export SBOM_FILE=$state/sbom.json
+  sbom "$SBOM_FILE"
   local netns=rental-containers-$$ status=0 host
   ip netns add "$netns"
   local enter=(nsenter "--net=/var/run/netns/$netns")

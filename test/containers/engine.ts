@@ -15,7 +15,15 @@ const SCRIPT = join(ROOT, 'scripts', 'containers.sh');
 export const PROJECT = 'rentalcontainers';
 export const COMPOSE_FILES = ['docker-compose.yml', 'docker-compose.ferretdb.yml'];
 
-for (const variable of ['DOCKER_HOST', 'FERRETDB_IMAGE', 'RABBITMQ_IMAGE', 'REDIS_IMAGE', 'JAEGER_IMAGE', 'MAILDEV_IMAGE']) {
+for (const variable of [
+  'DOCKER_HOST',
+  'SBOM_FILE',
+  'FERRETDB_IMAGE',
+  'RABBITMQ_IMAGE',
+  'REDIS_IMAGE',
+  'JAEGER_IMAGE',
+  'MAILDEV_IMAGE',
+]) {
   if (!process.env[variable]) throw new Error(`${variable} is unset: run the container suite with scripts/containers.sh test`);
 }
 
