@@ -151,7 +151,7 @@ start_servers() {
   token=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
   echo "$token,admin,admin,system:masters" >"$work/tokens.csv"
   "$apiserver_bin" --etcd-servers "http://127.0.0.1:$etcd_port" --bind-address 127.0.0.1 \
-    --advertise-address 127.0.0.1 --secure-port "$api_port" --cert-dir "$work/certs" \
+    --advertise-address 127.0.0.1 --endpoint-reconciler-type none --secure-port "$api_port" --cert-dir "$work/certs" \
     --token-auth-file "$work/tokens.csv" --authorization-mode RBAC \
     --service-account-key-file "$work/service-account.key" \
     --service-account-signing-key-file "$work/service-account.key" \
@@ -186,6 +186,8 @@ check() {
   done < <(crd_files)
   "$kubectl" wait --for condition=established --timeout 60s crd --all >/dev/null
   "$kubectl" create namespace "$namespace" >/dev/null
+  # No controller manager runs to make it, and a Pod is refused without its service account.
+  "$kubectl" create serviceaccount default -n "$namespace" >/dev/null
   "$kubectl" label namespace "$namespace" >/dev/null \
     pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=latest \
     pod-security.kubernetes.io/warn=restricted pod-security.kubernetes.io/warn-version=latest \
