@@ -29,6 +29,9 @@ const APPS: Record<string, { environment: new () => object; port: string }> = {
   notifications: { environment: NotificationsEnvironment, port: 'HTTP_PORT' },
 };
 const apps = Object.keys(APPS);
+/** The image a service runs when its variable is unset: `${REDIS_IMAGE:-redis:…}` names it last. */
+const imageOf = (name: string): string => /^\$\{[A-Z_]+:-(.+)\}$/.exec(services[name].image)?.[1] ?? services[name].image;
+const DIGEST = /@sha256:[0-9a-f]{64}$/;
 
 describe('docker-compose.yml', () => {
   it('runs the broker, the database, the local inbox, Redis for the rate limits, Jaeger and the six apps', () => {
@@ -52,6 +55,14 @@ describe('docker-compose.yml', () => {
     expect(healthcheck.test[0]).toBe('CMD');
     expect(healthcheck).toMatchObject({ interval: expect.any(String), timeout: expect.any(String), retries: expect.any(Number) });
   });
+
+  it.each(Object.keys(services))(
+    'gives %s a health check whose arguments hold no space, which podman 4 would split at',
+    (name) => {
+      for (const argument of services[name].healthcheck.test)
+        expect([name, argument]).toEqual([name, argument.replace(/\s/g, '')]);
+    },
+  );
 
   it.each(apps)('checks %s by its /health/ready, on the port it listens on', (app) => {
     const [, command, flag, script] = services[app].healthcheck.test;
@@ -226,7 +237,7 @@ describe('docker-compose.yml', () => {
 
     it('runs the MailDev that `npm start` runs from node_modules, checked on that version’s API path', () => {
       const lock = JSON.parse(readFileSync(join(__dirname, 'package-lock.json'), 'utf8'));
-      expect(services.maildev.image).toBe(`maildev/maildev:${lock.packages['node_modules/maildev'].version}`);
+      expect(imageOf('maildev')).toBe(`maildev/maildev:${lock.packages['node_modules/maildev'].version}`);
       expect(services.maildev.healthcheck.test.join(' ')).toContain('http://127.0.0.1:1080/api/healthz');
     });
 
@@ -346,9 +357,28 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs Jaeger from its official image, pinned, its UI on 127.0.0.1 and OTLP inside the stack only', () => {
-    expect(services.jaeger.image).toMatch(/^jaegertracing\/jaeger:\d+\.\d+\.\d+$/);
+    expect(imageOf('jaeger')).toMatch(/^jaegertracing\/jaeger:\d+\.\d+\.\d+@sha256:[0-9a-f]{64}$/);
     expect(services.jaeger.ports).toEqual(['127.0.0.1:16686:16686']);
     expect(services.jaeger.expose).toEqual(['4318']);
+  });
+
+  it('pins every third-party image by its digest, but MailDev’s, whose digest could not be found', () => {
+    const thirdParty = Object.keys(services).filter((name) => !apps.includes(name));
+    const unpinned = thirdParty.filter((name) => !DIGEST.test(imageOf(name)));
+    expect(unpinned).toEqual(['maildev']);
+    // Replaceable by a stand-in (the container suite's), the pinned image otherwise.
+    for (const name of ['rabbitmq', 'redis', 'jaeger', 'maildev']) {
+      expect(services[name].image).toMatch(new RegExp(`^\\$\\{${name.toUpperCase()}_IMAGE:-[^}]+\\}$`));
+    }
+  });
+
+  it.each(apps)('names the image of %s as the chart does, built from the one Dockerfile', (app) => {
+    expect(services[app].image).toBe(`rental-applications-${app}`);
+    expect(services[app].build).toEqual({ context: '.', args: { APP: app } });
+  });
+
+  it('gives the broker a fixed host name, so that its data outlives the container', () => {
+    expect(services.rabbitmq.hostname).toBe('rabbitmq');
   });
 
   it('can run three applications instances, and says how', () => {

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { dirname, join } from 'node:path';
 import { Stack } from '../tools/stack';
+import { examplesOf, MARKER, readWalkthrough, ROOT, runScript, SECTION, SH_BLOCK } from './support/readme-walkthrough';
 
-const ROOT = join(__dirname, '..');
 const API_PAGE = join(ROOT, 'docs', 'integrators', 'api.md');
 /**
  * The pages whose examples run, in the order a reader runs them, in one shell: the README's first
@@ -16,30 +14,6 @@ const EXAMPLE_PAGES = ['README.md', 'docs/integrators/walkthrough.md', 'docs/int
 const MARKDOWN_NAME = /[\w./-]+\.md\b/g;
 /** A Markdown link to a file of the repository: `[text](docs/api.md#part)`. */
 const RELATIVE_LINK = /\]\((?!https?:|#)([^)#\s]+)(?:#[^)]*)?\)/g;
-const SECTION = /<!-- readme-examples: start -->([\s\S]*?)<!-- readme-examples: end -->/g;
-const SH_BLOCK = /^```sh\n([\s\S]*?)^```$/gm;
-/** A comment that opens an example: `# 201 Created: what it does`. */
-const STATED_STATUS = /^# (\d{3}) ([^:]+):/gm;
-const MARKER = '@@readme-example';
-
-/**
- * Wraps curl as a reader's terminal runs it (its answer on stdout, so `x=$(curl ...)` works) and
- * reports each call's exit code, status and answer (the status line and headers that the README's
- * `curl -i` prints, then the body) on stderr. Unset variables and failed commands
- * stop the script, so that a broken example cannot pass unnoticed.
- */
-const PRELUDE = `
-set -euo pipefail
-curl() {
-  local answer code=0
-  answer=$(command curl -w '\\n%{http_code}' "$@") || code=$?
-  local status=\${answer##*$'\\n'} body=\${answer%$'\\n'*}
-  printf '%s\\n' "$body"
-  printf '${MARKER} %s %s %s\\n' "$code" "$status" "$(printf '%s' "$body" | base64 -w0)" >&2
-  return $code
-}
-`;
-
 /** The README and every page of the manual, by path from the root. */
 function markdownPages(): string[] {
   const pages = ['README.md'];
@@ -54,73 +28,6 @@ function markdownPages(): string[] {
   return pages;
 }
 
-const examplesOf = (page: string) =>
-  [...readFileSync(join(ROOT, page), 'utf8').matchAll(SECTION)].flatMap((section) =>
-    [...section[1].matchAll(SH_BLOCK)].map((block) => block[1]),
-  );
-
-interface Walkthrough {
-  /** What the reader is told to export first, by name. */
-  variables: Record<string, string>;
-  /** The examples, in order, as one script. */
-  script: string;
-  /** The status each example states, in order, with its reason phrase. */
-  stated: { status: number; reason: string }[];
-}
-
-function readWalkthrough(): Walkthrough {
-  const [setup, ...examples] = EXAMPLE_PAGES.flatMap(examplesOf);
-  if (!setup) throw new Error('README.md has no readme-examples section');
-  const exported = /^export ((?:\w+=\S+ ?)+)$/m.exec(setup ?? '');
-  if (!exported) throw new Error(`the first block of the section does not export the variables: ${setup}`);
-  const variables = Object.fromEntries(
-    exported[1]
-      .trim()
-      .split(' ')
-      .map((pair) => pair.split('=') as [string, string]),
-  );
-  const script = examples.join('\n');
-  const stated = [...script.matchAll(STATED_STATUS)].map(([, status, reason]) => ({ status: Number(status), reason }));
-  return { variables, script, stated };
-}
-
-interface Call {
-  exitCode: number;
-  status: number;
-  /** The status line and headers as curl printed them, before the body. */
-  head: string;
-  body: string;
-}
-
-/** A raw answer of `curl -i` split into its head and its body; no head without `-i`. */
-function splitAnswer(answer: string): { head: string; body: string } {
-  const end = answer.indexOf('\r\n\r\n');
-  if (!answer.startsWith('HTTP/') || end < 0) return { head: '', body: answer };
-  return { head: answer.slice(0, end), body: answer.slice(end + 4) };
-}
-
-async function runScript(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ exitCode: number | null; calls: Call[]; stderr: string }> {
-  const bash = spawn('bash', ['-c', `${PRELUDE}\n${script}`], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  bash.stdout.resume();
-  bash.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [exitCode] = (await once(bash, 'close')) as [number | null];
-  const calls = stderr
-    .split('\n')
-    .filter((line) => line.startsWith(`${MARKER} `))
-    .map((line) => {
-      const [, code, status, answer = ''] = line.split(' ');
-      return { exitCode: Number(code), status: Number(status), ...splitAnswer(Buffer.from(answer, 'base64').toString('utf8')) };
-    });
-  return { exitCode, calls, stderr };
-}
-
 /**
  * The README's first application and the walks of the manual that go on from it, run as a reader
  * would: their commands in order, in one shell, against a fresh stack that has the README's
@@ -128,7 +35,7 @@ async function runScript(
  * only `$API` pointing elsewhere. Every call must be answered with the status its comment states.
  */
 describe('the examples of the README and the manual', () => {
-  const walkthrough = readWalkthrough();
+  const walkthrough = readWalkthrough(EXAMPLE_PAGES);
   let stack: Stack;
 
   beforeAll(async () => {

@@ -35,10 +35,13 @@ const RUNTIMES: Record<string, { os: string; cpu: string }> = {
 const SYSTEM_NODE = '/usr/bin/node';
 
 describe('the Node versions the project supports', () => {
-  it('are one LTS line, from a release of Node 24 on', () => {
+  it('are one LTS line, from a release of Node 24 on, and take in the exact release the image is built on', () => {
     expect(supported).toBe(SUPPORTED);
     expect(lowest).toMatch(/^24\./);
     expect(satisfies('25.0.0', supported)).toBe(false);
+    const image = /^ARG NODE_IMAGE=node:(\d+\.\d+\.\d+)-bookworm-slim$/m.exec(read('Dockerfile'))?.[1];
+    expect(image).toMatch(/^24\./);
+    expect(satisfies(image ?? '0.0.0', supported)).toBe(true);
   });
 
   it('suit every package npm ci installs, development tools included, from the lowest on', () => {
