@@ -12,8 +12,10 @@ import { eventually } from './support/wait';
 import { jpegOf, pngOf } from '../libs/documents/src/documents.testing';
 import { FieldCipher } from '@app/crypto';
 import { DocumentVault } from '@app/documents';
-import { ApplicantDocuments } from '../apps/applications/src/documents/applicant-documents';
-import { UNRECORDED_UPLOAD_GRACE_MS, UnrecordedUploads } from '../apps/applications/src/documents/unrecorded-uploads';
+import { EventOutbox } from '@app/events';
+import { ClaimStorage } from '@app/persistence';
+import { ApplicantDocumentsRepository } from '../apps/applications/src/store/applicant-documents.repository';
+import { UNRECORDED_UPLOAD_GRACE_MS, UnrecordedUploads } from '../apps/applications/src/use-cases/unrecorded-uploads';
 
 // pdf-parse's own entry point reads a test file when it is the main module; its parser is this one.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -479,7 +481,8 @@ describe('applicants’ documents', () => {
     expect(await chunksOf(old)).toBeGreaterThan(0);
 
     const cipher = new FieldCipher(stack.fieldEncryptionKeys);
-    const sweep = new UnrecordedUploads(new DocumentVault(database.db!, cipher), new ApplicantDocuments(database, cipher));
+    const records = new ApplicantDocumentsRepository(new ClaimStorage(database), database, cipher, new EventOutbox(database));
+    const sweep = new UnrecordedUploads(new DocumentVault(database.db!, cipher), records);
     expect(await sweep.remove()).toBe(1);
     expect(await database.collection('documents.files').countDocuments({ _id: old })).toBe(0);
     expect(await chunksOf(old)).toBe(0);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
+import { ClaimStorage } from '@app/persistence';
 import { AddressBook } from '../apps/notifications/src/addresses/address-book';
 import { KEYS, Stack } from '../tools/stack';
 import { csrfOf } from './support/form-documents';
@@ -302,7 +303,7 @@ describe('the address book on the real database', () => {
   });
 
   async function book(): Promise<AddressBook> {
-    const made = new AddressBook(connection);
+    const made = new AddressBook(connection, new ClaimStorage(connection));
     await made.onModuleInit();
     return made;
   }

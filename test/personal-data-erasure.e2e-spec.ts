@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import { queueName, QUEUES } from '@app/contracts';
 import { formTokenDigest } from '@app/crypto';
-import { DocumentStorage, STORAGE_UNIT_BYTES } from '../apps/applications/src/documents/document-storage';
+import { ClaimStorage } from '@app/persistence';
+import { DocumentStorageRepository, STORAGE_UNIT_BYTES } from '../apps/applications/src/store/document-storage.repository';
 import { RentalApplicationsClient } from '../packages/client';
 import { freePort, KEYS, Stack } from '../tools/stack';
 import { FERRETDB_SCRIPT } from './support/global-setup';
@@ -283,7 +284,7 @@ describe('erasing applicants’ personal data', () => {
     const decisions = (await client.get(`/api/v2/applications/${requested.id}/decisions`)).body;
     // The test reads the files as they are: while FerretDB runs, what it stored is there to find.
     expect(await inFiles(stored.get(requested.id)!)).toEqual(stored.get(requested.id));
-    const storage = new DocumentStorage(database);
+    const storage = new DocumentStorageRepository(new ClaimStorage(database));
     const used = await storage.used(1);
 
     const erased = await client.delete(`/api/v2/applications/${requested.id}/personal_data`);
@@ -532,7 +533,7 @@ describe('erasing applicants’ personal data', () => {
       records.map((record) => new mongoose.mongo.ObjectId(record.file_id)),
     );
     expect(files.get(abandoned.id)).toHaveLength(1);
-    const storage = new DocumentStorage(database);
+    const storage = new DocumentStorageRepository(new ClaimStorage(database));
     const used = await storage.used(1);
 
     // One more instance sweeps as it starts; it says what it erased once the sweep is over.

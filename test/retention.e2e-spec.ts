@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
-import { ApplicantForms, SUBMISSION_RETENTION_MS } from '../apps/applications/src/applications/applicant-forms';
+import { ClaimStorage } from '@app/persistence';
+import { FormSubmissionsRepository, SUBMISSION_RETENTION_MS } from '../apps/applications/src/store/form-submissions.repository';
 import { DeliveryRecord, DeliveryStore } from '../apps/webhooks/src/deliveries/delivery-store';
 
 /**
@@ -29,7 +30,7 @@ describe('lifetimes of what is stored', () => {
   });
 
   describe('webhook deliveries', () => {
-    const store = () => new DeliveryStore(connection);
+    const store = () => new DeliveryStore(connection, new ClaimStorage(connection));
     const deliveries = () => connection.collection<DeliveryRecord>('deliveries');
     const attempts = () => connection.collection<{ _id: string; delivery_key: string }>('delivery_attempts');
 
@@ -99,7 +100,7 @@ describe('lifetimes of what is stored', () => {
 
   describe('form submission nonces', () => {
     it('are removed once older than the retention, and refuse a page sent again until then', async () => {
-      const forms = new ApplicantForms(connection);
+      const forms = new FormSubmissionsRepository(new ClaimStorage(connection));
       const now = Date.now();
       const submissions = connection.collection<{ _id: string; at: Date }>('form_submissions');
       await submissions.insertMany([
@@ -107,9 +108,9 @@ describe('lifetimes of what is stored', () => {
         { _id: 'recent', at: new Date(now - 4 * 60 * 60 * 1000) },
       ]);
 
-      expect(await forms.purgeSubmissions(new Date(now))).toBe(1);
-      expect(await forms.claimSubmission('recent')).toBe(false);
-      expect(await forms.claimSubmission('expired')).toBe(true);
+      expect(await forms.purgeUsed(new Date(now))).toBe(1);
+      expect(await forms.claim('recent')).toBe(false);
+      expect(await forms.claim('expired')).toBe(true);
       expect(await submissions.countDocuments()).toBe(2);
     });
   });

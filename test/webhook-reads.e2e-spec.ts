@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Db, MongoClient } from 'mongodb';
 import mongoose, { Connection } from 'mongoose';
 import { FieldCipher } from '@app/crypto';
+import { ClaimStorage } from '@app/persistence';
 import { WebhooksEnvironment } from '../apps/webhooks/src/config/webhooks.environment';
 import { AttemptRecord, deliveryKey, DeliveryRecord, DeliveryStore } from '../apps/webhooks/src/deliveries/delivery-store';
 import { NoFreeSlot, SubscriptionRecord, SubscriptionStore } from '../apps/webhooks/src/subscriptions/subscription-store';
@@ -50,7 +51,7 @@ describe('the webhooks stores on the real database', () => {
   });
 
   async function deliveryStore(): Promise<DeliveryStore> {
-    const store = new DeliveryStore(connection);
+    const store = new DeliveryStore(connection, new ClaimStorage(connection));
     await store.onModuleInit();
     return store;
   }
