@@ -89,6 +89,29 @@ describe('applicants’ form links', () => {
     expect(await backendWork()).toEqual(afterReal);
   });
 
+  it('refuses a POST its prelude refuses (CSRF, honeypot) before asking any service, and saves a page with three calls', async () => {
+    const page = await (await fetch(formUrl)).text();
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)![1];
+    const contact = { first_name: 'Lina', last_name: 'Lane', email: 'lina@example.com' };
+    const post = (fields: Record<string, string>) =>
+      fetch(formUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const before = await backendWork();
+    expect((await post({ ...contact, csrf_token: 'forged' })).status).toBe(403);
+    expect((await post({ ...contact, csrf_token: csrf, website: 'http://spam.example' })).status).toBe(400);
+    expect(await backendWork()).toEqual(before);
+
+    // The same page taken: the applicant with its property and preset, then the save itself.
+    expect((await post({ ...contact, csrf_token: csrf })).status).toBe(303);
+    const saved = await backendWork();
+    expect(saved.sent).toBe(before.sent + 3);
+    expect(saved.handled).toBe(before.handled + 2);
+  });
+
   it('says that a link issued longer ago than FORM_LINK_LIFETIME_DAYS (30) has expired, without asking any service', async () => {
     const issued = new Date(Date.now() - 31 * DAY_MS);
     const before = await backendWork();

@@ -581,8 +581,14 @@ describe('the online application form', () => {
 
       const { status, csrf: none } = await formPage(closed.application_url);
       expect([status, none]).toEqual([403, '']);
+      // A page of its own, with a CSRF token good for its address: the refusal is the property's, not the token's.
+      const reopened = await client.patch(`/api/v2/properties/${closed.id}`, { property: { invitation_only: false } });
+      expect(reopened.status).toBe(200);
+      const { csrf: open } = await formPage(closed.application_url);
+      const reclosed = await client.patch(`/api/v2/properties/${closed.id}`, { property: { invitation_only: true } });
+      expect(reclosed.status).toBe(200);
       const token = `${'A'.repeat(43)}`;
-      const refused = await post(closed.application_url, { ...contact, invitation: token, csrf_token: csrf });
+      const refused = await post(closed.application_url, { ...contact, invitation: token, csrf_token: open });
       expect(refused.status).toBe(403);
       const html = await refused.text();
       expect(html).toContain('This property accepts applications by invitation only.');

@@ -10,6 +10,7 @@ import { PropertiesEnvironment } from './config/properties.environment';
 import { FloorPlansMessageController } from './floor-plans/floor-plans.message.controller';
 import { FloorPlansService } from './floor-plans/floor-plans.service';
 import { FormPresetList } from './form-presets/form-preset-list';
+import { FormPagesMessageController } from './form-pages/form-pages.message.controller';
 import { FormPresetsMessageController } from './form-presets/form-presets.message.controller';
 import { FormPresetsRepository } from './form-presets/form-presets.repository';
 import { FormPresetsService } from './form-presets/form-presets.service';
@@ -35,6 +36,7 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
     FloorPlansMessageController,
     InvitationsMessageController,
     FormPresetsMessageController,
+    FormPagesMessageController,
   ],
   providers: [
     PropertiesRepository,

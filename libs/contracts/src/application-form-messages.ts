@@ -1,14 +1,19 @@
 import { FormConsent } from './dto/consent.dto';
 import { FormContactInput, FormDetailsInput } from './dto/application-form.dto';
-import { FormSectionKind } from './form-presets';
+import { FormPreset, FormSectionKind } from './form-presets';
 import { AddedApplicantType, FormStatus } from './dto/applicant.dto';
 import { ApplicantType } from './dto/application.dto';
 import { PropertyRepresentation } from './dto/property.dto';
 import { FormSealedApplicantFields } from './messages';
 
-/** PROPERTIES.FORM_GET: a property by id, whoever owns it. */
+/**
+ * PROPERTIES.FORM_GET: a property by id, whoever owns it. With `form_preset` (the version an
+ * application is filled with, or null for the property's current preset) the answer carries that
+ * preset too, so that a form page asks the properties service once.
+ */
 export interface FormPropertyMessage {
   id: number;
+  form_preset?: FormPresetVersionRef | null;
 }
 
 /**
@@ -18,6 +23,12 @@ export interface FormPropertyMessage {
 export interface FormProperty {
   client_id: number;
   property: PropertyRepresentation;
+  /**
+   * Present when the message named `form_preset`: that preset as the property's client sees it,
+   * or null when it names none the client has (the form then uses the shipped preset of that id).
+   * A properties service of the previous release leaves it out; the form then asks for the preset.
+   */
+  preset?: FormPreset | null;
 }
 
 /**

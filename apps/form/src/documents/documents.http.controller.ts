@@ -39,9 +39,7 @@ export class DocumentsHttpController {
 
   @Get('applicants/:token/documents')
   async show(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () =>
-      this.page(reply, iframe, token, await this.flow.openStep(token, 'documents', iframe, 'GET'), {}),
-    );
+    return this.page(reply, iframe, token, await this.flow.openStep(token, 'documents', iframe, 'GET'), {});
   }
 
   @Post('applicants/:token/documents')
@@ -51,59 +49,59 @@ export class DocumentsHttpController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const opened = await this.flow.openStep(token, 'documents', iframe, 'POST');
-      await this.flow.countUpload(request);
-      const { fields, file } = await readUpload(request);
-      const body = await this.flow.submitted(request, `/applicants/${token}/documents`, fields);
-      const { preset } = opened;
-      const problems: FieldProblem[] = [];
-      if (!preset.documents.some((asked) => asked.kind === body.kind)) {
-        problems.push({ field: 'kind', message: 'must be one of the documents listed' });
-      }
-      if (!file) problems.push({ field: 'file', message: 'must be chosen' });
-      const { documents } = await this.backends.applications<DocumentListResponse>(DOCUMENTS.FORM_LIST, opened.link);
-      if (documents.length >= MAX_DOCUMENTS_PER_APPLICANT) {
-        problems.push({
-          field: 'file',
-          message: `cannot be added: an applicant uploads at most ${MAX_DOCUMENTS_PER_APPLICANT} documents`,
-        });
-      }
-      if (problems.length > 0 || !file) {
-        file?.file.resume();
-        return this.page(reply, iframe, token, opened, body, problems, 422);
-      }
-      const owner = { clientId: opened.applicant.client_id, applicantId: opened.applicant.applicant_id };
-      const stored = await this.vault.store(file.file, owner).catch((error: unknown) => {
-        if (error instanceof DocumentRefusal) return error;
-        if (request.raw.readableAborted || request.raw.destroyed) throw CUT_OFF;
-        throw error;
+    // The prelude first, as for every form POST (form-prelude.ts): a multipart body's fields come
+    // before its file, so they are read, and the file left waiting, before any service is asked.
+    await this.flow.countUpload(request);
+    const { fields, file } = await readUpload(request);
+    const body = await this.flow.submitted(request, `/applicants/${token}/documents`, fields).catch(discarding(file));
+    const opened = await this.flow.openStep(token, 'documents', iframe, 'POST').catch(discarding(file));
+    const { preset } = opened;
+    const problems: FieldProblem[] = [];
+    if (!preset.documents.some((asked) => asked.kind === body.kind)) {
+      problems.push({ field: 'kind', message: 'must be one of the documents listed' });
+    }
+    if (!file) problems.push({ field: 'file', message: 'must be chosen' });
+    const { documents } = await this.backends.applications<DocumentListResponse>(DOCUMENTS.FORM_LIST, opened.link);
+    if (documents.length >= MAX_DOCUMENTS_PER_APPLICANT) {
+      problems.push({
+        field: 'file',
+        message: `cannot be added: an applicant uploads at most ${MAX_DOCUMENTS_PER_APPLICANT} documents`,
       });
-      if (stored instanceof DocumentRefusal) {
-        countDocument('refused', stored.code);
-        return this.page(reply, iframe, token, opened, body, [{ field: 'file', message: stored.message }], 422);
-      }
-      const message: AddDocumentMessage = {
-        ...opened.link,
-        document: {
-          file_id: stored.file_id,
-          kind: body.kind as FormDocumentKind,
-          file_name: file.filename,
-          content_type: stored.content_type,
-          size: stored.size,
-          sha256: stored.sha256,
-        },
-        submission: body.nonce,
-      };
-      await this.backends.applications(DOCUMENTS.ADD, message).catch(async (error: unknown) => {
-        // Refused, the file goes; not answered in time, it may have been kept, and stays.
-        if (!(error instanceof ServiceError && error.code === ErrorCode.SERVICE_UNAVAILABLE))
-          await this.vault.remove(stored.file_id);
-        throw error;
-      });
-      countDocument('stored');
-      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'documents', iframe), iframe);
+    }
+    if (problems.length > 0 || !file) {
+      file?.file.resume();
+      return this.page(reply, iframe, token, opened, body, problems, 422);
+    }
+    const owner = { clientId: opened.applicant.client_id, applicantId: opened.applicant.applicant_id };
+    const stored = await this.vault.store(file.file, owner).catch((error: unknown) => {
+      if (error instanceof DocumentRefusal) return error;
+      if (request.raw.readableAborted || request.raw.destroyed) throw CUT_OFF;
+      throw error;
     });
+    if (stored instanceof DocumentRefusal) {
+      countDocument('refused', stored.code);
+      return this.page(reply, iframe, token, opened, body, [{ field: 'file', message: stored.message }], 422);
+    }
+    const message: AddDocumentMessage = {
+      ...opened.link,
+      document: {
+        file_id: stored.file_id,
+        kind: body.kind as FormDocumentKind,
+        file_name: file.filename,
+        content_type: stored.content_type,
+        size: stored.size,
+        sha256: stored.sha256,
+      },
+      submission: body.nonce,
+    };
+    await this.backends.applications(DOCUMENTS.ADD, message).catch(async (error: unknown) => {
+      // Refused, the file goes; not answered in time, it may have been kept, and stays.
+      if (!(error instanceof ServiceError && error.code === ErrorCode.SERVICE_UNAVAILABLE))
+        await this.vault.remove(stored.file_id);
+      throw error;
+    });
+    countDocument('stored');
+    return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'documents', iframe), iframe);
   }
 
   private async page(
@@ -165,4 +163,12 @@ async function readUpload(
 function sizeText(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Rethrows a refusal once the file the refused upload was sending is drained, not held open. */
+function discarding(file: { file: NodeJS.ReadableStream } | null | undefined): (error: unknown) => never {
+  return (error: unknown) => {
+    file?.file.resume();
+    throw error;
+  };
 }

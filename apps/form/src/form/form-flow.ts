@@ -7,7 +7,10 @@ import {
   FORM_SUBMISSION_FIELD,
   FormApplicant,
   FormPreset,
+  formPreset,
+  FormPresetVersionRef,
   FormProperty,
+  FormPropertyMessage,
   FormSection,
   FormTokenMessage,
   parseRequest,
@@ -93,36 +96,34 @@ export class FormFlow {
     this.uploadsPerHour = env.FORM_UPLOADS_PER_HOUR;
   }
 
-  /** Runs a page's work; a refusal or a service's answer that stops the form becomes its page. */
-  async answer(reply: FastifyReply, iframe: boolean, work: () => Promise<FastifyReply>): Promise<FastifyReply> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof Redirect) return this.pages.redirect(reply, error.location, iframe);
-      const refusal = error instanceof Refusal ? error : refusalFor(error);
-      if (refusal.retryAfter) reply.header('retry-after', String(refusal.retryAfter));
-      return this.pages.send(reply, refusal.status, 'message', { title: refusal.title, message: refusal.message, iframe });
-    }
-  }
-
-  /** The applicant a form link names, and its property, which must still exist. */
-  async openApplicant(
-    token: string,
-  ): Promise<{ applicant: FormApplicant; property: PropertyRepresentation; link: FormTokenMessage }> {
+  /**
+   * The applicant a form link names, its property, which must still exist, and the preset its
+   * application is filled with: one message to each service (two on the first visit, which
+   * records the preset).
+   */
+  async openApplicant(token: string): Promise<OpenApplicant> {
     const opened = this.links.open(token);
     if (opened.kind === 'expired') throw expiredLink(opened.expiredAt);
     if (opened.kind !== 'valid') throw NOT_FOUND;
     const { link } = opened;
     const applicant = await this.backends.applications<FormApplicant | null>(APPLICATION_FORMS.FIND, link);
     if (!applicant) throw NOT_FOUND;
-    const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, { id: applicant.property_id });
+    const asked: FormPropertyMessage = { id: applicant.property_id, form_preset: applicant.form_preset ?? null };
+    const found = await this.backends.properties<FormProperty | null>(PROPERTIES.FORM_GET, asked);
     if (!found || found.client_id !== applicant.client_id) throw NOT_FOUND;
-    if (applicant.form_preset) return { applicant, property: found.property, link };
+    const { property } = found;
+    const preset = await this.presetOf(found, applicant.form_preset);
+    if (applicant.form_preset) return { applicant, property, link, preset };
     // The first visit (an application created through the API): its preset is the current one, from now on.
-    const preset = await this.presets.find(found.property);
     const message: RecordFormPresetMessage = { ...link, form_preset: { id: preset.id, version: preset.version } };
     const recorded = await this.backends.applications<FormApplicant>(APPLICATION_FORMS.RECORD_PRESET, message);
-    return { applicant: recorded, property: found.property, link };
+    return { applicant: recorded, property, link, preset };
+  }
+
+  /** The preset the properties service answered with; asked for apart when it did not (a previous release). */
+  private presetOf(found: FormProperty, filled: FormPresetVersionRef | null): Promise<FormPreset> {
+    if (found.preset === undefined) return this.presets.find(found.property, filled);
+    return Promise.resolve(found.preset ?? formPreset(filled?.id ?? found.property.form_preset_id));
   }
 
   /**
@@ -196,11 +197,6 @@ export class FormFlow {
     return problems.length > 0 ? problems : input;
   }
 
-  /** The steps `applicant` is asked, under the preset version its application was started with. */
-  async steps(property: PropertyRepresentation, applicant: FormApplicant): Promise<Step[]> {
-    return formSteps(await this.presets.find(property, applicant.form_preset), applicant.type);
-  }
-
   /**
    * The applicant, property, preset and steps of a step after the contact details. An applicant
    * that is not asked this step, or has steps to save before the signature, is sent where it
@@ -214,7 +210,7 @@ export class FormFlow {
       throw new Redirect(this.stepUrl(token, 'done', iframe));
     }
     if (status === 'not_started') throw new Redirect(this.stepUrl(token, 'contact', iframe));
-    const preset = await this.presets.find(opened.property, opened.applicant.form_preset);
+    const { preset } = opened;
     const steps = formSteps(preset, opened.applicant.type);
     if (!steps.includes(step)) {
       if (isSectionStep(step)) throw NOT_FOUND;
@@ -224,7 +220,7 @@ export class FormFlow {
       const resume = resumeStep(steps, await this.savedSteps(opened.applicant, opened.link, preset), true);
       if (resume !== 'review') throw new Redirect(this.stepUrl(token, resume, iframe));
     }
-    return { ...opened, preset, steps };
+    return { ...opened, steps };
   }
 
   /**
@@ -276,12 +272,16 @@ export interface StepPage {
   status?: number;
 }
 
-/** A step after the contact details, opened: whom, where, under which preset, and the applicant's steps. */
-export interface OpenStep {
+/** A form link opened: whom, where, and under which preset. */
+export interface OpenApplicant {
   applicant: FormApplicant;
   property: PropertyRepresentation;
   link: FormTokenMessage;
   preset: FormPreset;
+}
+
+/** A step after the contact details, opened: its applicant, and the steps that applicant is asked. */
+export interface OpenStep extends OpenApplicant {
   steps: Step[];
 }
 
@@ -290,8 +290,9 @@ export function sectionOf(preset: FormPreset, kind: SectionStep): FormSection {
   return preset.sections.find((section) => section.kind === kind) ?? { kind };
 }
 
-/** The page for what a service answered instead of a result. */
-function refusalFor(error: unknown): Refusal {
+/** The refusal a page shows for `error` (a service's answer that stops the form), or null for a failure. */
+export function refusalOf(error: unknown): Refusal | null {
+  if (error instanceof Refusal) return error;
   if (error instanceof ServiceError) {
     if (error.details?.some((problem) => problem.field === FORM_SUBMISSION_FIELD)) {
       return new Refusal(409, 'Already sent', 'This page was already sent. Open your form link again to continue.');
@@ -309,7 +310,7 @@ function refusalFor(error: unknown): Refusal {
         return new Refusal(503, 'Please try again', 'The application form is busy right now. Try again in a moment.', 5);
     }
   }
-  throw error;
+  return null;
 }
 
 /** The fields of a POSTed form (none for any other body). */

@@ -1,11 +1,12 @@
-import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, Logger, Param, Query, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
 import {
   APPLICATION_FORMS,
   FieldProblem,
   FormApplicant,
   FormContactInput,
   FormDetailsInput,
+  FormPreset,
   FormProperty,
   INVITATIONS,
   InvitationTokenMessage,
@@ -19,7 +20,8 @@ import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
 import { FormBody } from '../questions/question-kinds';
 import { formSteps, nextStep, resumeStep } from '../sections/steps';
-import { ALREADY_COMPLETE, FormFlow, Iframe, optional, Refusal, withIframe } from './form-flow';
+import { ALREADY_COMPLETE, FormFlow, Iframe, optional, Refusal, withIframe, withoutSecrets } from './form-flow';
+import { FormPost, Submitted, SubmittedForm } from './form-prelude';
 import { FormPresetSource } from './preset-source';
 
 /**
@@ -45,8 +47,8 @@ interface Invitation {
  * The online application form: step 1 at a property's application_url creates the application;
  * every later page lives under the applicant's own form_url (`/applicants/<token>`), whose
  * unguessable token is what lets the applicant continue. Every POST carries a CSRF token, is
- * counted against its address's rate limit and is refused when the honeypot is filled in
- * (FormFlow). Here: the contact details, the unit, the confirmation; the sections, the review
+ * counted against its address's rate limit and is refused when the honeypot is filled in,
+ * before anything else is asked (`FormPost`, form-prelude.ts). Here: the contact details, the unit, the confirmation; the sections, the review
  * and the signature are StepsHttpController's.
  */
 @Controller()
@@ -66,148 +68,131 @@ export class FormHttpController {
     @Iframe() iframe: boolean,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const { property, invitation } = await this.openProperty(id, invitationToken);
-      const action = `/properties/${property.id}/apply`;
-      const values: FormBody = invitation ? { email: invitation.email, invitation: invitation.token } : {};
-      return this.contactPage(reply, iframe, property, action, values);
-    });
+    const { property, invitation } = await this.openProperty(id, invitationToken);
+    const action = `/properties/${property.id}/apply`;
+    const values: FormBody = invitation ? { email: invitation.email, invitation: invitation.token } : {};
+    return this.contactPage(reply, iframe, { property, preset: await this.presets.find(property) }, action, values);
   }
 
-  @Post('properties/:id/apply')
+  @FormPost('properties/:id/apply')
   async start(
     @Param('id') id: string,
     @Iframe() iframe: boolean,
-    @Req() request: FastifyRequest,
+    @Submitted() body: SubmittedForm,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const body = formBody(request);
-      const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
-      const action = `/properties/${property.id}/apply`;
-      const { nonce } = await this.flow.submitted(request, action);
-      const contact = this.flow.plainText(this.flow.validate(FormContactInput, contactFields(body)), ['first_name', 'last_name']);
-      if (!(contact instanceof FormContactInput)) {
-        return this.contactPage(reply, iframe, property, action, body, contact, 422);
-      }
-      // The preset's current version when step 1 creates the application is the one it is filled with.
-      const preset = await this.presets.find(property);
-      if (invitation) await this.useInvitation(property.id, invitation.token, nonce);
-      const started = await this.backends
-        .applications<FormApplicant>(APPLICATION_FORMS.START, {
-          client_id: clientId,
-          property_id: property.id,
-          request: contact,
-          submission: nonce,
-          form_preset: { id: preset.id, version: preset.version },
-        } satisfies StartFormMessage)
-        .catch(async (error: unknown) => {
-          if (invitation) await this.releaseInvitation(property.id, invitation.token, nonce);
-          throw error;
-        });
-      return this.flow.pages.redirect(reply, this.flow.stepUrl(started.token!, 'details', iframe), iframe);
-    });
+    const { nonce } = body;
+    const { client_id: clientId, property, invitation } = await this.openProperty(id, body.invitation);
+    const action = `/properties/${property.id}/apply`;
+    // The preset's current version when step 1 creates the application is the one it is filled with.
+    const preset = await this.presets.find(property);
+    const contact = this.flow.plainText(this.flow.validate(FormContactInput, contactFields(body)), ['first_name', 'last_name']);
+    if (!(contact instanceof FormContactInput)) {
+      return this.contactPage(reply, iframe, { property, preset }, action, withoutSecrets(body), contact, 422);
+    }
+    if (invitation) await this.useInvitation(property.id, invitation.token, nonce);
+    const started = await this.backends
+      .applications<FormApplicant>(APPLICATION_FORMS.START, {
+        client_id: clientId,
+        property_id: property.id,
+        request: contact,
+        submission: nonce,
+        form_preset: { id: preset.id, version: preset.version },
+      } satisfies StartFormMessage)
+      .catch(async (error: unknown) => {
+        if (invitation) await this.releaseInvitation(property.id, invitation.token, nonce);
+        throw error;
+      });
+    return this.flow.pages.redirect(reply, this.flow.stepUrl(started.token!, 'details', iframe), iframe);
   }
 
   /** The applicant's form_url: where it left off (the contact details for one that never started). */
   @Get('applicants/:token')
   async resume(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const { applicant, property, link } = await this.flow.openApplicant(token);
-      if (applicant.form_status === 'completed')
-        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
-      if (applicant.form_status === 'started') {
-        const preset = await this.presets.find(property, applicant.form_preset);
-        const step = resumeStep(formSteps(preset, applicant.type), await this.flow.savedSteps(applicant, link, preset), true);
-        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, step, iframe), iframe);
-      }
-      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant);
-    });
+    const opened = await this.flow.openApplicant(token);
+    const { applicant, link, preset } = opened;
+    if (applicant.form_status === 'completed')
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
+    if (applicant.form_status === 'started') {
+      const step = resumeStep(formSteps(preset, applicant.type), await this.flow.savedSteps(applicant, link, preset), true);
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, step, iframe), iframe);
+    }
+    return this.contactPage(reply, iframe, opened, `/applicants/${token}`, contactValues(applicant), [], 200, applicant);
   }
 
   /** The contact details again, to change them (the form_url itself resumes). */
   @Get('applicants/:token/contact')
   async contact(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.flow.openApplicant(token);
-      if (applicant.form_status === 'completed')
-        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
-      return this.contactPage(reply, iframe, property, `/applicants/${token}`, contactValues(applicant), [], 200, applicant);
-    });
+    const opened = await this.flow.openApplicant(token);
+    const { applicant } = opened;
+    if (applicant.form_status === 'completed')
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
+    return this.contactPage(reply, iframe, opened, `/applicants/${token}`, contactValues(applicant), [], 200, applicant);
   }
 
-  @Post('applicants/:token')
+  @FormPost('applicants/:token')
   async saveContact(
     @Param('token') token: string,
     @Iframe() iframe: boolean,
-    @Req() request: FastifyRequest,
+    @Submitted() body: SubmittedForm,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const action = `/applicants/${token}`;
-      const { applicant, property, link } = await this.flow.openApplicant(token);
-      if (applicant.form_status === 'completed') throw ALREADY_COMPLETE;
-      const body = await this.flow.submitted(request, action);
-      const contact = this.flow.plainText(this.flow.validate(FormContactInput, contactFields(body)), ['first_name', 'last_name']);
-      if (!(contact instanceof FormContactInput)) {
-        return this.contactPage(reply, iframe, property, action, body, contact, 422, applicant);
-      }
-      await this.backends.applications(APPLICATION_FORMS.SAVE_CONTACT, {
-        ...link,
-        request: contact,
-        submission: body.nonce,
-      });
-      const steps = await this.flow.steps(property, applicant);
-      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(steps, 'contact'), iframe), iframe);
+    const action = `/applicants/${token}`;
+    const opened = await this.flow.openApplicant(token);
+    const { applicant, link, preset } = opened;
+    if (applicant.form_status === 'completed') throw ALREADY_COMPLETE;
+    const contact = this.flow.plainText(this.flow.validate(FormContactInput, contactFields(body)), ['first_name', 'last_name']);
+    if (!(contact instanceof FormContactInput)) {
+      return this.contactPage(reply, iframe, opened, action, withoutSecrets(body), contact, 422, applicant);
+    }
+    await this.backends.applications(APPLICATION_FORMS.SAVE_CONTACT, {
+      ...link,
+      request: contact,
+      submission: body.nonce,
     });
+    const steps = formSteps(preset, applicant.type);
+    return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(steps, 'contact'), iframe), iframe);
   }
 
   @Get('applicants/:token/details')
   async details(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const opened = await this.flow.openStep(token, 'details', iframe, 'GET');
-      return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: detailsValues(opened.applicant) });
-    });
+    const opened = await this.flow.openStep(token, 'details', iframe, 'GET');
+    return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: detailsValues(opened.applicant) });
   }
 
-  @Post('applicants/:token/details')
+  @FormPost('applicants/:token/details')
   async saveDetails(
     @Param('token') token: string,
     @Iframe() iframe: boolean,
-    @Req() request: FastifyRequest,
+    @Submitted() body: SubmittedForm,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const opened = await this.flow.openStep(token, 'details', iframe, 'POST');
-      const { property, link } = opened;
-      const body = await this.flow.submitted(request, `/applicants/${token}/details`);
-      const details = this.flow.validate(FormDetailsInput, detailsFields(body, property));
-      const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
-      if (problems.length > 0 || !(details instanceof FormDetailsInput)) {
-        return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: body, problems, status: 422 });
-      }
-      await this.backends.applications(APPLICATION_FORMS.SAVE_DETAILS, {
-        ...link,
-        request: details,
-        submission: body.nonce,
-      });
-      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, 'details'), iframe), iframe);
+    const opened = await this.flow.openStep(token, 'details', iframe, 'POST');
+    const { property, link } = opened;
+    const details = this.flow.validate(FormDetailsInput, detailsFields(body, property));
+    const problems = details instanceof FormDetailsInput ? kindProblems(details, property) : details;
+    if (problems.length > 0 || !(details instanceof FormDetailsInput)) {
+      return this.flow.stepPage(reply, iframe, { ...DETAILS_PAGE, opened, token, values: body, problems, status: 422 });
+    }
+    await this.backends.applications(APPLICATION_FORMS.SAVE_DETAILS, {
+      ...link,
+      request: details,
+      submission: body.nonce,
     });
+    return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, 'details'), iframe), iframe);
   }
 
   @Get('applicants/:token/done')
   async done(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.flow.openApplicant(token);
-      if (applicant.form_status !== 'completed')
-        return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'contact', iframe), iframe);
-      return this.flow.pages.send(reply, 200, 'done', {
-        title: 'Application complete',
-        iframe,
-        property,
-        added: applicant.added,
-        withdrawUrl: withIframe(`/applicants/${token}/withdraw`, iframe),
-      });
+    const { applicant, property } = await this.flow.openApplicant(token);
+    if (applicant.form_status !== 'completed')
+      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'contact', iframe), iframe);
+    return this.flow.pages.send(reply, 200, 'done', {
+      title: 'Application complete',
+      iframe,
+      property,
+      added: applicant.added,
+      withdrawUrl: withIframe(`/applicants/${token}/withdraw`, iframe),
     });
   }
 
@@ -217,26 +202,21 @@ export class FormHttpController {
    */
   @Get('applicants/:token/withdraw')
   async withdrawal(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const { applicant, property } = await this.flow.openApplicant(token);
-      return this.withdrawalPage(reply, iframe, token, property, applicant.withdrawn === true);
-    });
+    const { applicant, property } = await this.flow.openApplicant(token);
+    return this.withdrawalPage(reply, iframe, token, property, applicant.withdrawn === true);
   }
 
-  @Post('applicants/:token/withdraw')
+  @FormPost('applicants/:token/withdraw')
   async withdraw(
     @Param('token') token: string,
     @Iframe() iframe: boolean,
-    @Req() request: FastifyRequest,
+    @Submitted() body: SubmittedForm,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const action = `/applicants/${token}/withdraw`;
-      const { link } = await this.flow.openApplicant(token);
-      const body = await this.flow.submitted(request, action);
-      await this.backends.applications<FormApplicant>(APPLICATION_FORMS.WITHDRAW, { ...link, submission: body.nonce });
-      return this.flow.pages.redirect(reply, withIframe(action, iframe), iframe);
-    });
+    const action = `/applicants/${token}/withdraw`;
+    const { link } = await this.flow.openApplicant(token);
+    await this.backends.applications<FormApplicant>(APPLICATION_FORMS.WITHDRAW, { ...link, submission: body.nonce });
+    return this.flow.pages.redirect(reply, withIframe(action, iframe), iframe);
   }
 
   private withdrawalPage(
@@ -302,17 +282,16 @@ export class FormHttpController {
     });
   }
 
-  private async contactPage(
+  private contactPage(
     reply: FastifyReply,
     iframe: boolean,
-    property: PropertyRepresentation,
+    { property, preset }: { property: PropertyRepresentation; preset: FormPreset },
     action: string,
     values: FormBody,
     problems: FieldProblem[] = [],
     status = 200,
     applicant: FormApplicant | null = null,
-  ): Promise<FastifyReply> {
-    const preset = await this.presets.find(property, applicant?.form_preset ?? null);
+  ): FastifyReply {
     const steps = formSteps(preset, applicant?.type ?? 'primary');
     return this.flow.pages.send(reply, status, 'contact', {
       title: 'Your contact details',
@@ -331,11 +310,6 @@ export class FormHttpController {
 }
 
 const DETAILS_PAGE = { step: 'details', template: 'details', title: 'The home you want' } as const;
-
-/** The fields of a POSTed form (none for any other body). */
-function formBody(request: FastifyRequest): FormBody {
-  return (typeof request.body === 'object' && request.body !== null ? request.body : {}) as FormBody;
-}
 
 /**
  * An invitation_only property without a valid invitation: its invitation_only_message, as the

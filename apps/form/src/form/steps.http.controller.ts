@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
@@ -19,6 +19,7 @@ import { requiredDocumentProblems } from '../documents/missing-documents';
 import { SectionContext } from '../sections/section';
 import { isSectionStep, nextStep, previousStep, SECTIONS, SectionStep } from '../sections/steps';
 import { formConsent } from './consent';
+import { FormPost, Submitted, SubmittedForm } from './form-prelude';
 import { FormFlow, Iframe, NOT_FOUND, optional, sectionOf, StepPage, withoutSecrets } from './form-flow';
 
 const FINISH_PAGE = { step: 'finish', template: 'finish', title: 'Consent and signature' } as const;
@@ -38,69 +39,63 @@ export class StepsHttpController {
   /** "Check your answers": every step saved, each with a link to change it, before the signature. */
   @Get('applicants/:token/review')
   async review(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const opened = await this.flow.openStep(token, 'review', iframe, 'GET');
-      const { applicant, property, steps, preset } = opened;
-      const sections = steps.filter(isSectionStep).map((kind) => {
-        const context: SectionContext = { preset, section: sectionOf(preset, kind), applicant };
-        const saved = kind === 'questions' ? applicant.form_answers : applicant.form_sections[kind];
-        return {
-          kind,
-          page: SECTIONS[kind].page(SECTIONS[kind].values(saved), context),
-          change: this.flow.stepUrl(token, kind, iframe),
-        };
-      });
-      return this.flow.pages.send(reply, 200, 'review', {
-        ...this.flow.frame('Check your answers', iframe, opened, 'review', []),
-        property,
-        applicant,
-        sections,
-        change: { contact: this.flow.stepUrl(token, 'contact', iframe), details: this.flow.stepUrl(token, 'details', iframe) },
-        next: this.flow.stepUrl(token, 'finish', iframe),
-        back: this.flow.stepUrl(token, previousStep(steps, 'review'), iframe),
-      });
+    const opened = await this.flow.openStep(token, 'review', iframe, 'GET');
+    const { applicant, property, steps, preset } = opened;
+    const sections = steps.filter(isSectionStep).map((kind) => {
+      const context: SectionContext = { preset, section: sectionOf(preset, kind), applicant };
+      const saved = kind === 'questions' ? applicant.form_answers : applicant.form_sections[kind];
+      return {
+        kind,
+        page: SECTIONS[kind].page(SECTIONS[kind].values(saved), context),
+        change: this.flow.stepUrl(token, kind, iframe),
+      };
+    });
+    return this.flow.pages.send(reply, 200, 'review', {
+      ...this.flow.frame('Check your answers', iframe, opened, 'review', []),
+      property,
+      applicant,
+      sections,
+      change: { contact: this.flow.stepUrl(token, 'contact', iframe), details: this.flow.stepUrl(token, 'details', iframe) },
+      next: this.flow.stepUrl(token, 'finish', iframe),
+      back: this.flow.stepUrl(token, previousStep(steps, 'review'), iframe),
     });
   }
 
   @Get('applicants/:token/finish')
   async finish(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const opened = await this.flow.openStep(token, 'finish', iframe, 'GET');
-      return this.flow.stepPage(reply, iframe, { ...FINISH_PAGE, opened, token, values: {} });
-    });
+    const opened = await this.flow.openStep(token, 'finish', iframe, 'GET');
+    return this.flow.stepPage(reply, iframe, { ...FINISH_PAGE, opened, token, values: {} });
   }
 
-  @Post('applicants/:token/finish')
+  @FormPost('applicants/:token/finish')
   async complete(
     @Param('token') token: string,
     @Iframe() iframe: boolean,
+    @Submitted() body: SubmittedForm,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      const opened = await this.flow.openStep(token, 'finish', iframe, 'POST');
-      const body = await this.flow.submitted(request, `/applicants/${token}/finish`);
-      const problems: FieldProblem[] = [];
-      if (body.consent !== 'yes') problems.push({ field: 'consent', message: 'must be given to apply' });
-      const completion = this.flow.validate(FormCompletionInput, optional({ signature: body.signature }));
-      if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
-      // Checked again here: a document may have been removed since the review let the applicant on.
-      problems.push(...(await requiredDocumentProblems(this.backends, opened.preset, opened.link)));
-      if (problems.length > 0 || !(completion instanceof FormCompletionInput)) {
-        return this.flow.stepPage(reply, iframe, {
-          ...FINISH_PAGE,
-          opened,
-          token,
-          values: withoutSecrets(body),
-          problems,
-          status: 422,
-        });
-      }
-      const completed = await this.sendCompletion(opened.link, completion, body.nonce, formConsent(opened.preset, request));
-      // As the URL parser writes it: one stored before redirect_url was normalized may hold characters a header cannot.
-      if (completed.redirect_url) return this.flow.pages.redirect(reply, new URL(completed.redirect_url).href, iframe);
-      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
-    });
+    const opened = await this.flow.openStep(token, 'finish', iframe, 'POST');
+    const problems: FieldProblem[] = [];
+    if (body.consent !== 'yes') problems.push({ field: 'consent', message: 'must be given to apply' });
+    const completion = this.flow.validate(FormCompletionInput, optional({ signature: body.signature }));
+    if (!(completion instanceof FormCompletionInput)) problems.push(...completion);
+    // Checked again here: a document may have been removed since the review let the applicant on.
+    problems.push(...(await requiredDocumentProblems(this.backends, opened.preset, opened.link)));
+    if (problems.length > 0 || !(completion instanceof FormCompletionInput)) {
+      return this.flow.stepPage(reply, iframe, {
+        ...FINISH_PAGE,
+        opened,
+        token,
+        values: withoutSecrets(body),
+        problems,
+        status: 422,
+      });
+    }
+    const completed = await this.sendCompletion(opened.link, completion, body.nonce, formConsent(opened.preset, request));
+    // As the URL parser writes it: one stored before redirect_url was normalized may hold characters a header cannot.
+    if (completed.redirect_url) return this.flow.pages.redirect(reply, new URL(completed.redirect_url).href, iframe);
+    return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'done', iframe), iframe);
   }
 
   /** A section step of the preset (identity, residence history...): its page. */
@@ -111,60 +106,55 @@ export class StepsHttpController {
     @Iframe() iframe: boolean,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      if (!isSectionStep(step)) throw NOT_FOUND;
-      const opened = await this.flow.openStep(token, step, iframe, 'GET');
-      const saved = step === 'questions' ? opened.applicant.form_answers : opened.applicant.form_sections[step];
-      return this.sectionPage(reply, iframe, { opened, token, step, values: SECTIONS[step].values(saved) });
-    });
+    if (!isSectionStep(step)) throw NOT_FOUND;
+    const opened = await this.flow.openStep(token, step, iframe, 'GET');
+    const saved = step === 'questions' ? opened.applicant.form_answers : opened.applicant.form_sections[step];
+    return this.sectionPage(reply, iframe, { opened, token, step, values: SECTIONS[step].values(saved) });
   }
 
   /**
    * A section step sent: "Add another" or "Remove" draws the page again with one entry more or
    * less (nothing saved, no JavaScript needed); "Continue" saves the step and goes on.
    */
-  @Post('applicants/:token/:step')
+  @FormPost('applicants/:token/:step')
   async saveSection(
     @Param('token') token: string,
     @Param('step') step: string,
     @Iframe() iframe: boolean,
-    @Req() request: FastifyRequest,
+    @Submitted() body: SubmittedForm,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, iframe, async () => {
-      if (!isSectionStep(step)) throw NOT_FOUND;
-      const opened = await this.flow.openStep(token, step, iframe, 'POST');
-      const body = await this.flow.submitted(request, `/applicants/${token}/${step}`);
-      const module = SECTIONS[step];
-      if (body.add || body.remove) {
-        const [list, index] = (body.remove ?? '').split('.');
-        const change = body.add ? { add: body.add } : { remove: list, index: Number(index) };
-        return this.sectionPage(reply, iframe, { opened, token, step, values: module.changeRows(withoutSecrets(body), change) });
-      }
-      const context: SectionContext = {
-        preset: opened.preset,
-        section: sectionOf(opened.preset, step),
-        applicant: opened.applicant,
-      };
-      const parsed = module.parse(body, context);
-      if (parsed.value === null) {
-        countFormStep(step, 'refused');
-        return this.sectionPage(reply, iframe, {
-          opened,
-          token,
-          step,
-          values: withoutSecrets(body),
-          problems: parsed.problems,
-          status: 422,
-        });
-      }
-      await this.backends.applications(
-        APPLICATION_FORMS.SAVE_SECTION,
-        this.sectionMessage(opened.link, step, parsed.value, body.nonce),
-      );
-      countFormStep(step, 'submitted');
-      return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
-    });
+    if (!isSectionStep(step)) throw NOT_FOUND;
+    const opened = await this.flow.openStep(token, step, iframe, 'POST');
+    const module = SECTIONS[step];
+    if (body.add || body.remove) {
+      const [list, index] = (body.remove ?? '').split('.');
+      const change = body.add ? { add: body.add } : { remove: list, index: Number(index) };
+      return this.sectionPage(reply, iframe, { opened, token, step, values: module.changeRows(withoutSecrets(body), change) });
+    }
+    const context: SectionContext = {
+      preset: opened.preset,
+      section: sectionOf(opened.preset, step),
+      applicant: opened.applicant,
+    };
+    const parsed = module.parse(body, context);
+    if (parsed.value === null) {
+      countFormStep(step, 'refused');
+      return this.sectionPage(reply, iframe, {
+        opened,
+        token,
+        step,
+        values: withoutSecrets(body),
+        problems: parsed.problems,
+        status: 422,
+      });
+    }
+    await this.backends.applications(
+      APPLICATION_FORMS.SAVE_SECTION,
+      this.sectionMessage(opened.link, step, parsed.value, body.nonce),
+    );
+    countFormStep(step, 'submitted');
+    return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
   }
 
   /** A section's value as it travels: the identity numbers sealed for this link and message. */

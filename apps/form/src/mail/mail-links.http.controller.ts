@@ -3,6 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { AddressLinkAnswer, AddressLinkMessage, NOTIFICATIONS } from '@app/contracts';
 import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
+import { FormPost } from '../form/form-prelude';
 import { FormFlow, Refusal } from '../form/form-flow';
 
 const UNKNOWN_LINK = new Refusal(
@@ -26,7 +27,7 @@ export class MailLinksHttpController {
   ) {}
 
   @Get('confirm/:token')
-  confirmation(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+  confirmation(@Param('token') token: string, @Res() reply: FastifyReply): FastifyReply {
     return this.linkPage(reply, 'confirm', token, {
       title: 'Confirm your e-mail address',
       message: 'Confirm that this address is yours and that you want the e-mails about your rental application.',
@@ -34,26 +35,20 @@ export class MailLinksHttpController {
     });
   }
 
-  @Post('confirm/:token')
-  async confirm(
-    @Param('token') token: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<FastifyReply> {
-    return this.flow.answer(reply, false, async () => {
-      const action = `/mail/confirm/${linkToken(token)}`;
-      await this.flow.submitted(request, action);
-      const answer = await this.follow(NOTIFICATIONS.CONFIRM_ADDRESS, token);
-      return this.flow.pages.send(reply, 200, 'message', {
-        title: 'Address confirmed',
-        iframe: false,
-        message: `Thank you. The e-mails about your application for ${answer.property_name} will reach you at this address.`,
-      });
+  /** Confirmed by the page's button only (the prelude's CSRF check): a link scanner's GET confirms nothing. */
+  @FormPost('confirm/:token')
+  async confirm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    linkToken(token);
+    const answer = await this.follow(NOTIFICATIONS.CONFIRM_ADDRESS, token);
+    return this.flow.pages.send(reply, 200, 'message', {
+      title: 'Address confirmed',
+      iframe: false,
+      message: `Thank you. The e-mails about your application for ${answer.property_name} will reach you at this address.`,
     });
   }
 
   @Get('unsubscribe/:token')
-  unsubscription(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+  unsubscription(@Param('token') token: string, @Res() reply: FastifyReply): FastifyReply {
     return this.linkPage(reply, 'unsubscribe', token, {
       title: 'Stop e-mails to this address',
       message: 'No e-mail of ours, about any application, will be sent to this address again.',
@@ -67,15 +62,13 @@ export class MailLinksHttpController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    return this.flow.answer(reply, false, async () => {
-      linkToken(token);
-      await this.flow.countSubmission(request);
-      await this.follow(NOTIFICATIONS.UNSUBSCRIBE, token);
-      return this.flow.pages.send(reply, 200, 'message', {
-        title: 'E-mails stopped',
-        iframe: false,
-        message: 'No more e-mail of ours will be sent to this address.',
-      });
+    linkToken(token);
+    await this.flow.countSubmission(request);
+    await this.follow(NOTIFICATIONS.UNSUBSCRIBE, token);
+    return this.flow.pages.send(reply, 200, 'message', {
+      title: 'E-mails stopped',
+      iframe: false,
+      message: 'No more e-mail of ours will be sent to this address.',
     });
   }
 
@@ -85,15 +78,13 @@ export class MailLinksHttpController {
     purpose: 'confirm' | 'unsubscribe',
     token: string,
     copy: { title: string; message: string; button: string },
-  ): Promise<FastifyReply> {
-    return this.flow.answer(reply, false, async () => {
-      const action = `/mail/${purpose}/${linkToken(token)}`;
-      return this.flow.pages.send(reply, 200, 'mail-link', {
-        ...copy,
-        iframe: false,
-        action,
-        csrf: this.flow.csrf.issue(action),
-      });
+  ): FastifyReply {
+    const action = `/mail/${purpose}/${linkToken(token)}`;
+    return this.flow.pages.send(reply, 200, 'mail-link', {
+      ...copy,
+      iframe: false,
+      action,
+      csrf: this.flow.csrf.issue(action),
     });
   }
 

@@ -2,9 +2,6 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, RmqContext } from '@nestjs/microservices';
 import {
   ContractPipe,
-  FormProperty,
-  FormPropertyMessage,
-  isPositiveId,
   CreatePropertyRequest,
   DeletePropertyMessage,
   ListPropertiesMessage,
@@ -67,12 +64,6 @@ export class PropertiesMessageController {
     const { clientId, id } = readPropertyRef(message);
     const requestKey = `message:${messageIdOf(context.getMessage())}`;
     return { property: await this.properties.delete(clientId, id, readIfMatch(message), requestKey) };
-  }
-
-  @MessagePattern(PROPERTIES.FORM_GET)
-  findForForm(@Payload() message: FormPropertyMessage): Promise<FormProperty | null> {
-    if (!isPositiveId(message?.id)) return Promise.resolve(null);
-    return this.properties.findForForm(message.id);
   }
 
   @MessagePattern(PROPERTIES.LOOKUP)
