@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
 import { EnvironmentModule } from '@app/config';
 import { PROPERTIES, QUEUES } from '@app/contracts';
 import { EventsModule } from '@app/events';
@@ -9,19 +8,17 @@ import { ServiceOperationsModule } from '@app/runtime';
 import { PropertiesEnvironment } from './config/properties.environment';
 import { FloorPlansMessageController } from './floor-plans/floor-plans.message.controller';
 import { FloorPlansService } from './floor-plans/floor-plans.service';
-import { FormPresetList } from './form-presets/form-preset-list';
 import { FormPagesMessageController } from './form-pages/form-pages.message.controller';
 import { FormPresetsMessageController } from './form-presets/form-presets.message.controller';
 import { FormPresetsRepository } from './form-presets/form-presets.repository';
 import { FormPresetsService } from './form-presets/form-presets.service';
 import { InvitationsMessageController } from './invitations/invitations.message.controller';
+import { InvitationsRepository } from './invitations/invitations.repository';
 import { InvitationsService } from './invitations/invitations.service';
 import { ClientDefaults } from './properties/client-defaults';
 import { PropertiesMessageController } from './properties/properties.message.controller';
 import { PropertiesRepository } from './properties/properties.repository';
 import { PropertiesService } from './properties/properties.service';
-import { PropertyList } from './properties/property-list';
-import { PropertyRecord, PropertySchema } from './properties/property.schema';
 
 @Module({
   imports: [
@@ -29,7 +26,6 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
     DatabaseModule.forService(QUEUES.PROPERTIES),
     EventsModule.forService(),
     ServiceOperationsModule.forService(QUEUES.PROPERTIES, PROPERTIES.PING),
-    MongooseModule.forFeature([{ name: PropertyRecord.name, schema: PropertySchema }]),
   ],
   controllers: [
     PropertiesMessageController,
@@ -41,11 +37,10 @@ import { PropertyRecord, PropertySchema } from './properties/property.schema';
   providers: [
     PropertiesRepository,
     PropertiesService,
-    PropertyList,
     FloorPlansService,
+    InvitationsRepository,
     InvitationsService,
     FormPresetsRepository,
-    FormPresetList,
     FormPresetsService,
     NotificationNotices,
     { provide: ClientDefaults, inject: [PropertiesEnvironment], useFactory: ClientDefaults.fromEnvironment },

@@ -84,6 +84,17 @@ export function describeStorageContract(adapter: string, harness: () => StorageH
         expect((await a.get('k'))?.by).toBe('b');
       });
 
+      it('releases a claim only where it matches the condition, saying whether it did', async () => {
+        const [a, b] = (await harness().instances(2)).map((storage) => storage.onceRecords<{ use: string }>('uses'));
+        await a.prepare();
+        await a.claim('k', { use: 'first' });
+        expect(await b.releaseWhere('k', { use: 'second' })).toBe(false);
+        expect((await a.get('k'))?.use).toBe('first');
+        const released = await Promise.all([a.releaseWhere('k', { use: 'first' }), b.releaseWhere('k', { use: 'first' })]);
+        expect(released.filter(Boolean)).toHaveLength(1);
+        expect(await a.get('k')).toBeNull();
+      });
+
       it('purges only the claims whose expiry has passed', async () => {
         const [store] = (await harness().instances(1)).map((storage) => storage.onceRecords<{ expires_at?: Date }>('marks'));
         await store.prepare();
@@ -169,6 +180,27 @@ export function describeStorageContract(adapter: string, harness: () => StorageH
         expect((await records[1].createdBy('request_key', 'once'))?.state.items).toEqual(stored[0].state.items);
       });
 
+      it('stores claims without their time when told, in the shape records stored so before keep', async () => {
+        const [storage, other] = await harness().instances(2);
+        const spec = { ...basketSpec(), copies: 'baskets_unstamped', claims: 'basket_versions_unstamped', stampClaims: false };
+        const baskets = storage.versionedRecords<Basket, BasketChange>(spec);
+        await baskets.prepare();
+        await baskets.create(4, { items: [], version: 0 });
+        await baskets.claimNext(4, await baskets.current(4), { item: 'a' }, { event_ids: ['e1'], request_key: 'r1' });
+        const claim = await other.records<Record<string, unknown>>('basket_versions_unstamped').get('4:1');
+        expect(claim).toEqual({ _id: '4:1', basket_id: 4, version: 1, item: 'a', event_ids: ['e1'], request_key: 'r1' });
+        const read = other.versionedRecords<Basket, BasketChange>(spec);
+        expect(await read.change(4, 1)).toEqual({
+          id: 4,
+          version: 1,
+          change: { item: 'a' },
+          at: new Date(0),
+          request_key: 'r1',
+          event_ids: ['e1'],
+        });
+        expect((await read.current(4))?.state.items).toEqual(['a']);
+      });
+
       it('reads back each claim as it was, and lets an erasure rewrite one', async () => {
         const [storage] = await harness().instances(1);
         const baskets = storage.versionedRecords<Basket, BasketChange>(basketSpec());
@@ -207,6 +239,47 @@ export function describeStorageContract(adapter: string, harness: () => StorageH
         const [one, two] = await Promise.all([a.prepend('m', ['o', 'n']), b.prepend('m', ['o', 'n'])]);
         expect(one).toEqual(two);
         expect(await a.bottom('m')).toBe(Math.min(...one));
+      });
+    });
+
+    describe('OrderedLists kept in a shape stored before', () => {
+      const shaped = {
+        field: 'item',
+        entryFields: (name: string) => ({ owner: Number(name) }),
+        stampEntries: false,
+        headHint: 'seq',
+      };
+
+      it('writes entries with the fields the shape names and no time, and raises the head hint', async () => {
+        const storages = await harness().instances(3);
+        const lists = storages.map((storage) => storage.orderedLists<string>('shaped_lists', shaped));
+        await lists[0].prepare();
+        const items = lists.flatMap((list, i) => Array.from({ length: 5 }, (_, n) => ({ list, item: `${i}.${n}` })));
+        const positions = await Promise.all(items.map(({ list, item }) => list.append('7', item)));
+        expect([...positions].sort((a, b) => a - b)).toEqual(items.map((_, i) => i + 1));
+        const raw = storages[0].records<Record<string, unknown>>('shaped_lists');
+        const first = await raw.get('7:1');
+        expect(first).toEqual({ _id: '7:1', owner: 7, item: expect.any(String) });
+        const hint = await raw.get('7:head');
+        expect(hint?.seq).toBeGreaterThanOrEqual(1);
+        expect(hint?.seq).toBeLessThanOrEqual(items.length);
+        expect(await lists[1].head('7')).toBe(items.length);
+      });
+
+      it('finds the head of a list written before, past a hint that lags, and appends after it', async () => {
+        const [storage, other] = await harness().instances(2);
+        const raw = storage.records<Record<string, unknown>>('shaped_lists_before');
+        await raw.prepare();
+        for (let position = 1; position <= 40; position++) await raw.insert(`3:${position}`, { owner: 3, item: `i${position}` });
+        await raw.insert('3:head', { seq: 9 });
+        const list = other.orderedLists<string>('shaped_lists_before', shaped);
+        expect(await list.head('3')).toBe(40);
+        expect(await list.append('3', 'next')).toBe(41);
+        expect((await raw.get('3:head'))?.seq).toBe(41);
+        expect(await list.read('3', 41, 2)).toEqual([
+          { position: 41, id: 'next' },
+          { position: 40, id: 'i40' },
+        ]);
       });
     });
 

@@ -109,8 +109,8 @@ export interface OnceRecords<T extends object> {
    * where doing the work twice is safe (taking over a claim whose holder died, say).
    */
   updateWhere(key: string, condition: ScanFilter, fields: Partial<T>): Promise<boolean>;
-  /** Gives the key back if the claim matches `condition` (see updateWhere). */
-  releaseWhere(key: string, condition: ScanFilter): Promise<void>;
+  /** Gives the key back if the claim matches `condition` (see updateWhere); true when it did. */
+  releaseWhere(key: string, condition: ScanFilter): Promise<boolean>;
   /** Background only (see ScanFilter). */
   scan(filter: ScanFilter, options?: ScanOptions): Promise<Array<Keyed<T>>>;
   /** Background only: removes claims whose `expires_at` has passed; says how many. */
@@ -161,6 +161,12 @@ export interface VersionedSpec<S extends object, C extends object> {
   hint?(state: S): Record<string, unknown>;
   /** What a `state` copy writes of the state when a change is claimed: all of it, by default. */
   copyFields?(state: S): Record<string, unknown>;
+  /**
+   * Whether a claim records when it was made, as `created_at`: yes by default. Records whose
+   * claims were stored without it say no, so that every claim keeps that shape for the releases
+   * that read them; a change's `at` then reads as the epoch.
+   */
+  stampClaims?: boolean;
 }
 
 export interface VersionedRecords<S extends object, C extends object> {
@@ -210,6 +216,19 @@ export interface OrderedListsOptions {
   field?: string;
   /** When an entry may be removed; never, by default. */
   expiresAt?: () => Date;
+  /**
+   * Fields every entry of list `name` carries besides its item's id (the owner the list is named
+   * after, say), for lists stored with them before: readers of that shape find them there.
+   */
+  entryFields?: (name: string) => Record<string, unknown>;
+  /** Whether an entry records when it was put, as `created_at`: yes by default (see entryFields). */
+  stampEntries?: boolean;
+  /**
+   * For lists stored with a hint of their newest position: the field of `<list>:head` that holds
+   * it. Each append raises it to the positions it took, and a search for the head starts there.
+   * It may lag, never lead.
+   */
+  headHint?: string;
 }
 
 /** An item of a list at its position. */

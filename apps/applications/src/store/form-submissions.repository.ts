@@ -71,8 +71,8 @@ export class FormSubmissionsRepository implements OnModuleInit, OnModuleDestroy 
   }
 
   /** Gives back the claim of a submission whose work failed, so that the page may be sent again. */
-  release(nonce: string): Promise<void> {
-    return this.submissions.releaseWhere(nonce, { outcome: { $exists: false } });
+  async release(nonce: string): Promise<void> {
+    await this.submissions.releaseWhere(nonce, { outcome: { $exists: false } });
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FloorPlanChanges, FloorPlanInput, FloorPlanRepresentation, ServiceError } from '@app/contracts';
 import { EventSpec } from '@app/events';
-import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
+import { CreateScope, Idempotency } from '@app/persistence';
 import { PropertiesService } from '../properties/properties.service';
 import { PropertiesRepository } from '../properties/properties.repository';
 import { toFloorPlanRepresentation } from '../properties/property.mapper';
@@ -16,7 +16,6 @@ export class FloorPlansService {
   constructor(
     private readonly properties: PropertiesService,
     private readonly repository: PropertiesRepository,
-    private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
   ) {}
 
@@ -41,7 +40,7 @@ export class FloorPlansService {
   ): Promise<FloorPlanRepresentation> {
     const body = { property_id: propertyId, floor_plan: input };
     return this.idempotency.run({ ...scope, clientId, body }, async (requestKey) => {
-      const id = await this.ids.allocate('floor_plans');
+      const id = await this.repository.newFloorPlanId();
       return this.properties.change(clientId, propertyId, (current) => {
         const done = (current.floor_plans ?? []).find((plan) => plan.request_key === requestKey);
         if (done) return { state: null, answer: () => toFloorPlanRepresentation(done), events: [] };

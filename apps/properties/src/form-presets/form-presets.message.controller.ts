@@ -78,7 +78,7 @@ export class FormPresetsMessageController {
   async findForForm(@Payload() message: FormPresetForFormMessage): Promise<FormPreset | null> {
     const { property_id: propertyId, form_preset_id: id, version } = message ?? {};
     if (!isPositiveId(propertyId) || !isPositiveId(id) || (version !== undefined && !isPositiveId(version))) return null;
-    const property = await this.properties.findCurrent(propertyId);
+    const property = await this.properties.find(propertyId);
     if (!property || property.deleted_at) return null;
     return this.presets.forForm(property.client_id, id, version);
   }

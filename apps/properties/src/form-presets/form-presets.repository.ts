@@ -1,17 +1,20 @@
-import { Injectable } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { FormPreset } from '@app/contracts';
-import { EventWitness } from '@app/events';
-import { claimed, documentKey } from '@app/persistence';
+import { EventOutbox, EventSpec } from '@app/events';
+import { ClaimedChange, Ids, OnceRecords, OrderedLists, Storage, VersionedRecords } from '@app/persistence';
+import { clientLists } from '../properties/properties.repository';
+
+/**
+ * Ids up to this one are kept for presets that ship with the service (FORM_PRESETS): a client's
+ * preset never shares an id with one, today's or a later release's.
+ */
+export const SHIPPED_PRESET_IDS = 100;
 
 /** What a version of a preset holds: everything but its id, version and `default`. */
 export type FormPresetContent = Omit<FormPreset, 'id' | 'version' | 'default'>;
 
 /** Version `version` of preset `preset_id`, as it was made; never changed once stored. */
 export interface FormPresetVersion {
-  /** `<preset id>:<version>` */
-  _id: string;
   preset_id: number;
   client_id: number;
   version: number;
@@ -24,141 +27,180 @@ export interface FormPresetVersion {
   event_ids: string[];
 }
 
-/** A hint of preset `_id`'s latest version: written after each claim, so it may lag, and a late write may set it back. */
-interface FormPresetHead {
-  _id: string;
+/** What the claim of a version holds besides what every claim does: the whole version. */
+interface FormPresetClaim {
   client_id: number;
-  version: number;
+  content: FormPresetContent | null;
 }
 
-/** Which preset the create request `_id` (its request key) made. */
+/** Which preset the create request named by its key made. */
 interface FormPresetCreation {
-  _id: string;
   preset_id: number;
 }
 
-/** Bounds the walk along versions the head does not show yet. */
-const MAX_CHAIN = 1000;
+/** Of a stretch of a client's list: how many positions it covers, and the presets' current versions at them, newest first. */
+export interface ListedPresets {
+  read: number;
+  presets: Array<{ position: number; current: FormPresetVersion }>;
+}
 
 /**
- * Clients' presets, every version kept, read by `_id` alone (the one filter FerretDB answers
- * from an index; see PropertiesRepository).
- *
- * Each version is a document of its own under `<id>:<version>`, inserted once: of two changes
- * made from one version, exactly one claims the next (unique `_id`, atomic on MongoDB and
- * FerretDB alike) and the other reads again, so no version is ever overwritten or lost, and any
- * (id, version) reads back as it was. The head document only hints where the chain ends; a
- * reader walks past it to the last version claimed.
+ * Clients' presets, every version kept, as version-only records (VersionedRecords): version n of
+ * preset p is the claim `{_id: "p:n", preset_id, version, client_id, content, created_at,
+ * event_ids, request_key}` in form_preset_versions, inserted once and never changed, so any
+ * (id, version) reads back as it was; `form_presets` keeps a hint of each preset's latest version
+ * (`{_id, client_id, version}`) that readers walk past. Each client's presets are listed in
+ * form_preset_list as its properties are in theirs, and form_preset_creations says which preset
+ * each create request made. Plain objects in and out.
  */
 @Injectable()
-export class FormPresetsRepository {
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+export class FormPresetsRepository implements OnModuleInit {
+  private readonly versions: VersionedRecords<FormPresetVersion, FormPresetClaim>;
+  private readonly creations: OnceRecords<FormPresetCreation>;
+  private readonly lists: OrderedLists;
+  private readonly ids: Ids;
 
-  private get versions() {
-    return this.connection.collection<FormPresetVersion>('form_preset_versions');
+  constructor(
+    storage: Storage,
+    private readonly outbox: EventOutbox,
+  ) {
+    this.versions = storage.versionedRecords<FormPresetVersion, FormPresetClaim>({
+      copies: 'form_presets',
+      claims: 'form_preset_versions',
+      idField: 'preset_id',
+      copy: 'versionOnly',
+      hint: ({ client_id }) => ({ client_id }),
+      fold: (_before, claim) => versionOf(claim),
+    });
+    this.creations = storage.onceRecords<FormPresetCreation>('form_preset_creations');
+    this.lists = clientLists(storage, 'form_preset_list');
+    this.ids = storage.ids();
   }
 
-  private get heads() {
-    return this.connection.collection<FormPresetHead>('form_presets');
+  async onModuleInit(): Promise<void> {
+    await this.versions.prepare();
+    await this.creations.prepare();
+    await this.lists.prepare();
   }
 
-  private get creations() {
-    return this.connection.collection<FormPresetCreation>('form_preset_creations');
+  /** An id for a new preset, above those of the shipped presets. */
+  async newId(): Promise<number> {
+    return SHIPPED_PRESET_IDS + (await this.ids.allocate('form_presets'));
   }
 
   /**
-   * The preset the create request `requestKey` made: `id` when this call is the first to ask,
-   * else the one an earlier try of the same request claimed.
+   * The preset the create request `requestKey` of the client makes: `candidate` when this call is
+   * the first to ask, else the one an earlier try of the same request claimed. The candidate is
+   * listed before, so that a preset that exists is always in the list; a retry's own candidate is
+   * listed too, but never stored, and a list page skips it.
    */
-  async claimCreation(requestKey: string, id: number): Promise<number> {
-    if (await claimed(this.creations.insertOne({ _id: requestKey, preset_id: id }))) return id;
-    const earlier = await this.creations.findOne({ _id: requestKey });
-    if (!earlier) throw new Error(`the creation of request ${requestKey} is claimed but cannot be read`);
-    return earlier.preset_id;
+  async claimCreation(clientId: number, requestKey: string, candidate: number): Promise<number> {
+    await this.lists.append(listName(clientId), candidate);
+    return (await this.creations.claimOrRead(requestKey, { preset_id: candidate })).record.preset_id;
   }
 
   /**
-   * Stores version 1 and its head, once: `inserted` is false when an earlier try of the request
-   * stored it, and `stored` is then that try's.
+   * Stores version 1 of preset `first.preset_id` with the events of its creation, once: an
+   * earlier try of the request stored it when it is there already, and that try's is the answer.
    */
-  async insertFirst(first: Omit<FormPresetVersion, '_id'>): Promise<{ stored: FormPresetVersion; inserted: boolean }> {
-    const record = { _id: versionKey(first.preset_id, 1), ...first };
-    const inserted = await claimed(this.versions.insertOne(record));
-    await claimed(this.heads.insertOne({ _id: documentKey(first.preset_id), client_id: first.client_id, version: 1 }));
-    return { stored: inserted ? record : ((await this.versions.findOne({ _id: record._id })) ?? record), inserted };
+  async create(first: Pick<FormPresetVersion, 'preset_id' | 'client_id' | 'content' | 'request_key'>, events: EventSpec[]) {
+    const { preset_id: id } = first;
+    const stored = await this.claim(id, null, first, events);
+    if (stored) return stored;
+    // That try may have died before writing the hint, which the previous release lists by.
+    const current = await this.versions.current(id);
+    if (current) await this.versions.writeCopy(id, current);
+    const earlier = await this.findVersion(id, 1);
+    if (!earlier) throw new Error(`version 1 of form preset ${id} is claimed but cannot be read`);
+    return earlier;
   }
 
-  /** The version whose insert makes version `version` of preset `id`, which carries the ids of its events. */
-  witness(id: number, version: number): EventWitness {
-    return { collection: 'form_preset_versions', key: versionKey(id, version) };
+  /**
+   * Claims the version after `current` with `content` (null deletes the preset), with its events;
+   * null when another change claimed that version first, and the caller should read it again.
+   */
+  change(
+    current: FormPresetVersion,
+    content: FormPresetContent | null,
+    requestKey: string,
+    events: EventSpec[],
+  ): Promise<FormPresetVersion | null> {
+    return this.claim(current.preset_id, current, { client_id: current.client_id, content, request_key: requestKey }, events);
   }
 
   /** Version `version` of preset `id`, whoever owns it, or null. */
-  findVersion(id: number, version: number): Promise<FormPresetVersion | null> {
-    return this.versions.findOne({ _id: versionKey(id, version) });
+  async findVersion(id: number, version: number): Promise<FormPresetVersion | null> {
+    const claim = await this.versions.change(id, version);
+    return claim && versionOf(claim);
   }
 
   /** The latest version of preset `id` (the deleting one, when it was deleted), or null. */
   async findCurrent(id: number): Promise<FormPresetVersion | null> {
-    const head = await this.heads.findOne({ _id: documentKey(id) });
-    const hinted = await this.findVersion(id, head?.version ?? 1);
-    return hinted && this.walk(hinted);
+    return (await this.versions.current(id))?.state ?? null;
   }
 
-  /** The latest versions of the presets `ids`, by id: two `$in` reads when no head lags. */
+  /** The latest versions of the presets `ids`, by id: two reads when no hint lags. */
   async findCurrentMany(ids: number[]): Promise<Map<number, FormPresetVersion>> {
     const found = new Map<number, FormPresetVersion>();
-    if (ids.length === 0) return found;
-    const heads = await this.heads.find({ _id: { $in: ids.map(documentKey) } }).toArray();
-    const keys = heads.flatMap((head) => [
-      versionKey(Number(head._id), head.version),
-      versionKey(Number(head._id), head.version + 1),
-    ]);
-    const versions = keys.length === 0 ? [] : await this.versions.find({ _id: { $in: keys } }).toArray();
-    const byKey = new Map(versions.map((version) => [version._id, version]));
-    for (const head of heads) {
-      const id = Number(head._id);
-      const hinted = byKey.get(versionKey(id, head.version));
-      const next = byKey.get(versionKey(id, head.version + 1));
-      // The rare preset whose head lags more than one version behind is walked on its own.
-      const current = next ? await this.walk(next) : hinted;
-      if (current) found.set(id, current);
-    }
+    for (const [id, { state }] of await this.versions.currentMany(ids)) found.set(id, state);
     return found;
   }
 
-  /**
-   * Claims the version after `current` for `next`; false when another change claimed it first,
-   * and the caller should read the preset again.
-   */
-  async claimNext(
-    current: FormPresetVersion,
-    next: Pick<FormPresetVersion, 'content' | 'created_at' | 'request_key' | 'event_ids'>,
-  ): Promise<FormPresetVersion | null> {
-    const version = current.version + 1;
-    const record: FormPresetVersion = {
-      _id: versionKey(current.preset_id, version),
-      preset_id: current.preset_id,
-      client_id: current.client_id,
-      version,
-      ...next,
-    };
-    if (!(await claimed(this.versions.insertOne(record)))) return null;
-    await this.heads.updateOne({ _id: documentKey(current.preset_id) }, { $set: { version } });
-    return record;
+  /** The newest position of the client's list of presets. */
+  newestPosition(clientId: number): Promise<number> {
+    return this.lists.head(listName(clientId));
   }
 
-  private async walk(from: FormPresetVersion): Promise<FormPresetVersion> {
-    let current = from;
-    for (let step = 0; step < MAX_CHAIN; step++) {
-      const next = await this.findVersion(current.preset_id, current.version + 1);
-      if (!next) break;
-      current = next;
-    }
-    return current;
+  /** The presets listed at positions `from`, `from - 1`, ... (`count` of them, down to 1), as they are now. */
+  async listed(clientId: number, from: number, count: number): Promise<ListedPresets> {
+    const read = Math.max(0, Math.min(count, from));
+    if (read === 0) return { read, presets: [] };
+    const entries = await this.lists.read(listName(clientId), from, read);
+    const current = await this.findCurrentMany(entries.map(({ id }) => id));
+    const presets = entries.flatMap(({ position, id }) => {
+      const version = current.get(id);
+      return version ? [{ position, current: version }] : [];
+    });
+    return { read, presets };
+  }
+
+  /**
+   * Claims the version after `current` (version 1 for none), its events recorded first and
+   * published once the claim shows them; null when that version was claimed before.
+   */
+  private async claim(
+    id: number,
+    current: FormPresetVersion | null,
+    next: FormPresetClaim & { request_key: string },
+    events: EventSpec[],
+  ): Promise<FormPresetVersion | null> {
+    const version = (current?.version ?? 0) + 1;
+    const eventIds = await this.outbox.record(next.client_id, this.versions.witness(id, version), events);
+    const claimed = await this.versions.claimNext(
+      id,
+      current && { version: current.version, state: current },
+      { client_id: next.client_id, content: next.content },
+      { request_key: next.request_key, event_ids: eventIds },
+    );
+    if (claimed) this.outbox.written(eventIds);
+    else await this.outbox.discard(eventIds);
+    return claimed?.state ?? null;
   }
 }
 
-function versionKey(id: number, version: number): string {
-  return `${id}:${version}`;
+/** The version a claim stores: the whole of it. */
+function versionOf(claim: ClaimedChange<FormPresetClaim>): FormPresetVersion {
+  return {
+    preset_id: claim.id,
+    client_id: claim.change.client_id,
+    version: claim.version,
+    content: claim.change.content,
+    created_at: claim.at,
+    request_key: claim.request_key ?? '',
+    event_ids: claim.event_ids,
+  };
+}
+
+function listName(clientId: number): string {
+  return String(clientId);
 }

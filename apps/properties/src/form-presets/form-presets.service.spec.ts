@@ -1,11 +1,9 @@
 import { ErrorCode, FORM_PRESETS, FormPresetInput } from '@app/contracts';
 import { EventOutbox } from '@app/events';
-import { IdAllocator, Idempotency } from '@app/persistence';
-import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
+import { Idempotency } from '@app/persistence';
+import { MemoryDatabase, MemoryStorage } from '@app/persistence/memory-storage.testing';
 import { PropertiesRepository } from '../properties/properties.repository';
-import { PropertyList } from '../properties/property-list';
 import { PropertyRecord } from '../properties/property.schema';
-import { FormPresetList } from './form-preset-list';
 import { FormPresetsRepository } from './form-presets.repository';
 import { FormPresetsService } from './form-presets.service';
 
@@ -13,26 +11,6 @@ const CLIENT = 7;
 const OTHER = 8;
 const EVICTED = { id: 'evicted', label: 'Ever evicted?', kind: 'yes_no' as const, required: true };
 
-/** A client's list of ids in memory, as FormPresetList and PropertyList keep them. */
-function listOf(ids: Map<number, number[]>) {
-  return {
-    append: async (clientId: number, id: number) => {
-      ids.set(clientId, [...(ids.get(clientId) ?? []), id]);
-      return ids.get(clientId)!.length;
-    },
-    highest: async (clientId: number) => ids.get(clientId)?.length ?? 0,
-    at: async (clientId: number, from: number, count: number) =>
-      Array.from({ length: Math.max(0, Math.min(count, from)) }, (_, i) => from - i).map((seq) => ({
-        seq,
-        propertyId: ids.get(clientId)![seq - 1],
-      })),
-  };
-}
-
-/**
- * Services over one database in memory, as several instances of the properties service share
- * one: presets stored through one are read and changed through the others.
- */
 /** An outbox that keeps what it is told: events recorded, said written, discarded. */
 function outboxInMemory() {
   let next = 0;
@@ -54,35 +32,36 @@ function outboxInMemory() {
   return { outbox, recorded, written, discarded };
 }
 
-function instances(
+/**
+ * Services over one database in memory, as several instances of the properties service share
+ * one: presets stored through one are read and changed through the others. `properties` are
+ * stored as the properties service stores them, listed in their clients' lists in that order.
+ */
+async function instances(
   count: number,
   properties: Array<Pick<PropertyRecord, 'id' | 'client_id' | 'form_preset_id'>> = [],
   events = outboxInMemory(),
 ) {
   const database = new MemoryDatabase();
-  const listed = new Map<number, number[]>();
-  let nextId = 0;
-  const ids = { allocate: async () => ++nextId } as unknown as IdAllocator;
-  const idempotency = { run: (_scope: unknown, work: (key: string) => Promise<unknown>) => work(`message:${nextId}`) };
-  const propertyIds = new Map<number, number[]>();
-  for (const property of properties)
-    propertyIds.set(property.client_id, [...(propertyIds.get(property.client_id) ?? []), property.id]);
-  const propertyRepository = {
-    findLiveMany: async (clientId: number, wanted: number[]) =>
-      new Map(properties.filter((p) => p.client_id === clientId && wanted.includes(p.id)).map((p) => [p.id, p])),
-  } as unknown as PropertiesRepository;
-  return Array.from(
-    { length: count },
-    () =>
-      new FormPresetsService(
-        new FormPresetsRepository(database.connection()),
-        listOf(listed) as unknown as FormPresetList,
-        ids,
-        idempotency as unknown as Idempotency,
-        propertyRepository,
-        listOf(propertyIds) as unknown as PropertyList,
-        events.outbox as unknown as EventOutbox,
-      ),
+  const listed = new Map<number, number>();
+  for (const property of properties) {
+    const position = (listed.get(property.client_id) ?? 0) + 1;
+    listed.set(property.client_id, position);
+    await database.collection('properties').insertOne({ _id: String(property.id), ...property, deleted_at: null, version: 0 });
+    await database
+      .collection('property_list')
+      .insertOne({ _id: `${property.client_id}:${position}`, client_id: property.client_id, property_id: property.id });
+  }
+  let requests = 0;
+  const idempotency = { run: (_scope: unknown, work: (key: string) => Promise<unknown>) => work(`message:${++requests}`) };
+  const outbox = events.outbox as unknown as EventOutbox;
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const storage = new MemoryStorage(database);
+      const presets = new FormPresetsRepository(storage, outbox);
+      await presets.onModuleInit();
+      return new FormPresetsService(presets, idempotency as unknown as Idempotency, new PropertiesRepository(storage, outbox));
+    }),
   );
 }
 
@@ -94,7 +73,7 @@ const input = (fields: Partial<FormPresetInput> = {}): FormPresetInput => ({
 
 describe('FormPresetsService', () => {
   it('stores version 1 with the lists left out filled in, under an id no shipped preset has', async () => {
-    const [service] = instances(1);
+    const [service] = await instances(1);
     const preset = await service.create(CLIENT, { name: 'Bare' }, { messageId: 'm-1' });
     expect(preset).toEqual({
       id: 101,
@@ -110,7 +89,7 @@ describe('FormPresetsService', () => {
   });
 
   it('makes each update the next version and keeps every version before it readable as it was', async () => {
-    const [service] = instances(1);
+    const [service] = await instances(1);
     const { id } = await service.create(CLIENT, input(), { messageId: 'm-1' });
     const pets = { id: 'pets', label: 'Pets?', kind: 'yes_no' as const };
     const second = await service.update(CLIENT, id, { questions: [EVICTED, pets] });
@@ -125,13 +104,13 @@ describe('FormPresetsService', () => {
   });
 
   it('makes no version for a change that changes nothing', async () => {
-    const [service] = instances(1);
+    const [service] = await instances(1);
     const { id } = await service.create(CLIENT, input(), { messageId: 'm-1' });
     expect((await service.update(CLIENT, id, { name: 'Pets welcome' })).version).toBe(1);
   });
 
   it('keeps every one of many updates racing on several instances, each as its own version', async () => {
-    const services = instances(3);
+    const services = await instances(3);
     const { id } = await services[0].create(CLIENT, input(), { messageId: 'm-1' });
     const names = Array.from({ length: 12 }, (_, i) => `Name ${i}`);
     const answers = await Promise.all(names.map((name, i) => services[i % 3].update(CLIENT, id, { name })));
@@ -143,7 +122,7 @@ describe('FormPresetsService', () => {
   });
 
   it('hides a client’s preset from another client', async () => {
-    const [service] = instances(1);
+    const [service] = await instances(1);
     const { id } = await service.create(CLIENT, input(), { messageId: 'm-1' });
     for (const attempt of [
       service.get(OTHER, id),
@@ -158,7 +137,7 @@ describe('FormPresetsService', () => {
   });
 
   it('offers the shipped presets to every client, and refuses to change or delete them', async () => {
-    const [service] = instances(1);
+    const [service] = await instances(1);
     expect(await service.get(OTHER, 1)).toBe(FORM_PRESETS[0]);
     expect(await service.usable(OTHER, 2)).toBe(true);
     await expect(service.update(CLIENT, 1, { name: 'Mine' })).rejects.toMatchObject({
@@ -169,7 +148,7 @@ describe('FormPresetsService', () => {
   });
 
   it('refuses to delete a preset a live property of the client names, and deletes it otherwise', async () => {
-    const [service] = instances(1, [
+    const [service] = await instances(1, [
       { id: 5, client_id: CLIENT, form_preset_id: 101 },
       { id: 6, client_id: OTHER, form_preset_id: 102 },
     ]);
@@ -194,7 +173,7 @@ describe('FormPresetsService', () => {
   });
 
   it('lists the client’s presets newest first, then the shipped ones, a page at a time', async () => {
-    const [service] = instances(1);
+    const [service] = await instances(1);
     for (const name of ['One', 'Two', 'Three']) await service.create(CLIENT, input({ name }), { messageId: name });
     await service.create(OTHER, input({ name: 'Theirs' }), { messageId: 'theirs' });
     await service.delete(CLIENT, 102, undefined, 'message:gone');
@@ -214,8 +193,10 @@ describe('FormPresetsService', () => {
 
   it('publishes form_preset.created, updated and deleted once their versions are stored, and none for a lost claim', async () => {
     const events = outboxInMemory();
-    const services = instances(2, [], events);
+    const services = await instances(2, [], events);
     const { id } = await services[0].create(CLIENT, input(), { messageId: 'm-1' });
+    // Both have read version 1, so that both updates start from it at once.
+    await services[1].get(CLIENT, id);
     await Promise.all([services[0].update(CLIENT, id, { name: 'A' }), services[1].update(CLIENT, id, { name: 'B' })]);
     await services[1].delete(CLIENT, id, undefined, 'message:3');
 

@@ -12,26 +12,16 @@ import {
   ServiceError,
   tagListMatches,
 } from '@app/contracts';
-import { EventOutbox, EventSpec } from '@app/events';
-import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
+import { EventSpec } from '@app/events';
+import { CreateScope, Idempotency } from '@app/persistence';
 import { PropertiesRepository } from '../properties/properties.repository';
-import { PropertyList } from '../properties/property-list';
-import { FormPresetList } from './form-preset-list';
 import { changedContent, toFormPresetRepresentation } from './form-preset.mapper';
 import { FormPresetContent, FormPresetsRepository, FormPresetVersion } from './form-presets.repository';
-
-/**
- * Ids up to this one are kept for presets that ship with the service (FORM_PRESETS): a client's
- * preset never shares an id with one, today's or a later release's.
- */
-export const SHIPPED_PRESET_IDS = 100;
 
 /** Changes of one preset that lost their claim to another change read again, this often. */
 const MAX_CHANGE_ATTEMPTS = 20;
 /** Positions a list page reads at most (see PropertiesService). */
 const MAX_LIST_SCAN = 200;
-/** Properties read at once while looking for one that names a preset. */
-const USE_SCAN_BATCH = 200;
 
 type LiveVersion = FormPresetVersion & { content: FormPresetContent };
 
@@ -50,35 +40,17 @@ function shipped(id: number): FormPreset | undefined {
 export class FormPresetsService {
   constructor(
     private readonly repository: FormPresetsRepository,
-    private readonly list: FormPresetList,
-    private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly properties: PropertiesRepository,
-    private readonly propertyList: PropertyList,
-    private readonly outbox: EventOutbox,
   ) {}
 
   /** Stores version 1 of a new preset of the client's; once per request. */
   create(clientId: number, input: FormPresetInput, scope: Omit<CreateScope, 'clientId' | 'body'>): Promise<FormPreset> {
     return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
-      const candidate = SHIPPED_PRESET_IDS + (await this.ids.allocate('form_presets'));
-      // Listed before it is stored: a preset that exists is always in the list. A retry's own
-      // candidate is listed too, but never stored, and a list page skips it.
-      await this.list.append(clientId, candidate);
-      const id = await this.repository.claimCreation(requestKey, candidate);
-      const eventIds = await this.outbox.record(clientId, this.repository.witness(id, 1), [presetEvent('created', id)]);
-      const { stored, inserted } = await this.repository.insertFirst({
-        preset_id: id,
-        client_id: clientId,
-        version: 1,
-        content: changedContent(null, input),
-        created_at: new Date(),
-        request_key: requestKey,
-        event_ids: eventIds,
-      });
-      // On a retry the version is the first try's, which carries that try's events.
-      if (inserted) this.outbox.written(eventIds);
-      else await this.outbox.discard(eventIds);
+      const id = await this.repository.claimCreation(clientId, requestKey, await this.repository.newId());
+      const first = { preset_id: id, client_id: clientId, content: changedContent(null, input), request_key: requestKey };
+      // On a retry the version is the first try's.
+      const stored = await this.repository.create(first, [presetEvent('created', id)]);
       return this.represent(stored as LiveVersion);
     });
   }
@@ -99,13 +71,13 @@ export class FormPresetsService {
 
   /**
    * A page of the client's presets, newest first, then the shipped ones. Positions above the
-   * number of shipped presets are the client's list (see PropertyList), shifted up by it; those
+   * number of shipped presets are the client's list, shifted up by it; those
    * at or below it are the shipped presets, so one cursor walks through both.
    */
   async listPage(clientId: number, page: PageRequest): Promise<Page<FormPreset>> {
     const offset = FORM_PRESETS.length;
     const found: Array<{ position: number; preset: FormPreset }> = [];
-    let position = page.before !== undefined ? page.before - 1 : (await this.list.highest(clientId)) + offset;
+    let position = page.before !== undefined ? page.before - 1 : (await this.repository.newestPosition(clientId)) + offset;
     let scanned = 0;
     while (position >= 1 && found.length <= page.limit && scanned < MAX_LIST_SCAN) {
       if (position <= offset) {
@@ -114,16 +86,13 @@ export class FormPresetsService {
         continue;
       }
       const wanted = Math.min(page.limit + 1 - found.length, MAX_LIST_SCAN - scanned);
-      const entries = await this.list.at(clientId, position - offset, wanted);
-      const ids = entries.map(({ propertyId }) => propertyId).filter((id): id is number => id !== null);
-      const current = await this.repository.findCurrentMany(ids);
-      for (const { seq, propertyId } of entries) {
-        const version = propertyId === null ? null : (current.get(propertyId) ?? null);
-        if (isLive(version) && version.client_id === clientId)
-          found.push({ position: seq + offset, preset: this.represent(version) });
+      const { read, presets } = await this.repository.listed(clientId, position - offset, wanted);
+      for (const { position: seq, current } of presets) {
+        if (isLive(current) && current.client_id === clientId)
+          found.push({ position: seq + offset, preset: this.represent(current) });
       }
-      position -= entries.length;
-      scanned += entries.length;
+      position -= read;
+      scanned += read;
     }
     const items = found.slice(0, page.limit);
     let next: number | null = null;
@@ -158,7 +127,7 @@ export class FormPresetsService {
       if (current && current.client_id === clientId && current.content === null && current.request_key === requestKey) return;
       if (!isLive(current) || current.client_id !== clientId) throw formPresetNotFound(id);
       this.checkIfMatch(ifMatch, current);
-      const user = await this.propertyNaming(clientId, id);
+      const user = await this.properties.findNamingPreset(clientId, id);
       if (user !== null) {
         throw ServiceError.conflict(
           `form preset ${id} is the form_preset_id of property ${user}; give that property another preset before deleting it`,
@@ -195,26 +164,16 @@ export class FormPresetsService {
   }
 
   /**
-   * Claims the version after `current` with `content`, its event recorded first and published
-   * once the claim shows it; null when another change claimed that version first.
+   * Claims the version after `current` with `content`, its event published once the claim shows
+   * it; null when another change claimed that version first.
    */
-  private async claimNext(
+  private claimNext(
     current: FormPresetVersion,
     content: FormPresetContent | null,
     requestKey: string,
     change: 'updated' | 'deleted',
   ): Promise<FormPresetVersion | null> {
-    const witness = this.repository.witness(current.preset_id, current.version + 1);
-    const eventIds = await this.outbox.record(current.client_id, witness, [presetEvent(change, current.preset_id)]);
-    const next = await this.repository.claimNext(current, {
-      content,
-      created_at: new Date(),
-      request_key: requestKey,
-      event_ids: eventIds,
-    });
-    if (next) this.outbox.written(eventIds);
-    else await this.outbox.discard(eventIds);
-    return next;
+    return this.repository.change(current, content, requestKey, [presetEvent(change, current.preset_id)]);
   }
 
   private async findLive(clientId: number, id: number): Promise<LiveVersion> {
@@ -234,17 +193,6 @@ export class FormPresetsService {
   private checkIfMatch(ifMatch: string | undefined, current: LiveVersion): void {
     if (ifMatch !== undefined && !tagListMatches(ifMatch, entityTag(this.represent(current)), 'strong'))
       throw ServiceError.preconditionFailed();
-  }
-
-  /** The id of a live property of the client's whose form_preset_id is `id`, or null. */
-  private async propertyNaming(clientId: number, id: number): Promise<number | null> {
-    for (let position = await this.propertyList.highest(clientId); position >= 1; position -= USE_SCAN_BATCH) {
-      const entries = await this.propertyList.at(clientId, position, USE_SCAN_BATCH);
-      const ids = entries.map(({ propertyId }) => propertyId).filter((propertyId): propertyId is number => propertyId !== null);
-      const properties = await this.properties.findLiveMany(clientId, ids);
-      for (const property of properties.values()) if (property.form_preset_id === id) return property.id;
-    }
-    return null;
   }
 
   private represent(version: LiveVersion): FormPreset {

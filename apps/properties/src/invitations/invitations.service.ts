@@ -1,63 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
+import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
 import { formatTimestamp, InvitationInput, InvitationRepresentation, ServiceError, UsableInvitation } from '@app/contracts';
 import { formTokenDigest } from '@app/crypto';
 import { NotificationNotices } from '@app/messaging';
-import { claimed, IdAllocator, ignoreExistingCollection } from '@app/persistence';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { PropertiesRepository } from '../properties/properties.repository';
+import { InvitationRecord, InvitationsRepository } from './invitations.repository';
 
 const TOKEN_BYTES = 32;
-
-/** A stored invitation: found by its token's digest; the token itself is never stored. */
-interface InvitationRecord {
-  /** SHA-256 of the token, base64url. */
-  _id: string;
-  id: number;
-  client_id: number;
-  property_id: number;
-  email: string;
-  expires_at: Date;
-  created_at: Date;
-}
 
 /**
  * Invitations to a property's form, the only way in to an invitation_only one. Each is a link
  * with a random token, shown once; it opens the form with its address filled in until it expires,
- * and starts one application: its use is claimed by inserting `{_id: digest}` into
- * invitation_uses, which the `_id` index makes happen once even when two submissions race.
+ * and starts one application: its use is claimed once, even when two submissions race.
  */
 @Injectable()
-export class InvitationsService implements OnModuleInit {
+export class InvitationsService {
   private readonly applyBaseUrl: string;
   private readonly lifetimeMs: number;
 
   constructor(
-    @InjectConnection() private readonly connection: Connection,
+    private readonly repository: InvitationsRepository,
     private readonly properties: PropertiesRepository,
-    private readonly ids: IdAllocator,
     private readonly notices: NotificationNotices,
     env: PropertiesEnvironment,
   ) {
     this.applyBaseUrl = publicBase(env.APPLY_BASE_URL);
     this.lifetimeMs = env.INVITATION_LIFETIME_HOURS * 3600 * 1000;
-  }
-
-  private get invitations() {
-    return this.connection.collection<InvitationRecord>('invitations');
-  }
-
-  private get uses() {
-    return this.connection.collection<{ _id: string; at: Date; use_id?: string | null }>('invitation_uses');
-  }
-
-  async onModuleInit(): Promise<void> {
-    for (const name of ['invitations', 'invitation_uses']) {
-      await this.connection.createCollection(name).catch(ignoreExistingCollection);
-    }
   }
 
   /** A new invitation to the client's live property. */
@@ -67,15 +37,14 @@ export class InvitationsService implements OnModuleInit {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const now = new Date();
     const record: InvitationRecord = {
-      _id: formTokenDigest(token),
-      id: await this.ids.allocate('invitations'),
+      id: await this.repository.newId(),
       client_id: clientId,
       property_id: propertyId,
       email: input.email,
       expires_at: new Date(now.getTime() + this.lifetimeMs),
       created_at: now,
     };
-    await this.invitations.insertOne(record);
+    await this.repository.create(formTokenDigest(token), record);
     const invitation = {
       id: record.id,
       property_id: propertyId,
@@ -98,16 +67,16 @@ export class InvitationsService implements OnModuleInit {
 
   /** The invitation, when it is one to this property, unexpired and unused; null otherwise. */
   async check(propertyId: number, digest: string): Promise<UsableInvitation | null> {
-    const invitation = await this.invitations.findOne({ _id: digest });
+    const invitation = await this.repository.find(digest);
     if (!invitation || invitation.property_id !== propertyId || invitation.expires_at.getTime() <= Date.now()) return null;
-    if (await this.uses.findOne({ _id: digest })) return null;
+    if (await this.repository.isUsed(digest)) return null;
     return { email: invitation.email };
   }
 
   /** Uses the invitation up, as `useId`; true for the one caller that did, when it was usable. */
   async use(propertyId: number, digest: string, useId: string | null = null): Promise<boolean> {
     if (!(await this.check(propertyId, digest))) return false;
-    return claimed(this.uses.insertOne({ _id: digest, at: new Date(), use_id: useId }));
+    return this.repository.use(digest, useId);
   }
 
   /**
@@ -117,9 +86,8 @@ export class InvitationsService implements OnModuleInit {
    */
   async release(propertyId: number, digest: string, useId: string | null): Promise<boolean> {
     if (useId === null) return false;
-    const invitation = await this.invitations.findOne({ _id: digest });
+    const invitation = await this.repository.find(digest);
     if (!invitation || invitation.property_id !== propertyId) return false;
-    const { deletedCount } = await this.uses.deleteOne({ _id: digest, use_id: useId });
-    return deletedCount === 1;
+    return this.repository.release(digest, useId);
   }
 }

@@ -1,14 +1,14 @@
 import { Test } from '@nestjs/testing';
 import { ErrorCode, parsePageQuery, PropertyInput, ServiceError } from '@app/contracts';
 import { EventOutbox } from '@app/events';
-import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
+import { CreateScope, Idempotency } from '@app/persistence';
+import { MemoryDatabase, MemoryStorage } from '@app/persistence/memory-storage.testing';
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { FormPresetsService } from '../form-presets/form-presets.service';
 import { ClientDefaults } from './client-defaults';
 import { PropertiesRepository } from './properties.repository';
 import { PropertiesService } from './properties.service';
-import { PropertyList } from './property-list';
-import { PropertyRecord } from './property.schema';
+import { PropertyRecord, stateOf } from './property.schema';
 
 const CLIENT = 7;
 
@@ -43,36 +43,52 @@ function input(fields: Partial<PropertyInput>): PropertyInput {
 }
 
 describe('PropertiesService', () => {
-  let repository: jest.Mocked<
-    Pick<PropertiesRepository, 'insertOnce' | 'findLive' | 'commit' | 'createdWitness' | 'nextVersionWitness'>
-  >;
+  let database: MemoryDatabase;
+  let repository: PropertiesRepository;
+  /** Another instance of the service's, changing the same properties. */
+  let other: PropertiesRepository;
   let outbox: jest.Mocked<Pick<EventOutbox, 'record' | 'discard' | 'written'>>;
-  let list: jest.Mocked<Pick<PropertyList, 'append'>>;
-  let ids: jest.Mocked<Pick<IdAllocator, 'allocate'>>;
   let idempotency: jest.Mocked<Pick<Idempotency, 'run'>>;
   let service: PropertiesService;
   /** The presets each client may name: 1 and 11 for every client here. */
   const presets = { usable: jest.fn(async (_clientId: number, id: number) => id === 1 || id === 11) };
 
+  const stored = (id: number) => database.collection('properties').documents.get(String(id));
+  const claim = (id: number, version: number) => database.collection('property_versions').documents.get(`${id}:${version}`);
+  const store = (property: PropertyRecord) =>
+    database.collection('properties').insertOne({ _id: String(property.id), ...property, event_ids: [] });
+  /** Has the other instance change the property after each of this one's next `times` reads, so that its claim loses. */
+  const changedAfterRead = (times: number, fields: Partial<PropertyRecord> = {}) => {
+    const findLive = repository.findLive.bind(repository);
+    let left = times;
+    return jest.spyOn(repository, 'findLive').mockImplementation(async (clientId, id) => {
+      const read = await findLive(clientId, id);
+      if (read && left-- > 0) {
+        await other.change(clientId, id, (current) => ({
+          state: { ...stateOf(current), ...fields, updated_at: new Date() },
+          answer: () => null,
+          events: [],
+        }));
+      }
+      return read;
+    });
+  };
+
   beforeEach(async () => {
-    repository = {
-      insertOnce: jest.fn(),
-      findLive: jest.fn(),
-      commit: jest.fn().mockResolvedValue(true),
-      createdWitness: jest.fn((id: number) => ({ collection: 'properties', key: String(id) })),
-      nextVersionWitness: jest.fn((current: PropertyRecord) => ({
-        collection: 'property_versions',
-        key: `${current.id}:${current.version + 1}`,
-      })),
-    };
+    database = new MemoryDatabase();
     outbox = {
       record: jest.fn().mockResolvedValue(['evt_1']),
       discard: jest.fn().mockResolvedValue(undefined),
       written: jest.fn(),
     };
-    list = { append: jest.fn().mockResolvedValue(1) };
-    const next: Record<string, number> = { properties: 41, floor_plans: 90 };
-    ids = { allocate: jest.fn(async (kind: string) => next[kind]++) };
+    repository = new PropertiesRepository(new MemoryStorage(database), outbox as unknown as EventOutbox);
+    other = new PropertiesRepository(new MemoryStorage(database), {
+      record: async () => [],
+      discard: async () => undefined,
+      written: () => undefined,
+    } as unknown as EventOutbox);
+    await repository.onModuleInit();
+    jest.spyOn(repository, 'newIds').mockResolvedValue({ propertyId: 41, floorPlanId: 90 });
     idempotency = { run: jest.fn() };
     idempotency.run.mockImplementation((_scope, work) => work('key:token-1', false));
     const env = Object.assign(new PropertiesEnvironment(), { APPLY_BASE_URL: 'https://rentals.example.com/' });
@@ -81,12 +97,9 @@ describe('PropertiesService', () => {
       providers: [
         PropertiesService,
         { provide: PropertiesRepository, useValue: repository },
-        { provide: IdAllocator, useValue: ids },
         { provide: Idempotency, useValue: idempotency },
         { provide: ClientDefaults, useValue: new ClientDefaults({ form_preset_id: 1, background_config_id: 2 }, '7:11:12') },
         { provide: PropertiesEnvironment, useValue: env },
-        { provide: PropertyList, useValue: list },
-        { provide: EventOutbox, useValue: outbox },
         { provide: FormPresetsService, useValue: presets },
       ],
     }).compile();
@@ -94,8 +107,6 @@ describe('PropertiesService', () => {
   });
 
   describe('create', () => {
-    beforeEach(() => repository.insertOnce.mockImplementation(async (record) => record));
-
     it('does the work once per request: under the idempotency scope of the client, key and body', async () => {
       const body = input({ name: 'Maple Court' });
       await service.create(CLIENT, body, { key: 'order-1', messageId: 'm-1' });
@@ -106,13 +117,16 @@ describe('PropertiesService', () => {
     });
 
     it('stores the property with its defaults, one floor plan named after it, and the request key', async () => {
+      const insert = jest.spyOn(database.collection('properties'), 'insertOne');
+      const append = jest.spyOn(database.collection('property_list'), 'insertMany');
       const before = Date.now();
       await service.create(CLIENT, input({ name: 'Maple Court' }), { key: undefined, messageId: 'm-1' });
 
-      expect(ids.allocate.mock.calls.map(([kind]) => kind).sort()).toEqual(['floor_plans', 'properties']);
-      expect(repository.insertOnce).toHaveBeenCalledTimes(1);
-      const record = repository.insertOnce.mock.calls[0][0];
+      expect(repository.newIds).toHaveBeenCalledTimes(1);
+      expect(insert).toHaveBeenCalledTimes(1);
+      const record = stored(41)!;
       expect(record).toEqual({
+        _id: '41',
         id: 41,
         client_id: CLIENT,
         available: true,
@@ -130,25 +144,29 @@ describe('PropertiesService', () => {
         form_preset_id: 11,
         background_config_id: 12,
         floor_plans: [{ id: 90, property_id: 41, name: 'Maple Court', beds: null, baths: null, deposit: null, rent: null }],
-        created_at: expect.any(Date),
+        created_at: record.created_at,
         updated_at: record.created_at,
         request_key: 'key:token-1',
         deleted_at: null,
         version: 0,
         event_ids: ['evt_1'],
       });
-      expect(record.created_at.getTime()).toBeGreaterThanOrEqual(before);
+      expect((record.created_at as Date).getTime()).toBeGreaterThanOrEqual(before);
       // Its event is recorded before the write that carries its id.
       expect(outbox.record).toHaveBeenCalledWith(CLIENT, { collection: 'properties', key: '41' }, [
         { event: 'property.created', data: { property_id: 41 } },
       ]);
-      expect(outbox.record.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
+      expect(outbox.record.mock.invocationCallOrder[0]).toBeLessThan(insert.mock.invocationCallOrder[0]);
       // Listed before it is stored, so that a stored property is always in the list.
-      expect(list.append).toHaveBeenCalledWith(CLIENT, 41);
-      expect(list.append.mock.invocationCallOrder[0]).toBeLessThan(repository.insertOnce.mock.invocationCallOrder[0]);
+      expect(database.collection('property_list').documents.get('7:1')).toEqual({
+        _id: '7:1',
+        client_id: CLIENT,
+        property_id: 41,
+      });
+      expect(append.mock.invocationCallOrder[0]).toBeLessThan(insert.mock.invocationCallOrder[0]);
       // Said written once the insert that carries it succeeded: the relay publishes it at once.
       expect(outbox.written).toHaveBeenCalledWith(['evt_1']);
-      expect(outbox.written.mock.invocationCallOrder[0]).toBeGreaterThan(repository.insertOnce.mock.invocationCallOrder[0]);
+      expect(outbox.written.mock.invocationCallOrder[0]).toBeGreaterThan(insert.mock.invocationCallOrder[0]);
     });
 
     it('keeps every value the request gave', async () => {
@@ -164,16 +182,16 @@ describe('PropertiesService', () => {
         invitation_only_message: 'Ask the office',
       };
       await service.create(CLIENT, input(given), { messageId: 'm-1' });
-      expect(repository.insertOnce.mock.calls[0][0]).toMatchObject(given);
+      expect(stored(41)).toMatchObject(given);
     });
 
     it("gives another client's property the form preset and background config of the fallback", async () => {
       await service.create(8, input({ name: 'Maple Court' }), { messageId: 'm-1' });
-      expect(repository.insertOnce.mock.calls[0][0]).toMatchObject({ client_id: 8, form_preset_id: 1, background_config_id: 2 });
+      expect(stored(41)).toMatchObject({ client_id: 8, form_preset_id: 1, background_config_id: 2 });
     });
 
     it('answers with the representation of what is stored, the one an earlier try stored included', async () => {
-      repository.insertOnce.mockResolvedValue(storedProperty({ id: 12, name: 'Stored First' }));
+      await store(storedProperty({ id: 12, name: 'Stored First', request_key: 'key:token-1' }));
       const created = await service.create(CLIENT, input({ name: 'Maple Court' }), { messageId: 'm-1' });
       expect(created).toMatchObject({
         id: 12,
@@ -189,16 +207,17 @@ describe('PropertiesService', () => {
       idempotency.run.mockRejectedValue(ServiceError.idempotencyKeyReused());
       const failure = service.create(CLIENT, input({ name: 'Maple Court' }), { key: 'order-1', messageId: 'm-1' });
       await expect(failure).rejects.toMatchObject({ code: ErrorCode.IDEMPOTENCY_KEY_REUSED });
-      expect(ids.allocate).not.toHaveBeenCalled();
-      expect(repository.insertOnce).not.toHaveBeenCalled();
+      expect(repository.newIds).not.toHaveBeenCalled();
+      expect(database.collection('properties').documents.size).toBe(0);
     });
   });
 
   describe('get', () => {
     it("answers with the client's live property", async () => {
-      repository.findLive.mockResolvedValue(storedProperty());
+      await store(storedProperty());
+      const findLive = jest.spyOn(repository, 'findLive');
       const property = await service.get(CLIENT, 3);
-      expect(repository.findLive).toHaveBeenCalledWith(CLIENT, 3);
+      expect(findLive).toHaveBeenCalledWith(CLIENT, 3);
       expect(property).toMatchObject({
         id: 3,
         name: 'Maple Court',
@@ -207,7 +226,6 @@ describe('PropertiesService', () => {
     });
 
     it('raises PROPERTY_NOT_FOUND when the repository has no live property of the client', async () => {
-      repository.findLive.mockResolvedValue(null);
       await expect(service.get(CLIENT, 3)).rejects.toEqual(ServiceError.propertyNotFound(3));
       await expect(service.get(CLIENT, 3)).rejects.toMatchObject({
         code: ErrorCode.PROPERTY_NOT_FOUND,
@@ -218,54 +236,52 @@ describe('PropertiesService', () => {
 
   describe('delete', () => {
     it('claims the next version as deleted now and answers with the representation it had', async () => {
-      const stored = storedProperty({ version: 4 });
-      repository.findLive.mockResolvedValue(stored);
+      const property = storedProperty({ version: 4 });
+      await store(property);
       const before = Date.now();
-      const property = await service.delete(CLIENT, 3);
+      const answer = await service.delete(CLIENT, 3);
 
-      expect(repository.commit).toHaveBeenCalledTimes(1);
-      const [current, state] = repository.commit.mock.calls[0];
-      expect(current).toBe(stored);
+      expect(database.collection('property_versions').documents.size).toBe(1);
+      const { state } = claim(3, 5) as unknown as { state: PropertyRecord };
       expect(state.deleted_at!.getTime()).toBeGreaterThanOrEqual(before);
-      expect(state.updated_at).toBe(stored.updated_at);
-      expect(property).toMatchObject({ id: 3, name: 'Maple Court' });
+      expect(state.updated_at).toEqual(property.updated_at);
+      expect(answer).toMatchObject({ id: 3, name: 'Maple Court' });
     });
 
     it('raises PROPERTY_NOT_FOUND when there was no live property of the client to delete', async () => {
-      repository.findLive.mockResolvedValue(null);
       await expect(service.delete(CLIENT, 3)).rejects.toMatchObject({
         code: ErrorCode.PROPERTY_NOT_FOUND,
         message: 'property 3 cannot be found',
       });
-      expect(repository.commit).not.toHaveBeenCalled();
+      expect(database.collection('property_versions').documents.size).toBe(0);
     });
 
     it('reads again after losing the version to another change, and finds the property gone', async () => {
-      repository.findLive.mockResolvedValueOnce(storedProperty()).mockResolvedValueOnce(null);
-      repository.commit.mockResolvedValueOnce(false);
+      await store(storedProperty());
+      const findLive = changedAfterRead(1, { deleted_at: new Date() });
       await expect(service.delete(CLIENT, 3)).rejects.toMatchObject({ code: ErrorCode.PROPERTY_NOT_FOUND });
-      expect(repository.findLive).toHaveBeenCalledTimes(2);
+      expect(findLive).toHaveBeenCalledTimes(2);
     });
 
     it('refuses a stale If-Match with 412, changing nothing', async () => {
-      repository.findLive.mockResolvedValue(storedProperty());
+      await store(storedProperty());
       await expect(service.delete(CLIENT, 3, '"stale"')).rejects.toMatchObject({ code: ErrorCode.PRECONDITION_FAILED });
-      expect(repository.commit).not.toHaveBeenCalled();
+      expect(database.collection('property_versions').documents.size).toBe(0);
       expect(outbox.record).not.toHaveBeenCalled();
     });
 
     it('records property.deleted against the claim it makes, which carries the event ids', async () => {
-      repository.findLive.mockResolvedValue(storedProperty({ version: 4 }));
+      await store(storedProperty({ version: 4 }));
       await service.delete(CLIENT, 3);
       expect(outbox.record).toHaveBeenCalledWith(CLIENT, { collection: 'property_versions', key: '3:5' }, [
         { event: 'property.deleted', data: { property_id: 3 } },
       ]);
-      expect(repository.commit.mock.calls[0][2]).toEqual(['evt_1']);
+      expect(claim(3, 5)?.event_ids).toEqual(['evt_1']);
     });
 
     it('discards the events of a claim it lost, and records new ones for the next try', async () => {
-      repository.findLive.mockResolvedValueOnce(storedProperty()).mockResolvedValueOnce(storedProperty({ version: 1 }));
-      repository.commit.mockResolvedValueOnce(false).mockResolvedValueOnce(true);
+      await store(storedProperty());
+      changedAfterRead(1);
       await service.delete(CLIENT, 3);
       expect(outbox.discard).toHaveBeenCalledWith(['evt_1']);
       expect(outbox.record.mock.calls.map(([, witness]) => witness.key)).toEqual(['3:1', '3:2']);
@@ -280,7 +296,7 @@ describe('PropertiesService', () => {
         message: 'property.form_preset_id must name one of your form presets or a shipped one: form preset 5 cannot be found',
         details: [{ field: 'property.form_preset_id', message: expect.stringContaining('form preset 5 cannot be found') }],
       });
-      expect(ids.allocate).not.toHaveBeenCalled();
+      expect(repository.newIds).not.toHaveBeenCalled();
     });
 
     it('refuses on create a configured default the client cannot name, saying where it came from', async () => {
@@ -292,50 +308,47 @@ describe('PropertiesService', () => {
     });
 
     it('refuses on update a preset the client cannot name, and stores one it can', async () => {
-      repository.findLive.mockResolvedValue(storedProperty());
+      await store(storedProperty());
       await expect(service.update(CLIENT, 3, { form_preset_id: 5 })).rejects.toMatchObject({ code: ErrorCode.VALIDATION_FAILED });
-      expect(repository.commit).not.toHaveBeenCalled();
-      repository.commit.mockResolvedValue(true);
+      expect(database.collection('property_versions').documents.size).toBe(0);
       await service.update(CLIENT, 3, { form_preset_id: 1 });
-      expect(repository.commit.mock.calls[0][1]).toMatchObject({ form_preset_id: 1 });
+      expect(claim(3, 1)?.state).toMatchObject({ form_preset_id: 1 });
     });
   });
 
   describe('update', () => {
     it('claims the next version with the changed state and answers with the new representation', async () => {
-      repository.findLive.mockResolvedValue(storedProperty({ version: 2 }));
+      await store(storedProperty({ version: 2 }));
       const property = await service.update(CLIENT, 3, { city: 'Boston' });
-      expect(repository.commit.mock.calls[0][1]).toMatchObject({ city: 'Boston', street: '1 Main St' });
+      expect(claim(3, 3)?.state).toMatchObject({ city: 'Boston', street: '1 Main St' });
       expect(property).toMatchObject({ id: 3, city: 'Boston', street: '1 Main St' });
       expect(outbox.record.mock.calls[0][2]).toEqual([{ event: 'property.updated', data: { property_id: 3 } }]);
     });
 
     it('decides again on the property as another change left it, keeping both changes', async () => {
-      repository.findLive
-        .mockResolvedValueOnce(storedProperty())
-        .mockResolvedValueOnce(storedProperty({ zip: '99999', version: 1 }));
-      repository.commit.mockResolvedValueOnce(false).mockResolvedValueOnce(true);
+      await store(storedProperty());
+      changedAfterRead(1, { zip: '99999' });
       const property = await service.update(CLIENT, 3, { city: 'Boston' });
-      expect(repository.commit.mock.calls[1][1]).toMatchObject({ city: 'Boston', zip: '99999' });
+      expect(claim(3, 2)?.state).toMatchObject({ city: 'Boston', zip: '99999' });
       expect(property).toMatchObject({ city: 'Boston', zip: '99999' });
     });
 
     it('gives up with 503 when the property never stops changing under it', async () => {
-      repository.findLive.mockResolvedValue(storedProperty());
-      repository.commit.mockResolvedValue(false);
+      await store(storedProperty());
+      changedAfterRead(Infinity);
       await expect(service.update(CLIENT, 3, { city: 'Boston' })).rejects.toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE });
     });
   });
 
   describe('lookup', () => {
     it("answers with the id and name of the client's live property", async () => {
-      repository.findLive.mockResolvedValue(storedProperty());
+      await store(storedProperty());
+      const findLive = jest.spyOn(repository, 'findLive');
       await expect(service.lookup(CLIENT, 3)).resolves.toEqual({ id: 3, name: 'Maple Court' });
-      expect(repository.findLive).toHaveBeenCalledWith(CLIENT, 3);
+      expect(findLive).toHaveBeenCalledWith(CLIENT, 3);
     });
 
     it('answers null, raising nothing, when the client has no such live property', async () => {
-      repository.findLive.mockResolvedValue(null);
       await expect(service.lookup(CLIENT, 3)).resolves.toBeNull();
     });
   });
@@ -368,32 +381,31 @@ function listed(id: number, overrides: Partial<PropertyRecord> = {}): PropertyRe
   };
 }
 
-/** A service over `stored`, listed at positions 1..n in the order given, with its reads counted. */
-function serviceOver(stored: PropertyRecord[]) {
+/** A service over `stored`, listed in client 7's list at positions 1..n in the order given, with its reads counted. */
+async function serviceOver(stored: PropertyRecord[]) {
+  const database = new MemoryDatabase();
+  for (const [i, property] of stored.entries()) {
+    await database.collection('properties').insertOne({ _id: String(property.id), ...property });
+    await database.collection('property_list').insertOne({ _id: `7:${i + 1}`, client_id: 7, property_id: property.id });
+  }
+  const repository = new PropertiesRepository(new MemoryStorage(database), {} as EventOutbox);
   const reads = { positions: 0, properties: 0 };
-  const list = {
-    highest: async () => stored.length,
-    at: async (_clientId: number, from: number, count: number) => {
-      const positions = Array.from({ length: Math.max(0, Math.min(count, from)) }, (_, i) => from - i);
-      reads.positions += positions.length;
-      return positions.map((seq) => ({ seq, propertyId: stored[seq - 1].id }));
-    },
-  } as unknown as PropertyList;
-  const repository = {
-    findLiveMany: async (clientId: number, ids: number[]) => {
-      reads.properties += ids.length;
-      const live = stored.filter((p) => ids.includes(p.id) && p.client_id === clientId && !p.deleted_at);
-      return new Map(live.map((p) => [p.id, p]));
-    },
-  } as unknown as PropertiesRepository;
+  const listed = repository.listed.bind(repository);
+  jest.spyOn(repository, 'listed').mockImplementation(async (...args) => {
+    const answer = await listed(...args);
+    reads.positions += answer.read;
+    return answer;
+  });
+  const findLiveMany = repository.findLiveMany.bind(repository);
+  jest.spyOn(repository, 'findLiveMany').mockImplementation(async (clientId, ids) => {
+    reads.properties += ids.length;
+    return findLiveMany(clientId, ids);
+  });
   const env = { APPLY_BASE_URL: 'https://rentals.example.com/' } as PropertiesEnvironment;
   const service = new PropertiesService(
     repository,
-    {} as IdAllocator,
     {} as Idempotency,
     new ClientDefaults({ form_preset_id: 1, background_config_id: 1 }, ''),
-    list,
-    {} as EventOutbox,
     {} as FormPresetsService,
     env,
   );
@@ -402,7 +414,7 @@ function serviceOver(stored: PropertyRecord[]) {
 
 describe('PropertiesService.listPage', () => {
   it('pages newest first, each cursor leading on from the last property shown', async () => {
-    const { service } = serviceOver([1, 2, 3, 4, 5].map((id) => listed(id)));
+    const { service } = await serviceOver([1, 2, 3, 4, 5].map((id) => listed(id)));
     const first = await service.listPage(7, { limit: 2 });
     expect(first.items.map((p) => p.id)).toEqual([5, 4]);
     const second = await service.listPage(7, parsePageQuery({ limit: '2', cursor: first.next_cursor }));
@@ -412,12 +424,12 @@ describe('PropertiesService.listPage', () => {
   });
 
   it('gives no cursor when the page ends exactly at the oldest property', async () => {
-    const { service } = serviceOver([1, 2].map((id) => listed(id)));
+    const { service } = await serviceOver([1, 2].map((id) => listed(id)));
     expect((await service.listPage(7, { limit: 2 })).next_cursor).toBeNull();
   });
 
   it('skips deleted, foreign and unstored properties, and those the filter leaves out', async () => {
-    const { service } = serviceOver([
+    const { service } = await serviceOver([
       listed(1),
       listed(2, { available: false }),
       listed(3, { deleted_at: AT }),
@@ -431,7 +443,7 @@ describe('PropertiesService.listPage', () => {
 
   it('reads a bounded number of positions, answering a short page with a cursor to go on from', async () => {
     const stored = Array.from({ length: 1000 }, (_, i) => listed(i + 1, { available: i === 0 }));
-    const { service, reads } = serviceOver(stored);
+    const { service, reads } = await serviceOver(stored);
     const page = await service.listPage(7, { limit: 25 }, true);
     expect(page.items).toEqual([]);
     expect(reads.positions).toBe(200);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { publicBase } from '@app/config';
-import { EventOutbox, EventSpec } from '@app/events';
-import { CreateScope, IdAllocator, Idempotency } from '@app/persistence';
+import { EventSpec } from '@app/events';
+import { CreateScope, Idempotency } from '@app/persistence';
 import {
   encodeCursor,
   entityTag,
@@ -20,31 +20,16 @@ import {
 import { PropertiesEnvironment } from '../config/properties.environment';
 import { FormPresetsService } from '../form-presets/form-presets.service';
 import { ClientDefaults } from './client-defaults';
-import { PropertiesRepository } from './properties.repository';
+import { Decision, PropertiesRepository } from './properties.repository';
 import { changedProperty, invalid } from './property-changes';
-import { PropertyList } from './property-list';
 import { toPropertyRepresentation } from './property.mapper';
-import { PropertyRecord, PropertyState, stateOf } from './property.schema';
-
-/** Changes of one property that lost their claim to another change read again, this often. */
-const MAX_CHANGE_ATTEMPTS = 20;
+import { PropertyRecord, stateOf } from './property.schema';
 
 /**
  * Positions a list page reads at most, so that a page among many deleted (or, with a filter,
  * non-matching) properties stays bounded; such a page may be short but still has a cursor.
  */
 const MAX_LIST_SCAN = 200;
-
-/**
- * What a change decides from the current property: its new state (null for no change) and the
- * answer to give once that state is stored. It may refuse, by throwing a ServiceError.
- */
-export type Decision<T> = (current: PropertyRecord) => {
-  state: PropertyState | null;
-  answer: (stored: PropertyRecord) => T;
-  /** The domain events the change publishes once stored. */
-  events: EventSpec[];
-};
 
 @Injectable()
 export class PropertiesService {
@@ -53,11 +38,8 @@ export class PropertiesService {
 
   constructor(
     private readonly repository: PropertiesRepository,
-    private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly clientDefaults: ClientDefaults,
-    private readonly list: PropertyList,
-    private readonly outbox: EventOutbox,
     private readonly presets: FormPresetsService,
     env: PropertiesEnvironment,
   ) {
@@ -74,43 +56,39 @@ export class PropertiesService {
     const formPresetId = input.form_preset_id ?? defaults.form_preset_id;
     await this.requireUsablePreset(clientId, formPresetId, input.form_preset_id === undefined);
     return this.idempotency.run({ ...scope, clientId, body: input }, async (requestKey) => {
-      const [id, floorPlanId] = await Promise.all([this.ids.allocate('properties'), this.ids.allocate('floor_plans')]);
-      // Listed and its event recorded before it is stored, side by side: a property that exists is
-      // always in the list, and the relay drops an event whose property never is.
-      const created: EventSpec = { event: 'property.created', data: { property_id: id } };
-      const [, eventIds] = await Promise.all([
-        this.list.append(clientId, id),
-        this.outbox.record(clientId, this.repository.createdWitness(id), [created]),
-      ]);
+      const { propertyId: id, floorPlanId } = await this.repository.newIds();
       const now = new Date();
-      const stored = await this.repository.insertOnce({
-        id,
-        client_id: clientId,
-        available: input.available ?? PROPERTY_DEFAULTS.available,
-        kind: input.kind ?? PROPERTY_DEFAULTS.kind,
-        name: input.name,
-        street: input.street ?? '',
-        city: input.city ?? '',
-        state: input.state ?? '',
-        zip: input.zip ?? '',
-        manager_name: input.manager_name ?? '',
-        manager_email: input.manager_email ?? '',
-        manager_phone: input.manager_phone ?? '',
-        invitation_only: input.invitation_only ?? PROPERTY_DEFAULTS.invitation_only,
-        invitation_only_message: input.invitation_only_message ?? PROPERTY_DEFAULTS.invitation_only_message,
-        form_preset_id: formPresetId,
-        background_config_id: defaults.background_config_id,
-        floor_plans: [{ id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null }],
-        created_at: now,
-        updated_at: now,
-        request_key: requestKey,
-        deleted_at: null,
-        version: 0,
-        event_ids: eventIds,
-      });
-      // On a redelivery the record is the first try's, which carries that try's events.
-      if (stored.id === id) this.outbox.written(eventIds);
-      else await this.outbox.discard(eventIds);
+      const created: EventSpec = { event: 'property.created', data: { property_id: id } };
+      const stored = await this.repository.create(
+        {
+          id,
+          client_id: clientId,
+          available: input.available ?? PROPERTY_DEFAULTS.available,
+          kind: input.kind ?? PROPERTY_DEFAULTS.kind,
+          name: input.name,
+          street: input.street ?? '',
+          city: input.city ?? '',
+          state: input.state ?? '',
+          zip: input.zip ?? '',
+          manager_name: input.manager_name ?? '',
+          manager_email: input.manager_email ?? '',
+          manager_phone: input.manager_phone ?? '',
+          invitation_only: input.invitation_only ?? PROPERTY_DEFAULTS.invitation_only,
+          invitation_only_message: input.invitation_only_message ?? PROPERTY_DEFAULTS.invitation_only_message,
+          form_preset_id: formPresetId,
+          background_config_id: defaults.background_config_id,
+          floor_plans: [
+            { id: floorPlanId, property_id: id, name: input.name, beds: null, baths: null, deposit: null, rent: null },
+          ],
+          created_at: now,
+          updated_at: now,
+          request_key: requestKey,
+          deleted_at: null,
+          version: 0,
+        },
+        [created],
+      );
+      // On a redelivery the property is the first try's.
       return toPropertyRepresentation(stored, this.applyBaseUrl);
     });
   }
@@ -124,21 +102,18 @@ export class PropertiesService {
   /** A page of the client's live properties, newest first; `available` keeps only those that match. */
   async listPage(clientId: number, page: PageRequest, available?: boolean): Promise<Page<PropertyRepresentation>> {
     const found: Array<{ seq: number; record: PropertyRecord }> = [];
-    let position = page.before !== undefined ? page.before - 1 : await this.list.highest(clientId);
+    let position = page.before !== undefined ? page.before - 1 : await this.repository.newestPosition(clientId);
     let scanned = 0;
     while (position >= 1 && found.length <= page.limit && scanned < MAX_LIST_SCAN) {
       // With a filter, read ahead: each round is a pass over the collections on FerretDB.
       const needed = page.limit + 1 - found.length;
       const wanted = Math.min(available === undefined ? needed : needed * 4, MAX_LIST_SCAN - scanned);
-      const entries = await this.list.at(clientId, position, wanted);
-      const ids = entries.map(({ propertyId }) => propertyId).filter((id): id is number => id !== null);
-      const records = await this.repository.findLiveMany(clientId, ids);
-      entries.forEach(({ seq, propertyId }) => {
-        const record = propertyId === null ? undefined : records.get(propertyId);
-        if (record && (available === undefined || record.available === available)) found.push({ seq, record });
-      });
-      position -= entries.length;
-      scanned += entries.length;
+      const { read, properties } = await this.repository.listed(clientId, position, wanted);
+      for (const { position: seq, property } of properties) {
+        if (available === undefined || property.available === available) found.push({ seq, record: property });
+      }
+      position -= read;
+      scanned += read;
     }
     const items = found.slice(0, page.limit);
     // More follow if a match beyond this page was seen, or the scan stopped before position 1.
@@ -196,25 +171,11 @@ export class PropertiesService {
   }
 
   /**
-   * Changes the client's live property as `decide` says, as the property's next version: when
-   * another change claimed that version first, reads the property again and decides again, so
-   * no change is lost and none is made from a stale read. Its events are recorded in the
-   * outbox first, and published once its claim shows them.
+   * Changes the client's live property as `decide` says, as its next version (see
+   * PropertiesRepository.change): a change that lost its version to another decides again.
    */
-  async change<T>(clientId: number, id: number, decide: Decision<T>, requestKey?: string): Promise<T> {
-    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
-      const current = await this.repository.findLive(clientId, id);
-      if (!current) throw ServiceError.propertyNotFound(id);
-      const { state, answer, events } = decide(current);
-      if (state === null) return answer(current);
-      const eventIds = await this.outbox.record(clientId, this.repository.nextVersionWitness(current), events);
-      if (await this.repository.commit(current, state, eventIds, requestKey)) {
-        this.outbox.written(eventIds);
-        return answer({ ...current, ...state, version: current.version + 1 });
-      }
-      await this.outbox.discard(eventIds);
-    }
-    throw ServiceError.unavailable(`property ${id} is being changed by many requests at once; retry`);
+  change<T>(clientId: number, id: number, decide: Decision<T>, requestKey?: string): Promise<T> {
+    return this.repository.change(clientId, id, decide, requestKey);
   }
 
   /**
@@ -248,7 +209,7 @@ export class PropertiesService {
    * PROPERTY_DELETED, with nothing of it: its links say it no longer takes applications.
    */
   async findForForm(id: number): Promise<FormProperty | null> {
-    const record = await this.repository.findCurrent(id);
+    const record = await this.repository.find(id);
     if (!record) return null;
     if (record.deleted_at) {
       throw new ServiceError(ErrorCode.PROPERTY_DELETED, `property ${id} no longer takes applications`);

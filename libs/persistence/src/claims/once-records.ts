@@ -56,7 +56,7 @@ export class DriverOnceRecords<T extends object> implements OnceRecords<T> {
     return this.records.updateWhere(key, condition, { set: fields });
   }
 
-  releaseWhere(key: string, condition: ScanFilter): Promise<void> {
+  releaseWhere(key: string, condition: ScanFilter): Promise<boolean> {
     return this.records.removeWhereKey(key, condition);
   }
 

@@ -1,16 +1,16 @@
 import { Connection } from 'mongoose';
-import { ignoreExistingCollection, isDuplicateKey } from '../mongo-errors';
+import { claimed, ignoreExistingCollection, isDuplicateKey } from '../mongo-errors';
 import { OrderedLists, OrderedListsOptions, Positioned, ScanFilter } from '../storage';
 import { ClaimBatches } from './claim-batches';
 
 /** Position `n` of a list: the n-th item put in it, under the field the lists name. */
-type Entry = { _id: string; created_at: Date; expires_at?: Date } & Record<string, unknown>;
+type Entry = { _id: string; created_at?: Date; expires_at?: Date } & Record<string, unknown>;
 
-/** A list's stored bound: `<list>:head`, the highest position removed; `<list>:bottom`, the lowest taken. */
-interface Bound {
-  _id: string;
-  position: number;
-}
+/**
+ * A list's stored bound: `<list>:head`, the highest position removed (and, with a head hint, a
+ * position taken); `<list>:bottom`, the lowest taken.
+ */
+type Bound = { _id: string; position?: number } & Record<string, unknown>;
 
 const MAX_ATTEMPTS = 50;
 /** Lists whose head is remembered; past this many the memory starts over (heads are found again). */
@@ -53,6 +53,9 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
 
   private readonly field: string;
   private readonly expiresAt?: () => Date;
+  private readonly entryFields: (name: string) => Record<string, unknown>;
+  private readonly stampEntries: boolean;
+  private readonly headHint?: string;
 
   /** `collection` keeps the entries; `options` name the field of an entry's id and when it may go. */
   constructor(
@@ -63,6 +66,9 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
   ) {
     this.field = options.field ?? 'id';
     this.expiresAt = options.expiresAt;
+    this.entryFields = options.entryFields ?? (() => ({}));
+    this.stampEntries = options.stampEntries ?? true;
+    this.headHint = options.headHint;
   }
 
   private get entries() {
@@ -106,7 +112,7 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
 
   /** The newest position of list `name`; 0 when it is empty. */
   async head(name: string): Promise<number> {
-    const head = await this.probe(name, this.remembered(name) ?? (await this.storedBound(name, 'head')) ?? 0, 1);
+    const head = await this.probe(name, this.remembered(name) ?? (await this.storedHead(name)), 1);
     this.remember(name, head);
     return head;
   }
@@ -131,7 +137,6 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
     // What another instance putting the same ids has put already: the lowest entries.
     const placed = new Map<Id, number>();
     for (const { id, position } of await this.read(name, bottom + ids.length - 1, ids.length, bottom)) placed.set(id, position);
-    const created_at = new Date(this.now());
     const positions: number[] = [];
     let next = bottom - 1;
     for (const id of ids) {
@@ -144,7 +149,7 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
         if (attempt === MAX_ATTEMPTS) {
           throw new Error(`no position below list ${name} of ${this.collection} could be claimed after ${MAX_ATTEMPTS} attempts`);
         }
-        const taken = await this.insertOnce({ _id: entryKey(name, next), [this.field]: id, created_at });
+        const taken = await this.insertOnce(this.entry(name, next, id));
         const holder = taken ? id : (await this.read(name, next, 1, next))[0]?.id;
         next -= 1;
         if (holder === id) {
@@ -187,9 +192,7 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
     let next = (this.remembered(name) ?? (await this.head(name))) + 1;
     for (let attempt = 0; attempt < MAX_ATTEMPTS && positions.length < ids.length; attempt++) {
       const pending = ids.slice(positions.length);
-      const created_at = new Date(this.now());
-      const expiry = this.expiresAt ? { expires_at: this.expiresAt() } : {};
-      const entries = pending.map((id, i) => ({ _id: entryKey(name, next + i), [this.field]: id, created_at, ...expiry }));
+      const entries = pending.map((id, i) => this.entry(name, next + i, id));
       try {
         await this.entries.insertMany(entries, { ordered: true });
         positions.push(...pending.map((_, i) => next + i));
@@ -209,7 +212,27 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
     if (positions.length < ids.length) {
       throw new Error(`no position in list ${name} of ${this.collection} could be claimed after ${MAX_ATTEMPTS} attempts`);
     }
+    if (this.headHint) await this.raiseHint(name, positions[positions.length - 1], this.headHint);
     return positions;
+  }
+
+  /** The entry of `id` at `position` of list `name`, in the shape the lists are stored in. */
+  private entry(name: string, position: number, id: Id): Entry {
+    return {
+      _id: entryKey(name, position),
+      ...this.entryFields(name),
+      [this.field]: id,
+      ...(this.stampEntries ? { created_at: new Date(this.now()) } : {}),
+      ...(this.expiresAt ? { expires_at: this.expiresAt() } : {}),
+    };
+  }
+
+  /**
+   * Raises the head hint to `position`: `$max`, so that a hint never goes back. Two first raises
+   * may both upsert it; the loser's position is the winner's to give, or a later append's.
+   */
+  private async raiseHint(name: string, position: number, field: string): Promise<void> {
+    await claimed(this.bounds.updateOne({ _id: `${name}:head` }, { $max: { [field]: position } }, { upsert: true }));
   }
 
   /**
@@ -248,6 +271,13 @@ export class DriverOrderedLists<Id extends number | string = number> implements 
 
   private async storedBound(name: string, which: 'head' | 'bottom'): Promise<number | undefined> {
     return (await this.bounds.findOne({ _id: `${name}:${which}` }))?.position;
+  }
+
+  /** Where a search for the head may start: the highest position removed, or the hint, or 0. */
+  private async storedHead(name: string): Promise<number> {
+    const stored = await this.bounds.findOne({ _id: `${name}:head` });
+    const hint = this.headHint ? stored?.[this.headHint] : undefined;
+    return Math.max(stored?.position ?? 0, typeof hint === 'number' ? hint : 0);
   }
 
   private raiseHead(name: string, position: number): Promise<void> {

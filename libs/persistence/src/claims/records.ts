@@ -45,9 +45,10 @@ export class DriverRecords<T extends object> implements Records<T> {
     return modifiedCount === 1;
   }
 
-  /** Removes the record if it matches `condition` too. */
-  async removeWhereKey(key: string, condition: ScanFilter): Promise<void> {
-    await this.documents.deleteOne({ ...condition, _id: key } as mongo.Filter<Document>);
+  /** Removes the record if it matches `condition` too; true when it did. */
+  async removeWhereKey(key: string, condition: ScanFilter): Promise<boolean> {
+    const { deletedCount } = await this.documents.deleteOne({ ...condition, _id: key } as mongo.Filter<Document>);
+    return deletedCount === 1;
   }
 
   async get(key: string): Promise<Keyed<T> | null> {

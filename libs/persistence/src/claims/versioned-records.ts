@@ -141,7 +141,7 @@ export class DriverVersionedRecords<S extends object, C extends object> implemen
       [this.spec.idField]: id,
       version,
       ...(change as Record<string, unknown>),
-      created_at: options.at ?? new Date(),
+      ...(this.spec.stampClaims === false ? {} : { created_at: options.at ?? new Date() }),
       event_ids: options.event_ids ?? [],
       ...(options.request_key === undefined ? {} : { request_key: options.request_key }),
     };
