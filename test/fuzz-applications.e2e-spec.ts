@@ -10,7 +10,8 @@ import {
   updateApplicantRequest,
   updateApplicationRequest,
 } from './support/fuzz-application-requests';
-import { Answer, checkAnswerShape, describeRequest, FuzzRequest } from './support/fuzz-requests';
+import { Answer, checkAnswerShape, describeRequest } from './support/fuzz-answers';
+import { FuzzRequest } from './support/fuzz-request-parts';
 import { api, Api } from './support/http';
 import { KEYS, Stack } from '../tools/stack';
 

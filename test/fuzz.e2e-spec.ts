@@ -1,13 +1,11 @@
 import fc, { Arbitrary } from 'fast-check';
+import { Answer, checkAnswerShape, describeRequest } from './support/fuzz-answers';
+import { FuzzRequest } from './support/fuzz-request-parts';
 import {
   createApplicationRequest,
   createFloorPlanRequest,
   createPropertyRequest,
   deletePropertyRequest,
-  Answer,
-  checkAnswerShape,
-  describeRequest,
-  FuzzRequest,
   getPropertyRequest,
   listPropertiesRequest,
   updateFloorPlanRequest,

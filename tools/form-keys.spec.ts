@@ -31,7 +31,7 @@ describe('scripts/form-keys.js', () => {
     const [, privateKeys] = /FORM_SEALING_KEYS: (\S+)/.exec(compose)!;
     const [, publicKey] = /FORM_SEALING_PUBLIC_KEY: (\S+)/.exec(compose)!;
     expect(run('public', { FORM_SEALING_KEYS: privateKeys }).stdout).toBe(publicKey);
-    const start = readFileSync(join(__dirname, '..', 'scripts', 'start.js'), 'utf8');
+    const start = readFileSync(join(__dirname, '..', 'scripts', 'start', 'environment.js'), 'utf8');
     expect(start).toContain(`'${privateKeys}'`);
     expect(start).toContain(`'${publicKey}'`);
   });

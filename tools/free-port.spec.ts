@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
-import { freePort } from './stack';
+import { freePort } from './free-port';
 
 describe('freePort', () => {
   it('hands out distinct ports below the range the kernel gives outgoing connections, each free to bind', async () => {

@@ -12,7 +12,7 @@ const read = (file: string) => readFileSync(join(__dirname, '..', file), 'utf8')
 describe('the options node runs every app with', () => {
   it('are the same in the image, in npm start and in the test stack', () => {
     const image = /^ENV NODE_OPTIONS="([^"]+)"$/m.exec(read('Dockerfile'))?.[1];
-    const start = /env\.NODE_OPTIONS = `([^$`]+) \$\{env\.NODE_OPTIONS/.exec(read('scripts/start.js'))?.[1];
+    const start = /env\.NODE_OPTIONS = `([^$`]+) \$\{env\.NODE_OPTIONS/.exec(read('scripts/start/environment.js'))?.[1];
 
     expect(image?.split(' ')).toEqual(PRODUCTION_NODE_ARGS);
     expect(start?.split(' ')).toEqual(PRODUCTION_NODE_ARGS);

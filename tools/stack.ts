@@ -3,13 +3,22 @@
  * started as separate processes on a namespace of their own.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { connect } from 'amqplib';
 import mongoose from 'mongoose';
+import { DEAD_LETTERED_QUEUES, removeBrokerObjects } from './broker-objects';
+import { forEachLine, LogRecord, parseRecord, START_TIMEOUT_MS, terminate } from './child-processes';
+import { freePort } from './free-port';
+import { KEYS, testFieldKey, testFormSealingKey } from './test-keys';
+
+// What the suites and the bench have always imported from here, whichever file now holds it.
+export { removeBrokerObjects } from './broker-objects';
+export { LogRecord, terminate, untilReady } from './child-processes';
+export { freePort } from './free-port';
+export { KEYS, testFieldKey, testFormSealingKey } from './test-keys';
 
 export type AppName = 'gateway' | 'applications' | 'properties' | 'webhooks' | 'notifications' | 'form';
 export type ServiceName = 'applications' | 'properties' | 'webhooks' | 'notifications';
@@ -26,24 +35,6 @@ const READY_MESSAGE: Record<AppName, string> = {
   webhooks: 'health and metrics listening on port',
   notifications: 'health and metrics listening on port',
 };
-/** The notifications service's queues, each with its dead-letter route (its RPC queue is `notifications`). */
-const NOTIFICATION_WORK_QUEUES = [
-  'notifications',
-  'notifications.events',
-  'notifications.decisions',
-  'notifications.invitations',
-  'notifications.outgoing',
-  'notifications.reminders',
-];
-/** Every work queue, each with its dead-letter queue `<queue>.dead-letter`. */
-const DEAD_LETTERED_QUEUES = [
-  'properties',
-  'applications',
-  'webhooks',
-  'webhooks.events',
-  'webhooks.deliveries',
-  ...NOTIFICATION_WORK_QUEUES,
-];
 /**
  * Keys an app is started without (set empty, whatever the stack's environment holds), as it must
  * run without them: the form holds nothing that opens what is stored.
@@ -53,8 +44,6 @@ const WITHHELD_KEYS: Partial<Record<AppName, string[]>> = {
 };
 /** As in the Dockerfile and `npm start`: the heap the apps run with in production. */
 export const PRODUCTION_NODE_ARGS = ['--max-old-space-size=128', '--max-semi-space-size=8'];
-const START_TIMEOUT_MS = 30000;
-const STOP_TIMEOUT_MS = 10000;
 
 export interface StackOptions {
   /** Extra environment for every process. */
@@ -93,14 +82,6 @@ export interface RunningProcess {
   /** The environment the stack gave it (beside the test runner's own). */
   env: Record<string, string>;
 }
-
-/** One line of a process's JSON log. */
-export type LogRecord = Record<string, unknown> & { msg?: string; level?: string; request_id?: string };
-
-export const KEYS = {
-  clientOne: 'test-key-client-one',
-  clientTwo: 'test-key-client-two',
-} as const;
 
 /**
  * The repository root, whether this file runs from tools/ or compiled under dist/bench: the built
@@ -367,173 +348,5 @@ export class Stack {
       await connection.dropDatabase();
       await connection.close();
     }
-  }
-}
-
-/** Calls `onLine` with each complete line `stream` yields, a line cut across chunks included. */
-function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let pending = '';
-  stream.on('data', (chunk: Buffer) => {
-    const lines = (pending + chunk.toString()).split('\n');
-    pending = lines.pop() ?? '';
-    lines.forEach(onLine);
-  });
-  stream.on('end', () => pending && onLine(pending));
-}
-
-function parseRecord(line: string): LogRecord | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null ? (value as LogRecord) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The webhooks service's retry queues: one per distinct delay of its schedule. */
-function webhookRetryQueues(env: NodeJS.ProcessEnv): string[] {
-  const schedule = env.WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,36000,36000';
-  return [...new Set(schedule.split(','))].map((seconds) => `webhooks.retry.${seconds}s`);
-}
-
-/** The webhooks service's wait queues, for attempts its gate held back: a second, and the breaker's open time. */
-function webhookWaitQueues(env: NodeJS.ProcessEnv): string[] {
-  const seconds = new Set(['1', env.WEBHOOK_BREAKER_OPEN_SECONDS ?? '30']);
-  return [...seconds].map((wait) => `webhooks.deliveries.wait.${wait}s`);
-}
-
-/** The notifications service's delay queues: one per distinct retry delay, and the reminders' wait. */
-function notificationDelayQueues(env: NodeJS.ProcessEnv): string[] {
-  const schedule = env.MAIL_RETRY_SCHEDULE ?? '10,60,300,900,1800,3600,7200,14400,21600,21600,14400';
-  const reminderMs = Math.max(1, Math.round(Number(env.REMINDER_AFTER_HOURS ?? '24') * 3600 * 1000));
-  return [
-    ...[...new Set(schedule.split(','))].map((seconds) => `notifications.retry.${seconds}s`),
-    `notifications.reminders.wait.${reminderMs}ms`,
-  ];
-}
-
-/**
- * Deletes every queue and exchange that apps running under `namespace` with `env` declare on the
- * shared broker: a suite leaves nothing of its own there.
- */
-export async function removeBrokerObjects(namespace: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const connection = await connect(process.env.AMQP_URL!);
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of DEAD_LETTERED_QUEUES) {
-      await channel.deleteQueue(`${namespace}${queue}`);
-      await channel.deleteQueue(`${namespace}${queue}.dead-letter`);
-      await channel.deleteExchange(`${namespace}${queue}.dead-letter-exchange`);
-    }
-    const backoffQueues = ['webhooks.events.backoff.10s', 'webhooks.deliveries.backoff.10s'];
-    const delayQueues = [...webhookRetryQueues(env), ...webhookWaitQueues(env), ...notificationDelayQueues(env)];
-    for (const queue of [...backoffQueues, ...delayQueues, 'events.unrouted']) {
-      await channel.deleteQueue(`${namespace}${queue}`);
-    }
-    for (const service of ['properties', 'applications', 'webhooks', 'notifications']) {
-      await channel.deleteExchange(`${namespace}${service}.requests`);
-    }
-    await channel.deleteExchange(`${namespace}events`);
-    await channel.deleteExchange(`${namespace}events.unrouted`);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
-}
-
-/** Collects what `running` prints and resolves once it prints `readyLine`; rejects if it exits first. */
-export function untilReady(running: Pick<RunningProcess, 'child' | 'output'>, readyLine: string, name: string): Promise<void> {
-  const { child } = running;
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${running.output.join('')}`)),
-      START_TIMEOUT_MS,
-    );
-    const onData = (chunk: Buffer) => {
-      running.output.push(chunk.toString());
-      if (chunk.toString().includes(readyLine)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => running.output.push(chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before it started:\n${running.output.join('')}`));
-    });
-  });
-}
-
-export async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** A FIELD_ENCRYPTION_KEYS (or FINGERPRINT_KEYS, CSRF_KEYS, FORM_LINK_KEYS) entry with a fresh random key. */
-export function testFieldKey(id: string): string {
-  return `${id}:${randomBytes(32).toString('base64')}`;
-}
-
-/**
- * A FORM_SEALING_KEYS entry with a fresh X25519 private key (`privateKey`), and the
- * FORM_SEALING_PUBLIC_KEY entry of its public key (`publicKey`).
- */
-export function testFormSealingKey(id: string): { privateKey: string; publicKey: string } {
-  const pair = generateKeyPairSync('x25519');
-  const raw = (base64url: string | undefined) => Buffer.from(base64url!, 'base64url').toString('base64');
-  return {
-    privateKey: `${id}:${raw(pair.privateKey.export({ format: 'jwk' }).d)}`,
-    publicKey: `${id}:${raw(pair.publicKey.export({ format: 'jwk' }).x)}`,
-  };
-}
-
-export async function freePort(): Promise<number> {
-  const [ephemeralLow] = ephemeralPortRange();
-  for (let tries = 0; tries < 100; tries++) {
-    const port = FIRST_CHOSEN_PORT + Math.floor(Math.random() * (ephemeralLow - FIRST_CHOSEN_PORT));
-    if (!handedOut.has(port) && (await canListenOn(port))) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-  throw new Error(`no free port between ${FIRST_CHOSEN_PORT} and ${ephemeralLow} after 100 tries`);
-}
-
-/** Lowest port `freePort` hands out: above the well-known and most registered services' ports. */
-const FIRST_CHOSEN_PORT = 10_000;
-/** Ports this process handed out already: two asked for before either is bound are not the same. */
-const handedOut = new Set<number>();
-
-/**
- * The ports the kernel gives outgoing connections, which `freePort` keeps out of: a port chosen
- * free can be taken by an app's connection to the broker or the database before whatever it was
- * chosen for binds it (`npm start` builds for minutes first), and the bind then fails.
- */
-function ephemeralPortRange(): [number, number] {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low > FIRST_CHOSEN_PORT + 1000 && high >= low) return [low, high];
-  } catch {
-    // Not Linux: IANA's dynamic range, which most other systems use.
-  }
-  return [49_152, 65_535];
-}
-
-/** Whether a listener can bind `port` on every address, as the apps do. */
-async function canListenOn(port: number): Promise<boolean> {
-  const server = createServer();
-  try {
-    server.listen(port);
-    await once(server, 'listening');
-    server.close();
-    await once(server, 'close');
-    return true;
-  } catch {
-    return false;
   }
 }

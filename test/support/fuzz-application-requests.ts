@@ -1,23 +1,7 @@
 import fc, { Arbitrary } from 'fast-check';
-import {
-  anyDate,
-  applicant,
-  applicantChanges,
-  asUsDate,
-  authorization,
-  field,
-  FuzzRequest,
-  headersFor,
-  hostileValue,
-  idSegment,
-  mostlyPlausible,
-  objectOf,
-  post,
-  query,
-  shortText,
-  toJsonText,
-  wrapped,
-} from './fuzz-requests';
+import { FuzzRequest, authorization, headersFor, idSegment, post, query } from './fuzz-request-parts';
+import { applicant, applicantChanges } from './fuzz-requests';
+import { anyDate, asUsDate, field, hostileValue, mostlyPlausible, objectOf, shortText, toJsonText, wrapped } from './fuzz-values';
 
 /** Generated requests for the application routes besides create (see fuzz-requests.ts for create). */
 

@@ -7,6 +7,9 @@ import { ServiceOperationsModule } from '@app/runtime';
 import { NotificationsEnvironment } from './config/notifications.environment';
 import { AddressBook } from './addresses/address-book';
 import { ApplicantsClient } from './dispatch/applicants.client';
+import { MessageComposer } from './dispatch/message-composer';
+import { MessageSender } from './dispatch/message-sender';
+import { NotificationQueues } from './dispatch/notification-queues';
 import { NotificationWorker } from './dispatch/notification-worker';
 import { Mailer } from './mail/mailer';
 import { MessageStore } from './messages/message-store';
@@ -21,6 +24,16 @@ import { SettingsStore } from './settings/settings-store';
     queueClients(QUEUES.APPLICATIONS),
   ],
   controllers: [NotificationsMessageController],
-  providers: [SettingsStore, MessageStore, AddressBook, Mailer, ApplicantsClient, NotificationWorker],
+  providers: [
+    SettingsStore,
+    MessageStore,
+    AddressBook,
+    Mailer,
+    ApplicantsClient,
+    NotificationQueues,
+    MessageComposer,
+    MessageSender,
+    NotificationWorker,
+  ],
 })
 export class AppModule {}

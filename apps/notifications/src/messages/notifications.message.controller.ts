@@ -14,7 +14,7 @@ import {
   readApplicantRef,
   requireClientId,
 } from '@app/contracts';
-import { NotificationWorker } from '../dispatch/notification-worker';
+import { MessageComposer } from '../dispatch/message-composer';
 import { FORM_TOKEN } from '@app/crypto';
 import { toMessageRepresentation } from './message-record';
 import { MessageStore } from './message-store';
@@ -25,7 +25,7 @@ export class NotificationsMessageController {
   constructor(
     private readonly settings: SettingsStore,
     private readonly messages: MessageStore,
-    private readonly worker: NotificationWorker,
+    private readonly composer: MessageComposer,
   ) {}
 
   @MessagePattern(NOTIFICATIONS.GET_SETTINGS)
@@ -51,13 +51,13 @@ export class NotificationsMessageController {
   /** The form's page of an e-mail's confirmation link, followed: null when no e-mail carried it. */
   @MessagePattern(NOTIFICATIONS.CONFIRM_ADDRESS)
   async confirmAddress(@Payload() message: AddressLinkMessage): Promise<AddressLinkAnswer | null> {
-    return isTokenDigest(message) ? this.worker.confirmAddress(message.token_digest) : null;
+    return isTokenDigest(message) ? this.composer.confirmAddress(message.token_digest) : null;
   }
 
   /** The form's page of an e-mail's List-Unsubscribe link, followed: null when no e-mail carried it. */
   @MessagePattern(NOTIFICATIONS.UNSUBSCRIBE)
   async unsubscribe(@Payload() message: AddressLinkMessage): Promise<AddressLinkAnswer | null> {
-    return isTokenDigest(message) ? this.worker.unsubscribe(message.token_digest) : null;
+    return isTokenDigest(message) ? this.composer.unsubscribe(message.token_digest) : null;
   }
 }
 

@@ -4,9 +4,8 @@ import { Mailer } from '../mail/mailer';
 import { MessageRecord, newMessageRecord } from '../messages/message-record';
 import { draftOf } from '../messages/message-record.testing';
 import { MessageStore } from '../messages/message-store';
-import { SettingsStore } from '../settings/settings-store';
-import { ApplicantsClient } from './applicants.client';
-import { NotificationWorker } from './notification-worker';
+import { MessageSender, SendTask } from './message-sender';
+import { NotificationQueues } from './notification-queues';
 
 const SMTP_TIMEOUT_MS = 15000;
 
@@ -45,7 +44,7 @@ function stalledMailer() {
   return { mailer, sends };
 }
 
-describe('NotificationWorker, an attempt', () => {
+describe('MessageSender, an attempt', () => {
   beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-25T10:00:00Z') }));
   afterEach(() => jest.useRealTimers());
 
@@ -55,10 +54,9 @@ describe('NotificationWorker, an attempt', () => {
     const env = Object.assign(new NotificationsEnvironment(), { SMTP_TIMEOUT_MS, MAIL_RETRY_SCHEDULE: '10,60' });
     // The address is neither suppressed nor over its day's limit.
     const addresses = { isSuppressed: async () => false, takePlace: async () => true } as unknown as AddressBook;
-    const worker = new NotificationWorker(storeOf(record), addresses, {} as SettingsStore, mailer, {} as ApplicantsClient, env);
-    Object.assign(worker, { broker: { publish: async () => true } });
-    const attempt = (task: { key: string; retry: number }) =>
-      void (worker as unknown as { attempt: (task: object) => Promise<void> }).attempt(task);
+    const queues = Object.assign(new NotificationQueues(env), { publish: async () => undefined });
+    const sender = new MessageSender(storeOf(record), addresses, mailer, queues, env);
+    const attempt = (task: SendTask) => void sender.attempt(task);
 
     attempt({ key: record._id, retry: 0 });
     await jest.advanceTimersByTimeAsync(0);

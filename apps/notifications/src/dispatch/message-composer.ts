@@ -1,0 +1,196 @@
+/**
+ * Makes each message once: rendered, stored under its key with the status it starts in, and its
+ * sending queued. Holds a message to an address typed on the form until the address is
+ * confirmed, and answers the confirmation and unsubscribe links every message carries.
+ */
+import { Injectable } from '@nestjs/common';
+import { AddressLinkAnswer, MessageKind } from '@app/contracts';
+import { countNotificationMessage } from '@app/observability';
+import { DecisionData, renderMessage } from '@app/mail';
+import {
+  FORM_INVITATIONS_PER_APPLICATION,
+  FORM_INVITATIONS_PER_SENDER_A_DAY,
+  NotificationsEnvironment,
+} from '../config/notifications.environment';
+import { AddressBook, addressDigest } from '../addresses/address-book';
+import { MessageDraft, messageKey, newMessageRecord, queueAfterClaim } from '../messages/message-record';
+import { MessageStore } from '../messages/message-store';
+import { SettingsStore } from '../settings/settings-store';
+import { placesExpireAt, utcDay } from './daily-caps';
+import { NotificationQueues } from './notification-queues';
+
+/** Whom a message goes to and what it is about. */
+export interface Recipient {
+  client_id: number;
+  application_id: number | null;
+  applicant_id: number | null;
+  property_id: number;
+  property_name: string;
+  email: string;
+  first_name: string | null;
+  /** Who listed the addressee on their own form, by full name (an invitation says so). */
+  added_by?: string | null;
+  /** Whose application the addressee joins, by full name, when no form listed it (an invitation says so). */
+  joins?: string | null;
+  /** When the invitation's link stops working (an invitation to a property's form says so). */
+  expires_at?: string | null;
+  /** The addressee's form link, beside which is the page to withdraw the application; none before there is one. */
+  form_url?: string | null;
+  /** For a decision's message: what was decided. */
+  decided?: DecisionData;
+  /** Whether the address was typed on the public form: nothing but its confirmation goes there until it is confirmed. */
+  email_from_form?: boolean;
+  /** For one named on the form: the address of the applicant who named it. */
+  added_by_email?: string | null;
+}
+
+@Injectable()
+export class MessageComposer {
+  constructor(
+    private readonly messages: MessageStore,
+    private readonly addresses: AddressBook,
+    private readonly settings: SettingsStore,
+    private readonly queues: NotificationQueues,
+    private readonly env: NotificationsEnvironment,
+  ) {}
+
+  /**
+   * Stores the message once under its key and queues its sending. The same event again finds it
+   * stored and queues nothing, unless no attempt was made yet (see queueAfterClaim): an attempt
+   * skips a message sent meanwhile. Every message about an application carries the page where
+   * the addressee can withdraw it, beside its form link, and every message the page that stops
+   * all e-mail to its address. A message to an address that asked for none is stored
+   * `suppressed`; to an address typed on the form and not confirmed, `held`, and the address is
+   * sent the one message that asks it to confirm.
+   */
+  async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
+    const settings = await this.settings.get(recipient.client_id);
+    const now = new Date();
+    const address = addressDigest(recipient.email);
+    const unsubscribe = await this.addresses.newLink('unsubscribe', address, recipient.client_id, recipient.property_name);
+    const listUnsubscribe = this.mailLink('unsubscribe', unsubscribe);
+    const content = renderMessage(
+      kind,
+      {
+        first_name: recipient.first_name,
+        property_name: recipient.property_name,
+        url,
+        sender_name: settings.sender_name,
+        added_by: recipient.added_by ?? null,
+        joins: recipient.joins ?? null,
+        expires_at: recipient.expires_at ?? null,
+        withdraw_url: kind === 'address_confirmation' ? null : withdrawUrlOf(recipient.form_url),
+        decision: recipient.decided ?? null,
+        unsubscribe_url: listUnsubscribe,
+      },
+      now,
+    );
+    const draft: Omit<MessageDraft, 'status'> = {
+      source,
+      kind,
+      to: recipient.email,
+      client_id: recipient.client_id,
+      application_id: recipient.application_id,
+      applicant_id: recipient.applicant_id,
+      property_id: recipient.property_id,
+      from_name: settings.sender_name,
+      reply_to: settings.reply_to,
+      content,
+      list_unsubscribe: listUnsubscribe,
+    };
+    const key = messageKey(source, kind, recipient.email);
+    const status = await this.statusOf(kind, recipient, address, key, now);
+    const record = newMessageRecord({ ...draft, status }, this.env.MAIL_FROM, now);
+    const created = await this.messages.create(record);
+    countNotificationMessage(kind, created ? (status === 'pending' ? 'made' : status) : 'already_made');
+    const stored = created ? record : await this.messages.find(record._id);
+    if (stored?.status === 'held') {
+      // Also when the event came again: the try that stored it may have stopped before this.
+      await this.addresses.hold(recipient.client_id, address, key);
+      await this.askToConfirm(recipient, address);
+      // Confirmed while this was being held: its release may have read the list before it was in.
+      if (await this.addresses.isConfirmed(recipient.client_id, address)) await this.release(key);
+      return;
+    }
+    const queued = !created && stored?.status === 'pending' && (await this.messages.isQueued(key));
+    if (queueAfterClaim(created, stored, queued)) await this.queue(key);
+  }
+
+  /** Queues the message's first attempt, then marks it queued: a redelivered event queues no second. */
+  private async queue(key: string): Promise<void> {
+    await this.queues.publish(this.queues.names.outgoing, { key, retry: 0 });
+    await this.messages.markQueued(key);
+  }
+
+  /**
+   * What a new message starts as: `suppressed` for an address on the suppression list, or an
+   * invitation from the form past its caps (per application, and a day per address of the one
+   * who named the people); `held` for an address typed on the form that its client's messages
+   * have not had confirmed; else `pending`.
+   */
+  private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date) {
+    if (await this.addresses.isSuppressed(address)) return 'suppressed';
+    if (kind === 'invitation' && recipient.added_by_email && recipient.application_id !== null) {
+      const day = utcDay(now);
+      const withinCaps =
+        (await this.addresses.takePlace(`invited:${recipient.application_id}`, FORM_INVITATIONS_PER_APPLICATION, key)) &&
+        (await this.addresses.takePlace(
+          `invited-by:${addressDigest(recipient.added_by_email)}:${day}`,
+          FORM_INVITATIONS_PER_SENDER_A_DAY,
+          key,
+          placesExpireAt(day),
+        ));
+      if (!withinCaps) return 'suppressed';
+    }
+    if (kind === 'address_confirmation' || !recipient.email_from_form) return 'pending';
+    return (await this.addresses.isConfirmed(recipient.client_id, address)) ? 'pending' : 'held';
+  }
+
+  /** The one message that asks an address typed on the form to be confirmed, once per client and address. */
+  private async askToConfirm(recipient: Recipient, address: string): Promise<void> {
+    const token = await this.addresses.newLink('confirm', address, recipient.client_id, recipient.property_name);
+    // Nothing the visitor typed is shown to an address not yet confirmed: not even the name it gave.
+    const asked: Recipient = {
+      ...recipient,
+      first_name: null,
+      added_by: null,
+      joins: null,
+      expires_at: null,
+      decided: undefined,
+    };
+    await this.compose(`address:${recipient.client_id}`, 'address_confirmation', asked, this.mailLink('confirm', token));
+  }
+
+  /** An address confirmed by the link its confirmation carried: its held messages go. */
+  async confirmAddress(tokenDigest: string): Promise<AddressLinkAnswer | null> {
+    const link = await this.addresses.findLink(tokenDigest, 'confirm');
+    if (!link) return null;
+    await this.addresses.confirm(link.client_id, link.address);
+    for (const key of await this.addresses.heldMessages(link.client_id, link.address)) await this.release(key);
+    return { property_name: link.property_name };
+  }
+
+  /** An address whose e-mail's List-Unsubscribe was followed: no message is sent to it any more. */
+  async unsubscribe(tokenDigest: string): Promise<AddressLinkAnswer | null> {
+    const link = await this.addresses.findLink(tokenDigest, 'unsubscribe');
+    if (!link) return null;
+    await this.addresses.suppress(link.address);
+    return { property_name: link.property_name };
+  }
+
+  /** Queues a held message, once confirmed; instances that both do send it once (the lease). */
+  private async release(key: string): Promise<void> {
+    if ((await this.messages.find(key))?.status !== 'held') return;
+    await this.messages.update(key, { status: 'pending' });
+    await this.queue(key);
+  }
+
+  private mailLink(purpose: 'confirm' | 'unsubscribe', token: string): string {
+    return `${this.env.APPLY_BASE_URL.replace(/\/+$/, '')}/mail/${purpose}/${token}`;
+  }
+}
+
+/** The form's page where the applicant whose form link is `formUrl` withdraws its application. */
+function withdrawUrlOf(formUrl: string | null | undefined): string | null {
+  return formUrl ? `${formUrl}/withdraw` : null;
+}
