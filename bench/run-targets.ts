@@ -1,26 +1,34 @@
 import { BenchOptions } from './options';
 import { startReferences } from './references';
-import { Result, ScenarioRun, SoakResult } from './report';
+import { Result, ScenarioRun, SoakResult, TreeFigures } from './report';
 import { Watched } from './procfs';
 import { driveScenario, measured, Measured, progress, ratiosAt, runSoak } from './runs';
 import { createFixtures, scenarios } from './scenarios';
 import { startTarget } from './target';
 import { BASELINE_PREFIX, medianResults, TARGET_REFERENCES, TARGET_SCENARIOS } from './targets';
+import { measureTree } from './tree-figures';
+
+/** What `--targets` counted of this tree and of the baseline's (null without one). */
+export interface TargetTrees {
+  current: TreeFigures;
+  baseline: TreeFigures | null;
+}
 
 /**
  * `--targets`: round after round, this tree's stack and the baseline's (BENCH_BASELINE_ROOT, when
  * set), alternately first, each started afresh and driven through the targets' scenarios at the
- * highest concurrency, then the two references the targets name; then the soak on this tree's
- * stack. The references come last in a round: the broker is still busy with their thousands of
- * messages a second for a while after them, and whichever stack came next paid for it (this tree
- * spent up to 1.5x the baseline's CPU per create when it ran right after them, the same as the
- * baseline's when it ran second). Returns the medians of the rounds (the baseline's scenarios named
- * `baseline <scenario>`) and every round's runs.
+ * highest concurrency, then the two references the targets name; then each tree's counts
+ * (tree-figures.ts) on a stack of its own; then the soak on this tree's stack. The references
+ * come last in a round: the broker is still busy with their thousands of messages a second for a
+ * while after them, and whichever stack came next paid for it (this tree spent up to 1.5x the
+ * baseline's CPU per create when it ran right after them, the same as the baseline's when it ran
+ * second). Returns the medians of the rounds (the baseline's scenarios named `baseline
+ * <scenario>`), every round's runs and the counts.
  */
 export async function runTargets(
   options: BenchOptions,
   profileDir: string | null,
-): Promise<{ medians: Measured; runs: Result[]; baselineRoot: string | null }> {
+): Promise<{ medians: Measured; runs: Result[]; baselineRoot: string | null; trees: TargetTrees }> {
   if (process.env.BENCH_URL) throw new Error('--targets starts stacks of its own: it cannot measure BENCH_URL');
   const baselineRoot = process.env.BENCH_BASELINE_ROOT || null;
   const baselineNode = process.env.BENCH_BASELINE_NODE || undefined;
@@ -75,6 +83,10 @@ export async function runTargets(
     ...result,
     runs: result.runs.map((run) => ({ ...run, ratios: ratiosAt(run, medianReferences, run.connections) })),
   }));
+  const trees: TargetTrees = {
+    current: await measureTree(options, profileDir),
+    baseline: baselineRoot ? await measureTree(options, profileDir, baselineRoot, baselineNode) : null,
+  };
   progress('targets: the soak, on a stack of its own');
   const target = await startTarget(profileDir, options.nodeArgs, false);
   let soak: SoakResult;
@@ -94,5 +106,6 @@ export async function runTargets(
     },
     runs: all,
     baselineRoot,
+    trees,
   };
 }

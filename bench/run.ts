@@ -58,7 +58,14 @@ async function main(): Promise<void> {
     : scenarioResults.flatMap((s) => s.runs);
   const peakRssMb = Object.fromEntries(Object.entries(highest(peaks)).filter(([name]) => stackNames.has(name)));
   const baseline = scenarioResults.filter((s) => s.name.startsWith(BASELINE_PREFIX));
-  const measuredTargets = { scenarios: scenarioResults, references: main.references, baseline, peakRssMb, soak: main.soak };
+  const measuredTargets = {
+    scenarios: scenarioResults,
+    references: main.references,
+    baseline,
+    peakRssMb,
+    soak: main.soak,
+    trees: targetRounds?.trees,
+  };
   const report: BenchReport = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -83,7 +90,12 @@ async function main(): Promise<void> {
     targets: tracing ? tracingTargets(tracing) : checkTargets(measuredTargets, options.connections),
     soak: main.soak,
     tracing,
-    targetRounds: targetRounds && { rounds: options.rounds, baselineRoot: targetRounds.baselineRoot, runs: targetRounds.runs },
+    targetRounds: targetRounds && {
+      rounds: options.rounds,
+      baselineRoot: targetRounds.baselineRoot,
+      runs: targetRounds.runs,
+      trees: targetRounds.trees,
+    },
   };
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
   if (profileDir) {
