@@ -158,7 +158,13 @@ async function countSectionSaves(
   count: number,
 ): Promise<Pick<Counts, 'dbCommandsPerSectionSave' | 'serviceCallsPerFormStep'>> {
   const token = await startApplicant(formUrl, propertyId);
-  await saveStep(formUrl, token, 'details', { desired_move_in: '2027-03-01' });
+  // The unit's step comes first; a property with one floor plan offers it on the page, chosen.
+  const details = await (await fetch(`${formUrl}/applicants/${token}/details`)).text();
+  const floorPlan = /name="floor_plan_id" value="([^"]+)"/.exec(details)?.[1];
+  await saveStep(formUrl, token, 'details', {
+    desired_move_in: '2027-03-01',
+    ...(floorPlan ? { floor_plan_id: floorPlan } : {}),
+  });
   const identity = `${formUrl}/applicants/${token}/identity`;
   const fields = { middle_name: 'Byron', dob: '1985-12-10', id_number: '123-45-6789' };
   const page = async (url: string) => {
