@@ -1,6 +1,6 @@
 /**
- * Unit specs: `*.spec.ts` beside the code under apps/ and libs/, the specs of the repository's
- * own rules under tools/, and the one beside docker-compose.yml.
+ * Unit specs: `*.spec.ts` beside the code under apps/, libs/ and bench/, the specs of the
+ * repository's own rules under tools/, and the one beside docker-compose.yml.
  * Tests that cross processes live in test/ with their own config.
  *
  * ts-jest compiles with the root tsconfig.json and type-checks each spec and what it imports
@@ -12,7 +12,7 @@ require('./scripts/node-runtime').requireSupportedRuntime();
 module.exports = {
   rootDir: __dirname,
   roots: ['<rootDir>'],
-  testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/docker-compose.spec.ts'],
+  testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/docker-compose.spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],

@@ -52,8 +52,12 @@ export const USAGE = `npm run bench -- [options]
                         round after round, the references nest-rmq-echo and nest-get-property,
                         this tree's stack and the baseline's (BENCH_BASELINE_ROOT, another
                         built tree) through get-property, create-application, get-application
-                        and list-applications at the highest concurrency (default 32); then the
-                        mix on this tree's stack for the soak's length (--soak, default 300 s)
+                        and list-applications at the highest concurrency (default 32); then, for
+                        each tree on a stack of its own with the form and database commands
+                        counted, the messages and commands of 50 creates and 50 form section
+                        saves sent one at a time, and how its source reads (apps/applications'
+                        folder layering, files over 400 lines); then the mix on this tree's
+                        stack for the soak's length (--soak, default 300 s)
   --rounds <n>          with --tracing, go through the three modes n times (default 3), each
                         round starting one mode further on; with --targets through the stacks;
                         report the median of each

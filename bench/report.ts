@@ -1,4 +1,6 @@
 import { Measurement } from './measure';
+import { Counts } from './counted';
+import { Structure } from './structure';
 
 export interface Run extends Measurement {
   /** Highest RSS of each process during the measured run, in MB. */
@@ -32,6 +34,13 @@ export interface Deliveries {
   catchUpMs: number | null;
 }
 
+/** What `--targets` counts of a tree rather than times (tree-figures.ts). */
+export interface TreeFigures extends Counts {
+  /** apps/applications' layering; null when the tree has no such app. */
+  structure: Structure | null;
+  longSourceFiles: number;
+}
+
 /** A scenario's numbers divided by a reference's at the same concurrency. */
 export interface Ratios {
   /** Above 1: more requests per second than the reference. */
@@ -55,6 +64,8 @@ export interface TargetCheck {
   target: string;
   actual: number | null;
   limit: number;
+  /** The same measure on the baseline tree (BENCH_BASELINE_ROOT) in the same run, where it has one. */
+  baseline?: number | null;
   /** null when this run did not measure what the target is about. */
   met: boolean | null;
 }
@@ -131,7 +142,13 @@ export interface BenchReport {
    * `--targets`: how many rounds `scenarios` and `references` are the medians of (each round's
    * runs are in `rounds`), with the baseline's scenarios among `scenarios`; else null.
    */
-  targetRounds: { rounds: number; baselineRoot: string | null; runs: Result[] } | null;
+  targetRounds: {
+    rounds: number;
+    baselineRoot: string | null;
+    runs: Result[];
+    /** What was counted of this tree and the baseline's (tree-figures.ts). */
+    trees: { current: TreeFigures; baseline: TreeFigures | null };
+  } | null;
 }
 
 /** a / b to three significant digits (a scenario hundreds of times slower than a reference keeps a ratio above 0); null when either is unknown. */
@@ -219,8 +236,13 @@ export function renderTables(report: BenchReport): string {
     ),
   );
   const targets = table(
-    ['target', 'actual', 'met'],
-    report.targets.map((t) => [t.target, t.actual ?? '-', t.met === null ? 'not measured' : t.met ? 'yes' : 'NO']),
+    ['target', 'actual', 'baseline', 'met'],
+    report.targets.map((t) => [
+      t.target,
+      t.actual ?? '-',
+      t.baseline ?? '-',
+      t.met === null ? 'not measured' : t.met ? 'yes' : 'NO',
+    ]),
   );
   if (report.tracing) {
     const tracing = table(

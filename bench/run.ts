@@ -6,29 +6,16 @@
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { resolve } from 'node:path';
-import { driveHttp, Measurement } from './measure';
-import { commandsSent, perRequest } from './db-commands';
 import { BenchOptions, parseOptions } from './options';
 import { renderProfiles, summarizeProfiles } from './profile';
 import { References, startReferences } from './references';
-import {
-  BenchReport,
-  Deliveries,
-  highest,
-  ratios,
-  renderTables,
-  Result,
-  Run,
-  ScenarioRun,
-  SoakResult,
-  TracedRun,
-  TracingCost,
-} from './report';
-import { measureCpu, rssNow, sampleRss, Watched } from './procfs';
+import { BenchReport, highest, renderTables, Result, ScenarioRun, TracedRun, TracingCost } from './report';
+import { runTargets } from './run-targets';
+import { alsoWatched, driveScenario, measured, Measured, measuredNothing, progress, ratiosAt, runSoak } from './runs';
 import { createFixtures, Scenario, scenarios } from './scenarios';
-import { SideMeasurement, sideScenarios } from './side-scenarios';
-import { namedPids, startTarget, Target } from './target';
-import { BASELINE_PREFIX, checkTargets, medianResults, TARGET_REFERENCES, TARGET_SCENARIOS } from './targets';
+import { sideScenarios } from './side-scenarios';
+import { startTarget, Target } from './target';
+import { BASELINE_PREFIX, checkTargets } from './targets';
 import {
   OtlpSink,
   startOtlpSink,
@@ -42,9 +29,6 @@ import {
 
 const DEFAULT_AMQP_URL = 'amqp://guest:guest@localhost:5672';
 const DEFAULT_MONGODB_URI = 'mongodb://localhost:27017';
-const SOAK_SAMPLE_EVERY_MS = 5000;
-
-const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -74,7 +58,14 @@ async function main(): Promise<void> {
     : scenarioResults.flatMap((s) => s.runs);
   const peakRssMb = Object.fromEntries(Object.entries(highest(peaks)).filter(([name]) => stackNames.has(name)));
   const baseline = scenarioResults.filter((s) => s.name.startsWith(BASELINE_PREFIX));
-  const measuredTargets = { scenarios: scenarioResults, references: main.references, baseline, peakRssMb, soak: main.soak };
+  const measuredTargets = {
+    scenarios: scenarioResults,
+    references: main.references,
+    baseline,
+    peakRssMb,
+    soak: main.soak,
+    trees: targetRounds?.trees,
+  };
   const report: BenchReport = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -99,7 +90,12 @@ async function main(): Promise<void> {
     targets: tracing ? tracingTargets(tracing) : checkTargets(measuredTargets, options.connections),
     soak: main.soak,
     tracing,
-    targetRounds: targetRounds && { rounds: options.rounds, baselineRoot: targetRounds.baselineRoot, runs: targetRounds.runs },
+    targetRounds: targetRounds && {
+      rounds: options.rounds,
+      baselineRoot: targetRounds.baselineRoot,
+      runs: targetRounds.runs,
+      trees: targetRounds.trees,
+    },
   };
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTables(report)}\n`);
   if (profileDir) {
@@ -107,19 +103,6 @@ async function main(): Promise<void> {
     process.stderr.write(`\nCPU profiles in ${profileDir}:\n\n${renderProfiles(summarizeProfiles(profileDir, names))}\n`);
   }
 }
-
-/** What a part of the bench measured, and on what. */
-interface Measured {
-  references: Result[];
-  scenarios: Result<ScenarioRun>[];
-  soak: SoakResult | null;
-  /** The stack processes its runs watched. */
-  processes: Watched[];
-  /** What each stack it measured was. */
-  targets: string[];
-}
-
-const measuredNothing = (): Measured => ({ references: [], scenarios: [], soak: null, processes: [], targets: [] });
 
 /**
  * The main stack (or BENCH_URL's gateway) with its fixtures, and the references: concurrency by
@@ -166,12 +149,6 @@ async function runMain(options: BenchOptions, profileDir: string | null): Promis
     await started?.stop();
     await target.stop();
   }
-}
-
-/** A run's ratios to each reference's run at the same concurrency. */
-function ratiosAt(run: Run, references: Result[], connections: number): ScenarioRun['ratios'] {
-  const sameConcurrency = (r: Result) => r.runs.find((run) => run.connections === connections);
-  return Object.fromEntries(references.map((r) => [r.name, ratios(run, sameConcurrency(r))]));
 }
 
 /**
@@ -263,175 +240,6 @@ async function runTracingCost(options: BenchOptions, profileDir: string | null):
     await Promise.all(sinks.map((sink) => sink.stop()));
   }
   return summarizeTracing(runs);
-}
-
-/**
- * `--targets`: round after round, this tree's stack and the baseline's (BENCH_BASELINE_ROOT, when
- * set), alternately first, each started afresh and driven through the targets' scenarios at the
- * highest concurrency, then the two references the targets name; then the soak on this tree's
- * stack. The references come last in a round: the broker is still busy with their thousands of
- * messages a second for a while after them, and whichever stack came next paid for it (this tree
- * spent up to 1.5x the baseline's CPU per create when it ran right after them, the same as the
- * baseline's when it ran second). Returns the medians of the rounds (the baseline's scenarios named
- * `baseline <scenario>`) and every round's runs.
- */
-async function runTargets(
-  options: BenchOptions,
-  profileDir: string | null,
-): Promise<{ medians: Measured; runs: Result[]; baselineRoot: string | null }> {
-  if (process.env.BENCH_URL) throw new Error('--targets starts stacks of its own: it cannot measure BENCH_URL');
-  const baselineRoot = process.env.BENCH_BASELINE_ROOT || null;
-  const baselineNode = process.env.BENCH_BASELINE_NODE || undefined;
-  if (baselineNode && !baselineRoot)
-    throw new Error('BENCH_BASELINE_NODE needs BENCH_BASELINE_ROOT (this tree, to compare two runtimes)');
-  const connections = Math.max(...options.connections);
-  const runs = new Map<string, Result<ScenarioRun>>();
-  const record = (name: string, description: string, run: ScenarioRun) => {
-    if (!runs.has(name)) runs.set(name, { name, description, runs: [] });
-    runs.get(name)!.runs.push(run);
-  };
-  const stacks: Array<[string, string | undefined]> = [
-    ['', undefined],
-    ...(baselineRoot ? [[BASELINE_PREFIX, baselineRoot] as [string, string]] : []),
-  ];
-  const processes: Watched[] = [];
-  const descriptions: string[] = [];
-  const references = await startReferences(TARGET_REFERENCES);
-  try {
-    for (let round = 1; round <= options.rounds; round++) {
-      progress(`targets round ${round} of ${options.rounds}`);
-      for (const [prefix, root] of round % 2 === 1 ? stacks : [...stacks].reverse()) {
-        const target = await startTarget(profileDir, options.nodeArgs, false, { root, node: root ? baselineNode : undefined });
-        if (round === 1) descriptions.push(target.description);
-        try {
-          const all = scenarios(await createFixtures(target)).filter((s) => TARGET_SCENARIOS.includes(s.name));
-          for (const scenario of all) {
-            const drive = (durationS: number) => driveScenario(target, scenario, connections, durationS);
-            const run = await measured(prefix + scenario.name, connections, target.processes, drive, options);
-            record(prefix + scenario.name, scenario.description, { ...run, ratios: {} });
-          }
-          if (!root) processes.push(...target.processes);
-        } finally {
-          await target.stop();
-        }
-      }
-      for (const reference of references.list) {
-        const drive = (durationS: number) => reference.drive(connections, durationS);
-        record(reference.name, reference.description, {
-          ...(await measured(reference.name, connections, reference.processes, drive, options)),
-          ratios: {},
-        });
-      }
-    }
-  } finally {
-    await references.stop();
-  }
-  const referenceNames = new Set(references.list.map((r) => r.name));
-  const all = [...runs.values()];
-  const medianReferences = medianResults(all.filter((r) => referenceNames.has(r.name)));
-  const medianScenarios = medianResults(all.filter((r) => !referenceNames.has(r.name))).map((result) => ({
-    ...result,
-    runs: result.runs.map((run) => ({ ...run, ratios: ratiosAt(run, medianReferences, run.connections) })),
-  }));
-  progress('targets: the soak, on a stack of its own');
-  const target = await startTarget(profileDir, options.nodeArgs, false);
-  let soak: SoakResult;
-  try {
-    const mix = scenarios(await createFixtures(target)).find((s) => s.name === 'mix')!;
-    soak = await runSoak(target, mix, connections, { ...options, soakS: options.soakS ?? 300 });
-  } finally {
-    await target.stop();
-  }
-  return {
-    medians: {
-      references: medianReferences,
-      scenarios: medianScenarios,
-      soak,
-      processes: [...processes, ...target.processes],
-      targets: descriptions,
-    },
-    runs: all,
-    baselineRoot,
-  };
-}
-
-/** BENCH_WATCH: `name=pid,...` of other processes to report on beside the stack's (the database, say). */
-const alsoWatched = () => namedPids(process.env.BENCH_WATCH);
-
-function driveScenario(target: Target, scenario: Scenario, connections: number, durationS: number): Promise<Measurement> {
-  return driveHttp({
-    url: target.url,
-    connections,
-    durationS,
-    headers: { authorization: `Bearer ${target.apiKey}` },
-    requests: scenario.requests(),
-  });
-}
-
-/** Warms up with the same load, then measures while sampling the RSS of `processes`. */
-async function measured(
-  name: string,
-  connections: number,
-  processes: Watched[],
-  drive: (durationS: number) => Promise<SideMeasurement>,
-  options: BenchOptions,
-  metricsUrls: string[] = [],
-): Promise<Run> {
-  if (options.warmupS > 0) await drive(options.warmupS);
-  const commandsBefore = metricsUrls.length > 0 ? await commandsSent(metricsUrls) : null;
-  const rss = sampleRss(processes);
-  const cpu = measureCpu(processes);
-  const measurement = await drive(options.durationS);
-  const { deliveries, ...numbers } = measurement;
-  const run: Run = {
-    ...numbers,
-    peakRssMb: rss.stop(),
-    cpuMsPerRequest: cpu.stop(measurement.requests),
-    dbCommandsPerRequest: null,
-    deliveries: deliveries ?? null,
-  };
-  if (commandsBefore)
-    run.dbCommandsPerRequest = perRequest(commandsBefore, await commandsSent(metricsUrls), measurement.requests);
-  progress(
-    `${name} x${connections}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}` +
-      (deliveries ? `; ${describeDeliveries(deliveries)}` : ''),
-  );
-  return run;
-}
-
-function describeDeliveries({ published, duringRun, total, catchUpMs }: Deliveries): string {
-  const after = catchUpMs === null ? `${total} by the deadline` : `all ${total} ${catchUpMs} ms after the load ended`;
-  return `${published} events published, ${duringRun} delivered during the run, ${after}`;
-}
-
-/** The mix for `soakS` seconds after a warmup, with the RSS of each process sampled as it goes. */
-async function runSoak(target: Target, mix: Scenario, connections: number, options: BenchOptions): Promise<SoakResult> {
-  const durationS = options.soakS!;
-  progress(`soak: warming up, then the mix at ${connections} connections for ${durationS} s`);
-  if (options.warmupS > 0) await driveScenario(target, mix, connections, options.warmupS);
-  const started = Date.now();
-  const samples: SoakResult['samples'] = [];
-  const sample = () => samples.push({ atS: Math.round((Date.now() - started) / 1000), rssMb: rssNow(target.processes) });
-  sample();
-  const timer = setInterval(sample, SOAK_SAMPLE_EVERY_MS);
-  const measurement = await driveScenario(target, mix, connections, durationS);
-  clearInterval(timer);
-  sample();
-  const tenth = Math.max(1, Math.floor(samples.length / 10));
-  const mean = (rows: typeof samples, name: string) => {
-    const values = rows.map((s) => s.rssMb[name]).filter((mb): mb is number => mb !== null);
-    return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : null;
-  };
-  const growthMb: Record<string, number | null> = {};
-  const growthPercent: Record<string, number | null> = {};
-  for (const { name } of target.processes) {
-    const first = mean(samples.slice(0, tenth), name);
-    const last = mean(samples.slice(-tenth), name);
-    growthMb[name] = first === null || last === null ? null : Math.round((last - first) * 10) / 10;
-    growthPercent[name] = first === null || last === null ? null : Math.round((1000 * (last - first)) / first) / 10;
-  }
-  progress(`soak: ${measurement.rps} req/s; growth ${JSON.stringify(growthMb)} MB`);
-  return { connections, durationS, measurement, samples, growthMb, growthPercent };
 }
 
 main().catch((error: unknown) => {

@@ -12,6 +12,8 @@ export interface Target {
   processes: Watched[];
   /** The services' /metrics, where their database commands are counted (empty when unknown). */
   metricsUrls: string[];
+  /** Every process's /metrics, by app (empty when unknown). */
+  metrics: Array<{ app: string; url: string }>;
   description: string;
   stop(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export async function startTarget(
     apiKey,
     processes: stack.processes.map(({ app, child }) => ({ name: app, pid: child.pid! })),
     metricsUrls: stack.processes.filter(({ app }) => app !== 'gateway').map(({ httpUrl }) => `${httpUrl}/metrics`),
+    metrics: stack.processes.map(({ app, operationsUrl }) => ({ app, url: `${operationsUrl}/metrics` })),
     description:
       `the built ${apps.slice(0, -1).join(', ')} and ${apps.at(-1)}${extra.root ? ` of ${extra.root}` : ''} started by the bench ` +
       `on ${stack.node} (NAMESPACE ${stack.namespace})` +
@@ -93,6 +96,7 @@ function runningTarget(url: string): Target {
     apiKey,
     processes,
     metricsUrls: [],
+    metrics: [],
     description: `the running gateway at ${url}`,
     stop: async () => {},
   };

@@ -1,6 +1,7 @@
 import { NEST_ECHO, NEST_GET_PROPERTY } from './references';
-import { divide, Result, Run, SoakResult, STACK_NODE_PROCESSES, TargetCheck } from './report';
+import { divide, Result, Run, SoakResult, STACK_NODE_PROCESSES, TargetCheck, TreeFigures } from './report';
 import { hundredths, median } from './stats';
+import { LONG_FILE_LINES } from './source-files';
 
 /**
  * The performance targets (see docs/benchmarks.md): ratios to the references and to the
@@ -34,6 +35,8 @@ interface Measured {
   baseline: Result[];
   peakRssMb: Record<string, number | null>;
   soak: SoakResult | null;
+  /** What `--targets` counted of this tree and the baseline's; absent elsewhere. */
+  trees?: { current: TreeFigures; baseline: TreeFigures | null };
 }
 
 interface Target {
@@ -41,6 +44,31 @@ interface Target {
   at: 'least' | 'most';
   limit: number;
   actual(runAt: (name: string) => Run | undefined): number | null;
+  /** The same on the baseline tree, where it has a value of its own. */
+  baseline?(runAt: (name: string) => Run | undefined): number | null;
+}
+
+/** CPU ms per request of every process a run watched. */
+const allCpu = (run: Run | undefined) => cpuOf(run, Object.keys(run?.cpuMsPerRequest ?? {}));
+
+/** The targets of the figures counted of each tree (see tree-figures.ts). */
+function treeTargets(trees: NonNullable<Measured['trees']>): Target[] {
+  const counted = (label: string, limit: number, figure: (tree: TreeFigures) => number | null): Target => ({
+    label,
+    at: 'most',
+    limit,
+    actual: () => figure(trees.current),
+    baseline: () => (trees.baseline ? figure(trees.baseline) : null),
+  });
+  return [
+    counted('database commands per create application', 6, (t) => t.dbCommandsPerCreate),
+    counted('broker messages per create application (requests, their answers, events)', 4, (t) => t.brokerMessagesPerCreate),
+    counted('database commands per form section save, the page it redirects to included', 8, (t) => t.dbCommandsPerSectionSave),
+    counted('service calls the form makes for the POST of one section step', 3, (t) => t.serviceCallsPerFormStep),
+    counted('apps/applications floors (folders layered by their imports)', 6, (t) => t.structure?.floors ?? null),
+    counted('apps/applications upward arrows (folder pairs inside an import cycle)', 1, (t) => t.structure?.upwardArrows ?? null),
+    counted(`source files over ${LONG_FILE_LINES} lines (specs and generated code apart)`, 0, (t) => t.longSourceFiles),
+  ];
 }
 
 function targets(connections: number): Target[] {
@@ -74,6 +102,19 @@ function targets(connections: number): Target[] {
     toBaseline('create-application', 0.5),
     toBaseline('get-application', 0.7),
     toBaseline('list-applications', 0.7),
+    {
+      label: `create-application x${connections}: Node CPU per request, all the stack's processes, to the baseline's`,
+      at: 'most',
+      limit: 0.6,
+      actual: (runAt) => divide(allCpu(runAt('create-application')), allCpu(runAt(`${BASELINE_PREFIX}create-application`))),
+    },
+    {
+      label: `${get}: req/s, to the plain NestJS get property's (${NEST_GET_PROPERTY})`,
+      at: 'least',
+      limit: 1.0,
+      actual: (runAt) => divide(runAt('get-property')?.rps ?? null, runAt(NEST_GET_PROPERTY)?.rps ?? null),
+      baseline: (runAt) => divide(runAt(`${BASELINE_PREFIX}get-property`)?.rps ?? null, runAt(NEST_GET_PROPERTY)?.rps ?? null),
+    },
   ];
 }
 
@@ -88,11 +129,20 @@ export function checkTargets(measured: Measured, connections: number[]): TargetC
     [...measured.scenarios, ...measured.references, ...measured.baseline]
       .find((result) => result.name === name)
       ?.runs.find((run) => run.connections === highest);
-  const checks: TargetCheck[] = targets(highest).map(({ label, at, limit, actual }) => {
+  const ratioChecks = targets(highest).map((target) => ({
+    ...target,
+    label: `${target.label} at ${target.at} ${target.limit}x`,
+  }));
+  const countChecks = (measured.trees ? treeTargets(measured.trees) : []).map((target) => ({
+    ...target,
+    label: `${target.label} at ${target.at} ${target.limit}`,
+  }));
+  const checks: TargetCheck[] = [...ratioChecks, ...countChecks].map(({ label, at, limit, actual, baseline }) => {
     const value = actual(runAt);
     return {
-      target: `${label} at ${at} ${limit}x`,
+      target: label,
       actual: value,
+      baseline: baseline?.(runAt) ?? null,
       limit,
       met: value === null ? null : at === 'least' ? value >= limit : value <= limit,
     };
