@@ -19,6 +19,43 @@ export default tseslint.config(
     },
   },
   {
+    // The storage seam (docs/contributors/architecture.md): in an app only its repositories (a
+    // `store/` folder, `*.repository.ts`, `*-store.ts`) reach the database, and only the module that
+    // wires the app hands them a connection. Services speak the domain, never storage.
+    files: ['apps/**/*.ts'],
+    ignores: [
+      'apps/*/src/**/store/**',
+      'apps/**/*.repository.ts',
+      'apps/**/*-store.ts',
+      'apps/*/src/app.module.ts',
+      '**/*.spec.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'mongoose', message: 'Only a repository reaches the database (the storage seam).' },
+            { name: 'mongodb', message: 'Only a repository reaches the database (the storage seam).' },
+            { name: '@nestjs/mongoose', message: 'Only a repository reaches the database (the storage seam).' },
+            {
+              name: '@app/persistence',
+              importNames: ['Storage', 'ClaimStorage', 'IdAllocator', 'MemoryStorage', 'insertOnce', 'RecordRepository'],
+              message: 'Storage building blocks belong in repositories; a service asks its repository.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='collection']",
+          message: 'Only a repository opens a collection (the storage seam).',
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers and poke at internals on purpose.
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'docker-compose.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

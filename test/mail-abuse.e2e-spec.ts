@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
 import { ClaimStorage } from '@app/persistence';
-import { AddressBook } from '../apps/notifications/src/addresses/address-book';
+import { AddressBook } from '../apps/notifications/src/addresses/address-book.repository';
 import { KEYS, Stack } from '../tools/stack';
 import { csrfOf } from './support/form-documents';
 import { Api, api } from './support/http';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Db, MongoClient } from 'mongodb';
 import mongoose, { Connection } from 'mongoose';
 import { FieldCipher } from '@app/crypto';
-import { ClaimStorage } from '@app/persistence';
+import { ClaimStorage, IdAllocator } from '@app/persistence';
 import { WebhooksEnvironment } from '../apps/webhooks/src/config/webhooks.environment';
 import { AttemptRecord, deliveryKey, DeliveryRecord, DeliveryStore } from '../apps/webhooks/src/deliveries/delivery-store';
 import { NoFreeSlot, SubscriptionRecord, SubscriptionStore } from '../apps/webhooks/src/subscriptions/subscription-store';
@@ -57,7 +57,7 @@ describe('the webhooks stores on the real database', () => {
   }
 
   async function subscriptionStore(): Promise<SubscriptionStore> {
-    const store = new SubscriptionStore(connection, secrets, env);
+    const store = new SubscriptionStore(connection, secrets, env, new IdAllocator(connection));
     await store.onModuleInit();
     store.onModuleDestroy();
     return store;

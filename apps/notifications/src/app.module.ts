@@ -5,7 +5,7 @@ import { queueClients } from '@app/messaging';
 import { DatabaseModule } from '@app/persistence';
 import { ServiceOperationsModule } from '@app/runtime';
 import { NotificationsEnvironment } from './config/notifications.environment';
-import { AddressBook } from './addresses/address-book';
+import { AddressBook } from './addresses/address-book.repository';
 import { ApplicantsClient } from './dispatch/applicants.client';
 import { MessageComposer } from './dispatch/message-composer';
 import { MessageSender } from './dispatch/message-sender';

@@ -12,7 +12,7 @@ import {
   FORM_INVITATIONS_PER_SENDER_A_DAY,
   NotificationsEnvironment,
 } from '../config/notifications.environment';
-import { AddressBook, addressDigest } from '../addresses/address-book';
+import { AddressBook, addressDigest } from '../addresses/address-book.repository';
 import { MessageDraft, messageKey, newMessageRecord, queueAfterClaim } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';

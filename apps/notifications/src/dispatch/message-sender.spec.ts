@@ -1,4 +1,4 @@
-import { AddressBook } from '../addresses/address-book';
+import { AddressBook } from '../addresses/address-book.repository';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
 import { MessageRecord, newMessageRecord } from '../messages/message-record';

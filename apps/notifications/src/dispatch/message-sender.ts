@@ -8,7 +8,7 @@ import { MessageStatus } from '@app/contracts';
 import { countNotificationMessage } from '@app/observability';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
-import { AddressBook, addressDigest } from '../addresses/address-book';
+import { AddressBook, addressDigest } from '../addresses/address-book.repository';
 import { afterFailure, MessageRecord } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { placesExpireAt, utcDay } from './daily-caps';

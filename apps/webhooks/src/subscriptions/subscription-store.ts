@@ -2,9 +2,9 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { formatTimestamp, outsideRequests, WebhookRepresentation } from '@app/contracts';
-import { documentKey, ignoreExistingCollection, insertOnce } from '@app/persistence';
+import { documentKey, IdAllocator, ignoreExistingCollection, insertOnce } from '@app/persistence';
 import { WebhooksEnvironment } from '../config/webhooks.environment';
-import { NoFreeSlot, SlotHolder, SubscriptionSlots } from './subscription-slots';
+import { NoFreeSlot, SlotHolder, SubscriptionSlots } from './subscription-slots.repository';
 import { StoredSecret, WebhookSecrets } from './webhook-secrets';
 
 /** How often each instance gives a slot to subscriptions stored without one (by an older version). */
@@ -49,6 +49,7 @@ export class SubscriptionStore implements OnModuleInit, OnModuleDestroy {
     @InjectConnection() private readonly connection: Connection,
     private readonly secrets: WebhookSecrets,
     private readonly env: WebhooksEnvironment,
+    private readonly ids: IdAllocator,
   ) {
     this.slots = new SubscriptionSlots(connection);
   }
@@ -83,10 +84,13 @@ export class SubscriptionStore implements OnModuleInit, OnModuleDestroy {
     return stored.secret === undefined ? { ...stored, secret: record.secret } : this.opened(stored);
   }
 
-  /** The id that an earlier try of the request chose, when it claimed a slot: a retry stores under it. */
-  async idClaimedBy(clientId: number, requestKey: string): Promise<number | undefined> {
+  /**
+   * The id a request's subscription is stored under: the one an earlier try of it chose, when
+   * that try claimed a slot (a retry stores under it), else a new one.
+   */
+  async idFor(clientId: number, requestKey: string): Promise<number> {
     const slots = await this.slots.read(clientId, this.env.WEBHOOK_MAX_SUBSCRIPTIONS);
-    return slots.find((slot) => slot.request_key === requestKey)?.subscription_id;
+    return slots.find((slot) => slot.request_key === requestKey)?.subscription_id ?? this.ids.allocate('webhooks');
   }
 
   /** The client's live subscription, or null: another client's is as unknown as none. */

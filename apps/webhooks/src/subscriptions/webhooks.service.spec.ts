@@ -24,7 +24,7 @@ describe('WebhooksService.list', () => {
     } as unknown as SubscriptionStore;
     // Listing needs the store alone.
     const none = undefined as never;
-    const service = new WebhooksService(subscriptions, none, none, none, none, none, none);
+    const service = new WebhooksService(subscriptions, none, none, none, none, none);
     const listed = await service.list(1);
     expect(listed).toHaveLength(MAX_WEBHOOK_SUBSCRIPTIONS);
     expect(listed[0]).toEqual({

@@ -13,7 +13,7 @@ import {
   WebhookInput,
   WebhookRepresentation,
 } from '@app/contracts';
-import { CreateScope, documentKey, IdAllocator, Idempotency } from '@app/persistence';
+import { CreateScope, documentKey, Idempotency } from '@app/persistence';
 import { WebhooksEnvironment } from '../config/webhooks.environment';
 import { deliveryKey, DeliveryStore, MAX_REDELIVERIES } from '../deliveries/delivery-store';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
@@ -31,7 +31,6 @@ export class WebhooksService {
     private readonly subscriptions: SubscriptionStore,
     private readonly deliveries: DeliveryStore,
     private readonly worker: DeliveryWorker,
-    private readonly ids: IdAllocator,
     private readonly idempotency: Idempotency,
     private readonly env: WebhooksEnvironment,
     private readonly secrets: WebhookSecrets,
@@ -52,7 +51,7 @@ export class WebhooksService {
       async (requestKey): Promise<SealedWebhook> => {
         await this.checkTarget(input.url);
         // A retry takes the id its first try chose, if that one got as far as claiming a slot.
-        const id = (await this.subscriptions.idClaimedBy(clientId, requestKey)) ?? (await this.ids.allocate('webhooks'));
+        const id = await this.subscriptions.idFor(clientId, requestKey);
         const stored = await this.withRoom(() =>
           this.subscriptions.insertOnce({
             _id: documentKey(id),
