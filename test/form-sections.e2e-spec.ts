@@ -165,6 +165,8 @@ describe('the online application form’s sections', () => {
     const sensitive = await primaryOf(propertyId, READER_KEY);
     expect(sensitive.sensitive_data).toEqual({ dob: '1990-04-12', drivers_license_number: 'D1234567', id_number: '123456789' });
 
+    // A step's page still open in another tab when the form is signed.
+    const stale = await page(`${formUrl}/employment`);
     const signed = await send(`${formUrl}/finish`, { consent: 'yes', signature: 'Ada Lovelace' });
     expect(signed.location).toMatch(/\/done$/);
     // The confirmation says who will be in touch and how to reach them meanwhile.
@@ -177,9 +179,14 @@ describe('the online application form’s sections', () => {
     expect(done.html).toContain('<li>Anne Milbanke, guarantor</li>');
 
     // Completed: no step can be changed, and the form_url shows the confirmation.
-    const late = await send(`${formUrl}/employment`, EMPLOYMENT);
+    const late = await fetch(`${formUrl}/employment`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...EMPLOYMENT, csrf_token: stale.csrf }).toString(),
+    });
     expect(late.status).toBe(409);
-    expect(late.html).toContain('can no longer be changed');
+    expect(await late.text()).toContain('can no longer be changed');
     expect(await resumed()).toMatch(/\/done$/);
 
     // The adult became a co-applicant and the guarantor a guarantor, each with a form link; the child did not.
