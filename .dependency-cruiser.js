@@ -1,7 +1,69 @@
 // Which part of the repository may import which (docs/contributors/architecture.md draws the same picture).
 // `npm run lint` runs it; a forbidden import fails CI.
-/** @type {import('dependency-cruiser').IConfiguration} */
 const lib = (name) => `^libs/${name}/`;
+
+/**
+ * Which library may import which other library of ours: the "may import" column of
+ * docs/contributors/architecture.md, which tools/architecture.spec.ts holds to this table. A
+ * library missing here may import none.
+ */
+const LIBRARIES = {
+  contracts: [],
+  config: ['contracts'],
+  crypto: ['contracts', 'config'],
+  observability: ['contracts', 'config'],
+  messaging: ['contracts', 'config', 'observability'],
+  persistence: ['contracts', 'config', 'observability'],
+  events: ['contracts', 'config', 'observability', 'messaging', 'persistence'],
+  documents: ['contracts', 'crypto'],
+  'rate-limit': [],
+  mail: ['contracts'],
+  screening: ['contracts'],
+  runtime: ['contracts', 'config', 'observability', 'messaging', 'persistence'],
+};
+
+const LIBRARY_RULES = [
+  ...Object.entries(LIBRARIES).map(([name, allowed]) => ({
+    name: `${name}-imports-beyond-its-row`,
+    comment: `libs/${name} may import ${allowed.join(', ') || 'no other library'} (docs/contributors/architecture.md).`,
+    severity: 'error',
+    from: { path: lib(name) },
+    to: { path: '^libs/', pathNot: [name, ...allowed].map(lib) },
+  })),
+  {
+    name: 'unlisted-library-imports-a-library',
+    comment: 'A library gets its row in LIBRARIES (and the architecture page) before it imports another.',
+    severity: 'error',
+    from: { path: `^libs/(?!(?:${Object.keys(LIBRARIES).join('|')})/)([^/]+)/` },
+    to: { path: '^libs/', pathNot: '^libs/$1/' },
+  },
+];
+
+/**
+ * An app that stands in layers (apps/applications): `domain/` (pure functions and types), `store/`
+ * (its repositories), `clients/` (other services over the broker), `use-cases/` (services),
+ * `transport/` (controllers). Arrows point down only: each folder may import those before it.
+ */
+const LAYERS = ['domain', 'store', 'clients', 'use-cases', 'transport'];
+
+const LAYER_RULES = [
+  ...LAYERS.slice(0, -1).map((layer, index) => ({
+    name: `${layer}-imports-a-higher-layer`,
+    comment: `An app's ${layer}/ may import only ${LAYERS.slice(0, index).join(', ') || 'libraries and config/'} of its layers.`,
+    severity: 'error',
+    from: { path: `^apps/([^/]+)/src/${layer}/` },
+    to: { path: `^apps/$1/src/(${LAYERS.slice(index + 1).join('|')})/` },
+  })),
+  {
+    name: 'controller-imports-a-controller',
+    comment: 'A controller takes requests and hands them to use cases; what two share lives below them.',
+    severity: 'error',
+    from: { path: '\\.controller\\.ts$' },
+    to: { path: '\\.controller\\.ts$' },
+  },
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
 
 module.exports = {
   forbidden: [
@@ -19,27 +81,7 @@ module.exports = {
       from: { path: '^libs/' },
       to: { path: '^apps/' },
     },
-    {
-      name: 'contracts-import-other-libs',
-      comment: 'libs/contracts is what crosses the wire; it stands on nothing else of ours.',
-      severity: 'error',
-      from: { path: lib('contracts') },
-      to: { path: '^libs/', pathNot: lib('contracts') },
-    },
-    {
-      name: 'config-imports-other-libs',
-      comment: 'Configuration is read before anything else exists.',
-      severity: 'error',
-      from: { path: lib('config') },
-      to: { path: '^libs/', pathNot: [lib('config'), lib('contracts')] },
-    },
-    {
-      name: 'screening-imports-other-libs',
-      comment: 'libs/screening is pure functions over the contracts: no I/O, no Nest, no other library of ours.',
-      severity: 'error',
-      from: { path: lib('screening') },
-      to: { path: '^libs/', pathNot: [lib('screening'), lib('contracts')] },
-    },
+    ...LIBRARY_RULES,
     {
       name: 'screening-imports-packages',
       comment: 'libs/screening reads no file, network or clock and needs no framework: it imports no npm or Node module.',
@@ -54,13 +96,7 @@ module.exports = {
       from: { path: lib('screening'), pathNot: '\\.spec\\.ts$' },
       to: { dependencyTypes: ['core'] },
     },
-    {
-      name: 'lower-libs-import-runtime',
-      comment: 'libs/runtime starts a process from the other libraries; none of them may need it.',
-      severity: 'error',
-      from: { path: '^libs/', pathNot: lib('runtime') },
-      to: { path: lib('runtime') },
-    },
+    ...LAYER_RULES,
     {
       name: 'production-imports-test-code',
       comment: 'Apps and libs never depend on tests, test support or development tools.',
@@ -97,3 +133,6 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
+
+// The tables themselves, for tools/architecture.spec.ts (not enumerable: the config's schema knows no such keys).
+Object.defineProperties(module.exports, { LIBRARIES: { value: LIBRARIES }, LAYERS: { value: LAYERS } });

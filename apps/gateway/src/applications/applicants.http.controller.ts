@@ -1,5 +1,4 @@
 import {
-  applyDecorators,
   Body,
   Controller,
   Delete,
@@ -51,13 +50,8 @@ import {
 import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { ApiPathId } from '../openapi/path-ids';
+import { APPLICANT_PARAMS } from '../openapi/path-ids';
 
-/** The path parameters of an applicant, for every route under its api_url. */
-export const APPLICANT_PARAMS = applyDecorators(
-  ApiPathId('application_id', 'The application’s id, a positive integer.'),
-  ApiPathId('id', 'The applicant’s id, a positive integer.', 2),
-);
 const ETAG = {
   ETag: {
     description: 'The entity tag of the representation (without its sensitive_data), for If-None-Match and If-Match.',

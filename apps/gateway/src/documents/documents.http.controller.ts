@@ -15,7 +15,6 @@ import {
 } from '@app/contracts';
 import { UnknownKeyError } from '@app/crypto';
 import { DocumentVault } from '@app/documents';
-import { APPLICANT_PARAMS } from '../applications/applicants.http.controller';
 import { ApiKeyGuard, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
 import { readerOf } from '../auth/reader';
@@ -24,7 +23,7 @@ import { ApiErrorResponses, ApiSuccess, errorBody, REQUEST_ID } from '../openapi
 import { APPLICANT_404 } from '../openapi/applicant-responses';
 import { API_KEY_SCHEME } from '../openapi/openapi';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { ApiPathId } from '../openapi/path-ids';
+import { APPLICANT_PARAMS, ApiPathId } from '../openapi/path-ids';
 
 export const DOCUMENTS_403 = {
   description: 'A key that API_KEY_SCOPES does not grant the sensitive_data scope: documents are sensitive data.',

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { applicantRefFromPath, APPLICATIONS, MAX_LISTED_MESSAGES, MessageListResponse, NOTIFICATIONS } from '@app/contracts';
-import { APPLICANT_PARAMS } from '../applications/applicants.http.controller';
+import { APPLICANT_PARAMS } from '../openapi/path-ids';
 import { ApiKeyGuard, ClientId } from '../auth/api-key.guard';
 import { Backends } from '../backends/backends';
 import { ApiErrorResponses, ApiSuccess } from '../openapi/api-responses';

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 
 /**
@@ -12,3 +13,9 @@ const PATH_ID_SCHEMA = { type: 'integer', format: 'int64', minimum: 1, maximum: 
 export function ApiPathId(name: string, description: string, example = 1): MethodDecorator & ClassDecorator {
   return ApiParam({ name, description, example, schema: PATH_ID_SCHEMA });
 }
+
+/** The path parameters of an applicant, for every route under its api_url. */
+export const APPLICANT_PARAMS = applyDecorators(
+  ApiPathId('application_id', 'The application’s id, a positive integer.'),
+  ApiPathId('id', 'The applicant’s id, a positive integer.', 2),
+);
