@@ -42,11 +42,11 @@ describe('the storage seam', () => {
     expect(await problems(path, TAKES_A_BLOCK)).toEqual(['no-restricted-imports']);
   });
 
-  it.each([
-    'apps/properties/src/properties/properties.repository.ts',
-    'apps/applications/src/store/applications.repository.ts',
-  ])('lets the repository %s reach them', async (path) => {
-    expect(await problems(path, OPENS_A_COLLECTION)).toEqual([]);
-    expect(await problems(path, TAKES_A_BLOCK)).toEqual([]);
-  });
+  it.each(['apps/properties/src/properties/properties.repository.ts', 'apps/applications/src/store/applications.repository.ts'])(
+    'lets the repository %s reach them',
+    async (path) => {
+      expect(await problems(path, OPENS_A_COLLECTION)).toEqual([]);
+      expect(await problems(path, TAKES_A_BLOCK)).toEqual([]);
+    },
+  );
 });
