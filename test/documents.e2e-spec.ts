@@ -16,6 +16,7 @@ import { EventOutbox } from '@app/events';
 import { ClaimStorage } from '@app/persistence';
 import { ApplicantDocumentsRepository } from '../apps/applications/src/store/applicant-documents.repository';
 import { UNRECORDED_UPLOAD_GRACE_MS, UnrecordedUploads } from '../apps/applications/src/use-cases/unrecorded-uploads';
+import { CsrfTokens } from '../apps/form/src/form/csrf-tokens';
 
 // pdf-parse's own entry point reads a test file when it is the main module; its parser is this one.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -498,6 +499,7 @@ describe('applicants’ documents', () => {
 
   it('does not complete a form before the documents the preset requires are uploaded', async () => {
     const { token, applicantPath } = await startedApplicant();
+    const csrf = CsrfTokens.fromKeyRing(stack.csrfKeys);
     await fillStepsOfPreset3(stack.formUrl, token);
     // Every other step saved: the form_url, the review and the signature all send the applicant to its documents.
     const documentsUrl = `/applicants/${token}/documents`;
@@ -513,7 +515,13 @@ describe('applicants’ documents', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf_token: (await documentsPage(token)).csrf, consent: 'yes', signature: 'Grace Hopper' }),
+      // A signature page's own token (as a page opened before a document was removed holds): past the
+      // prelude, the step itself sends the applicant to its documents.
+      body: new URLSearchParams({
+        csrf_token: csrf.issue(`/applicants/${token}/finish`),
+        consent: 'yes',
+        signature: 'Grace Hopper',
+      }),
     });
     expect({ status: refused.status, location: refused.headers.get('location') }).toEqual({
       status: 303,
