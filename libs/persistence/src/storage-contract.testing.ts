@@ -71,6 +71,14 @@ export function describeStorageContract(adapter: string, harness: () => StorageH
         expect(new Set(outcomes.map(({ record }) => record.by))).toEqual(new Set([winners[0].record.by]));
       });
 
+      it('answers true to exactly one of several instances claiming one key at once, the one stored', async () => {
+        const stores = (await harness().instances(INSTANCES)).map((storage) => storage.onceRecords<{ by: number }>('claims'));
+        await stores[0].prepare();
+        const won = await Promise.all(stores.map((store, by) => store.claim('k', { by })));
+        expect(won.filter(Boolean)).toHaveLength(1);
+        expect((await stores[1].get('k'))?.by).toBe(won.indexOf(true));
+      });
+
       it('makes a key claimable again once released, and never brings a released claim back by annotating it', async () => {
         const [a, b] = (await harness().instances(2)).map((storage) =>
           storage.onceRecords<{ by: string; outcome?: string }>('claims'),
@@ -319,6 +327,14 @@ export function describeStorageContract(adapter: string, harness: () => StorageH
         const held = again.filter(Boolean).length * 2;
         expect(held).toBeLessThanOrEqual(10);
         expect(await budgets[1].used('owner')).toBe(held);
+      });
+
+      it('grants exactly the limit, not one unit more, to one-unit takes from several instances at once', async () => {
+        const budgets = (await harness().instances(INSTANCES)).map((storage) => storage.budgets('budget'));
+        await budgets[0].prepare();
+        const takes = budgets.flatMap((budget, i) => [0, 1, 2].map((n) => budget.take('one', `${i}.${n}`, 1, 10)));
+        expect((await Promise.all(takes)).filter(Boolean)).toHaveLength(10);
+        expect(await budgets[2].used('one')).toBe(10);
       });
 
       it('counts an item taken twice once, and gives back its units once however many ask at once', async () => {
