@@ -93,8 +93,8 @@ describe('PropertiesHttpController', () => {
       expect(backends.properties).toHaveBeenCalledWith(PROPERTIES.DELETE, { client_id: CLIENT, id: 3, if_match: '"abc"' });
     });
 
-    it('raises PROPERTY_NOT_FOUND for an id that is no positive integer, without asking the service', () => {
-      expect(() => controller.delete(CLIENT, 'all', undefined)).toThrow(ServiceError.propertyNotFound('all'));
+    it('raises PROPERTY_NOT_FOUND for an id that is no positive integer, without asking the service', async () => {
+      await expect(controller.delete(CLIENT, 'all', undefined)).rejects.toEqual(ServiceError.propertyNotFound('all'));
       expect(backends.properties).not.toHaveBeenCalled();
     });
 
