@@ -7,8 +7,10 @@
  *
  * - database commands: `db_commands_total`, summed over the processes;
  * - broker messages: each request a process sent to another (`rpc_duration_seconds_count`, kept
- *   by the one helper every request goes through) is two messages, the request and its answer,
- *   plus each event the relays published (`events_relayed_total{outcome="published"}`);
+ *   by the one helper every request goes through) is two messages, the request and its answer, as
+ *   issue 50 counted them (its 6 per create: the create's request and two property lookups);
+ * - events: each event the relays published (`events_relayed_total{outcome="published"}`),
+ *   counted apart;
  * - service calls of the form: the form's own `rpc_duration_seconds_count`.
  *
  * Background work goes on meanwhile (the relays' passes over their outboxes, the gateway's
@@ -32,6 +34,8 @@ const HOUSEKEEPING = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'saslStar
 export interface Counts {
   dbCommandsPerCreate: number | null;
   brokerMessagesPerCreate: number | null;
+  /** Events the relays published for one create (broker messages too, counted apart). */
+  eventsPerCreate: number | null;
   /** The POST of a form section step and the GET of the page it redirects to. */
   dbCommandsPerSectionSave: number | null;
   /** Requests the form sent to the services for the POST of one section step. */
@@ -42,6 +46,7 @@ export interface Counts {
 interface Totals {
   dbCommands: number;
   brokerMessages: number;
+  events: number;
   formServiceCalls: number;
 }
 
@@ -50,7 +55,7 @@ const LABEL = /(\w+)="([^"]*)"/g;
 
 /** The totals in one process's metrics text. */
 export function totalsOf(app: string, metrics: string): Totals {
-  const totals: Totals = { dbCommands: 0, brokerMessages: 0, formServiceCalls: 0 };
+  const totals: Totals = { dbCommands: 0, brokerMessages: 0, events: 0, formServiceCalls: 0 };
   for (const [, name, labelText = '', text] of metrics.matchAll(SERIES)) {
     const labels = Object.fromEntries([...labelText.matchAll(LABEL)].map(([, key, value]) => [key, value]));
     const value = Number(text);
@@ -59,13 +64,13 @@ export function totalsOf(app: string, metrics: string): Totals {
       totals.brokerMessages += 2 * value;
       if (app === 'form') totals.formServiceCalls += value;
     }
-    if (name === 'events_relayed_total' && labels.outcome === 'published') totals.brokerMessages += value;
+    if (name === 'events_relayed_total' && labels.outcome === 'published') totals.events += value;
   }
   return totals;
 }
 
 async function totalsNow(target: Target): Promise<Totals> {
-  const sum: Totals = { dbCommands: 0, brokerMessages: 0, formServiceCalls: 0 };
+  const sum: Totals = { dbCommands: 0, brokerMessages: 0, events: 0, formServiceCalls: 0 };
   for (const { app, url } of target.metrics) {
     const answer = await fetch(url);
     if (!answer.ok) throw new Error(`${url} answered ${answer.status}`);
@@ -118,6 +123,7 @@ export async function countPerRequest(target: Target, count = COUNTED_REQUESTS):
   const counts: Counts = {
     dbCommandsPerCreate: perRequest(creates.dbCommands, count),
     brokerMessagesPerCreate: perRequest(creates.brokerMessages, count),
+    eventsPerCreate: perRequest(creates.events, count),
     dbCommandsPerSectionSave: null,
     serviceCallsPerFormStep: null,
   };

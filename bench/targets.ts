@@ -62,7 +62,8 @@ function treeTargets(trees: NonNullable<Measured['trees']>): Target[] {
   });
   return [
     counted('database commands per create application', 6, (t) => t.dbCommandsPerCreate),
-    counted('broker messages per create application (requests, their answers, events)', 4, (t) => t.brokerMessagesPerCreate),
+    counted('broker messages per create application (requests and their answers)', 4, (t) => t.brokerMessagesPerCreate),
+    counted('events published per create application (no more than its two)', 2, (t) => t.eventsPerCreate),
     counted('database commands per form section save, the page it redirects to included', 8, (t) => t.dbCommandsPerSectionSave),
     counted('service calls the form makes for the POST of one section step', 3, (t) => t.serviceCallsPerFormStep),
     counted('apps/applications floors (folders layered by their imports)', 6, (t) => t.structure?.floors ?? null),
