@@ -40,7 +40,7 @@ export default tseslint.config(
             { name: '@nestjs/mongoose', message: 'Only a repository reaches the database (the storage seam).' },
             {
               name: '@app/persistence',
-              importNames: ['Storage', 'ClaimStorage', 'IdAllocator', 'MemoryStorage', 'insertOnce', 'RecordRepository'],
+              importNames: ['Storage', 'ClaimStorage', 'IdAllocator', 'MemoryStorage', 'insertOnce'],
               message: 'Storage building blocks belong in repositories; a service asks its repository.',
             },
           ],

@@ -7,6 +7,6 @@ export * from './claims/claim-batches';
 export * from './claims/ordered-lists';
 export * from './idempotency';
 export * from './mongo-errors';
-export { documentKey, RecordRepository, StoredRecord } from './record-repository';
+export { documentKey } from './document-key';
 export * from './operation-timeout';
 export * from './background-purge';
