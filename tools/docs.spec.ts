@@ -1,21 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+
+import { markdownPages } from './markdown-pages';
 
 const ROOT = join(__dirname, '..');
 
 /** CONTRIBUTING.md and every page of the manual. */
-function manualPages(): string[] {
-  const pages = [join(ROOT, 'CONTRIBUTING.md')];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.md')) pages.push(path);
-    }
-  };
-  walk(join(ROOT, 'docs'));
-  return pages;
-}
+const manualPages = () => markdownPages(ROOT, 'CONTRIBUTING.md');
 
 describe('the README', () => {
   const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');

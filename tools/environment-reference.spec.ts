@@ -1,26 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { FormEnvironment } from '../apps/form/src/config/form.environment';
 import { GatewayEnvironment } from '../apps/gateway/src/config/gateway.environment';
 import { APPS } from '../scripts/apps';
+import { markdownPages } from './markdown-pages';
 import { ENVIRONMENTS, meanings, readVariables, REFERENCE_PAGE, renderPage, renderTable, tableOf } from './environment-reference';
 
 const ROOT = join(__dirname, '..');
 const page = readFileSync(REFERENCE_PAGE, 'utf8');
-
-/** The README and every page of the manual. */
-function markdownPages(): string[] {
-  const pages = [join(ROOT, 'README.md')];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.md')) pages.push(path);
-    }
-  };
-  walk(join(ROOT, 'docs'));
-  return pages;
-}
 
 /** The variables a table's rows start with: `| \`NAME\` |` or `| \`NAME\`, \`OTHER\` |`. */
 const tableRowVariables = (text: string): string[] =>
@@ -49,7 +36,7 @@ describe('the environment reference (docs/operators/configuration.md)', () => {
     const names = new Set(variables.map(({ name }) => name));
     const rows = tableRowVariables(tableOf(page));
     expect(rows.filter((name, i) => rows.indexOf(name) !== i)).toEqual([]);
-    for (const other of markdownPages().filter((path) => path !== REFERENCE_PAGE)) {
+    for (const other of markdownPages(ROOT, 'README.md').filter((path) => path !== REFERENCE_PAGE)) {
       const repeated = tableRowVariables(readFileSync(other, 'utf8')).filter(
         (name) => names.has(name) || name.startsWith('OTEL_'),
       );
