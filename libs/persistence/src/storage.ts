@@ -262,8 +262,10 @@ export interface Budgets {
   prepare(): Promise<void>;
   /**
    * Takes `units` of `owner`'s budget of `limit` for `item`: false, with nothing taken, when they
-   * do not fit. Asking again for an item that was granted answers true and takes nothing more,
-   * even once it was given back: an item's use is settled once.
+   * do not fit. Asking again for an item that was granted answers true and takes nothing more;
+   * once it was given back, false: an item's use is settled once, and a try that asks after
+   * another gave its room back may not hold it. The units held never pass the limit, whatever
+   * the takes, refusals and give-backs of several instances at once.
    * `expiresAt`: when the grant may be forgotten (a day's cap, say).
    */
   take(owner: string, item: string, units: number, limit: number, expiresAt?: Date): Promise<boolean>;

@@ -26,7 +26,8 @@ interface Return {
  * owner uses is the difference of the two lists' heads (OrderedLists: positions claimed by
  * insert-once entries, read by `_id` alone). Of takes at once, those whose units came last are
  * refused, and the grants never hold more than the limit (see `take`). Each item's grant and each item's return is an insert-once record, so a retried take
- * is counted once and an item is given back once, however many erasures or sweeps at once ask.
+ * is counted once and an item is given back once, however many erasures or sweeps at once ask;
+ * a take of an item given back is refused, so that no try holds an item whose room is free.
  *
  * A process that dies between a return's record and its units' entries leaves those units
  * counted as used: the budget errs towards refusing, never towards more than its limit.
@@ -50,7 +51,9 @@ export class DriverBudgets implements Budgets {
 
   async take(owner: string, item: string, units: number, limit: number, expiresAt?: Date): Promise<boolean> {
     const key = itemKey(owner, item);
-    if (await this.grants.get(key)) return true;
+    // An item whose room was given back is settled: asked again (a try that was answered before
+    // another try gave the room back), it is refused, since nothing holds its room any more.
+    if (await this.grants.get(key)) return !(await this.returns.get(key));
     // The units freed before this take's own are taken: every one of them had a position below
     // this take's, so what the grants at or below its highest position hold is at most that
     // position less those. Frees that land meanwhile are not counted, so of takes and refusals
@@ -62,7 +65,9 @@ export class DriverBudgets implements Budgets {
       const granted = await this.grants.claim(key, { owner, units, at: new Date(), ...expiry });
       // Another try of the same item was granted first: these units were taken twice.
       if (!granted) await this.free(owner, item, units);
-      return true;
+      // Given back meanwhile (a give-back that found no grant yet frees the units it is told):
+      // the room is free again, so the item may not be held.
+      return !(await this.returns.get(key));
     }
     await this.free(owner, item, units);
     return false;
