@@ -5,7 +5,7 @@ import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantDocumentsRepository } from '../store/applicant-documents.repository';
 import { AuditEventsRepository } from '../store/audit-events.repository';
-import { DocumentStorageRepository } from '../store/document-storage.repository';
+import { DocumentStorageRepository, STORAGE_UNIT_BYTES } from '../store/document-storage.repository';
 import { applicationsInstance, scope } from './applications-instance.testing';
 import { DocumentsService } from './documents.service';
 import { FormLink } from './form-subjects';
@@ -66,6 +66,11 @@ async function documents(
   const { vault, adopted } = vaultHolding(holding, async () => {
     if (completedSince) await database.collection('form_completions').insertOne({ _id: digest, form_status: 'completed' });
   });
+  return { ...documentsOn(app, database, vault), adopted, link, vault, applicantId: applicant.id };
+}
+
+/** The documents service of one instance (`app`) over `database`, with a budget of 1 MB per client. */
+function documentsOn(app: Awaited<ReturnType<typeof applicationsInstance>>, database: MemoryDatabase, vault: DocumentVault) {
   const records = new ApplicantDocumentsRepository(app.storage, database.connection(), app.cipher, app.outbox);
   const storage = new DocumentStorageRepository(app.storage);
   const service = new DocumentsService(
@@ -79,7 +84,7 @@ async function documents(
     storage,
     Object.assign(new ApplicationsEnvironment(), { DOCUMENT_STORAGE_PER_CLIENT_MB: 1, CLIENT_DOCUMENT_STORAGE_MB: '' }),
   );
-  return { service, adopted, link, storage, applicantId: applicant.id };
+  return { service, storage };
 }
 
 describe('DocumentsService.add', () => {
@@ -120,6 +125,16 @@ describe('DocumentsService.add', () => {
     expect(adopted.map(([fileId]) => fileId)).toEqual([fields.file_id, 'second']);
     expect(database.collection('applicant_documents').documents.size).toBe(2);
     expect(await storage.used(1)).toBe(2 * half);
+  });
+
+  it('counts the room of an upload delivered twice at once, to two instances, once: the try refused gives none back', async () => {
+    const database = new MemoryDatabase();
+    const { service, link, storage, vault } = await documents(database, 'started');
+    const other = documentsOn(await applicationsInstance(database), database, vault).service;
+    const tries = await Promise.allSettled([service.add(link, fields, 'nonce'), other.add(link, fields, 'nonce')]);
+    expect(tries.map(({ status }) => status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(database.collection('applicant_documents').documents.size).toBe(1);
+    expect(await storage.used(1)).toBe(STORAGE_UNIT_BYTES);
   });
 
   it('stores the file name sealed, and lists it opened', async () => {

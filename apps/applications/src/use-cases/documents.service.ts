@@ -57,12 +57,15 @@ export class DocumentsService {
     const subject = await this.subjects.get(link);
     if (subject.form?.form_status === 'completed') throw alreadyCompleted();
     if (subject.application.personal_data_erased_at) throw personalDataErased();
+    // The upload's one try: a page sent again (a message delivered twice, to two instances) is
+    // refused here, before it takes room or gives back the room the other try keeps the file in.
+    await this.submissions.take(submission);
     const clientId = subject.application.client_id;
     if (!(await this.storage.take(clientId, fields.file_id, fields.size, this.env.documentStorageBytes(clientId)))) {
       throw storageFull();
     }
     try {
-      return await this.keep(link, subject, fields, submission);
+      return await this.keep(link, subject, fields);
     } catch (error) {
       await this.storage.giveBack(clientId, fields.file_id, fields.size);
       throw error;
@@ -73,10 +76,8 @@ export class DocumentsService {
     link: FormLink,
     { application, applicant }: FormSubject,
     fields: StoredDocumentFields,
-    submission: string,
   ): Promise<DocumentRepresentation> {
     await this.adopt(fields.file_id, { clientId: application.client_id, applicantId: applicant.id });
-    await this.submissions.take(submission);
     const kept = await this.records.keep(
       {
         ...fields,
