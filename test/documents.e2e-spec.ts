@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import mongoose from 'mongoose';
 import { queueName, QUEUES } from '@app/contracts';
 import { freePort, KEYS, Stack } from '../tools/stack';
+import { startPublicForm } from '../tools/form-client';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
 import { csrfOf, fillStepsOfPreset3, sendStep, startForm, Upload, uploadDocument } from './support/form-documents';
@@ -27,6 +28,8 @@ const READER_KEY = 'test-key-client-one-documents';
 const reader = { key: READER_KEY };
 /** Client two's key with the scope: it still sees nothing of client one's. */
 const OTHER_READER = { key: 'test-key-client-two-documents' };
+/** Client three's key, with the scope: its properties take strangers on their public form. */
+const THIRD = { key: 'test-key-client-three-documents' };
 const MB = 1024 * 1024;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -56,12 +59,13 @@ describe('applicants’ documents', () => {
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_UPLOADS_PER_HOUR: '1000000',
-        // Client two may keep 1 MB of documents.
-        CLIENT_DOCUMENT_STORAGE_MB: '2:1',
-        // Client one's properties use preset 3, which requires a photo ID and proof of income.
-        CLIENT_DEFAULTS: '1:3:1',
-        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${READER_KEY}:1,${OTHER_READER.key}:2`,
-        API_KEY_SCOPES: `${READER_KEY}:sensitive_data,${OTHER_READER.key}:sensitive_data`,
+        // Client two may keep 1 MB of documents, client three 2 MB, half of which strangers may hold.
+        CLIENT_DOCUMENT_STORAGE_MB: '2:1,3:2',
+        UNSUBMITTED_DOCUMENT_STORAGE_PERCENT: '50',
+        // Client one's and three's properties use preset 3, which requires a photo ID and proof of income.
+        CLIENT_DEFAULTS: '1:3:1,3:3:1',
+        API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${READER_KEY}:1,${OTHER_READER.key}:2,${THIRD.key}:3`,
+        API_KEY_SCOPES: `${READER_KEY}:sensitive_data,${OTHER_READER.key}:sensitive_data,${THIRD.key}:sensitive_data`,
       },
     });
     client = api(stack.url);
@@ -436,6 +440,43 @@ describe('applicants’ documents', () => {
     expect(refused.html).toContain('the property manager has no room left for documents');
     expect(await stored()).toEqual(before);
     expect((await client.get(`${applicantPath}/documents`, OTHER_READER)).body.documents).toHaveLength(1);
+  });
+
+  it('keeps strangers’ uploads on forms not yet sent within their half of the budget, and an API-made applicant’s upload past it', async () => {
+    const property = (await client.post('/api/v2/properties', { property: { name: 'Open House', kind: 'single_family' } }, THIRD))
+      .body.property;
+    // 600 KB each, three 256 KB units: client three's 2 MB are 8 units, of which strangers may hold 4.
+    const pdf = (marker: string): Upload => ({
+      kind: 'proof_of_income',
+      name: `${marker}.pdf`,
+      type: 'application/pdf',
+      bytes: pdfWith(marker, 600_000),
+    });
+    const first = await startPublicForm(stack.formUrl, property.id);
+    expect((await upload(first, pdf('first stranger'))).status).toBe(303);
+    const second = await startPublicForm(stack.formUrl, property.id, {
+      first_name: 'Sam',
+      last_name: 'Stranger',
+      email: 'sam@example.com',
+      phone: '5550105555',
+    });
+    const before = await stored();
+    const refused = await upload(second, pdf('second stranger'));
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('no room left for documents of applications not yet sent');
+    expect(await stored()).toEqual(before);
+    // An applicant the client made through the API uploads into the rest of the budget.
+    const created = await client.post(
+      '/api/v2/applications',
+      {
+        application: { property_id: property.id, applicant: { first_name: 'Ada', last_name: 'Byron', email: 'ada@example.com' } },
+      },
+      THIRD,
+    );
+    const applicantPath = pathOf(created.body.application.applicants[0].api_url);
+    const made = await startForm(stack.formUrl, (await client.get(applicantPath, THIRD)).body.applicant.form_url);
+    expect((await upload(made, pdf('made through the API'))).status).toBe(303);
+    expect((await client.get(`${applicantPath}/documents`, THIRD)).body.documents).toHaveLength(1);
   });
 
   it('takes an applicant’s documents, files and chunks included, away with the applicant when it is removed', async () => {

@@ -33,6 +33,24 @@ export async function startForm(
   return token;
 }
 
+/** Step 1 on a property's public form (`/properties/<id>/apply`), as a visitor sends it: its new applicant's token. */
+export async function startPublicForm(
+  formUrl: string,
+  propertyId: number,
+  contact: Record<string, string> = { first_name: 'Vic', last_name: 'Itor', email: 'vic@example.com', phone: '5550104444' },
+): Promise<string> {
+  const apply = `${formUrl}/properties/${propertyId}/apply`;
+  const page = await fetch(apply);
+  const started = await fetch(apply, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf_token: csrfOf(await page.text()), ...contact }),
+  });
+  if (started.status !== 303) throw new Error(`step 1 on the public form answered ${started.status}`);
+  return /^\/applicants\/([^/?]+)/.exec(started.headers.get('location')!)![1];
+}
+
 export interface Upload {
   kind?: string;
   name: string;

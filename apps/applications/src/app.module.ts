@@ -35,6 +35,7 @@ import { FormTokens } from './use-cases/form-tokens';
 import { PersonalDataErasure } from './use-cases/personal-data-erasure';
 import { PersonalDataRetention } from './use-cases/personal-data-retention';
 import { UnrecordedUploads } from './use-cases/unrecorded-uploads';
+import { UnsubmittedUploads } from './use-cases/unsubmitted-uploads';
 import { ApplicantsMessageController } from './transport/applicants.message.controller';
 import { ApplicationChangesMessageController } from './transport/application-changes.message.controller';
 import { ApplicationFormsMessageController } from './transport/application-forms.message.controller';
@@ -91,6 +92,7 @@ import { PersonalDataMessageController } from './transport/personal-data.message
     DocumentsService,
     ApplicantFiles,
     UnrecordedUploads,
+    UnsubmittedUploads,
     PersonalDataErasure,
     PersonalDataRetention,
     {

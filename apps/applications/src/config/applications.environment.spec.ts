@@ -40,6 +40,7 @@ describe('ApplicationsEnvironment', () => {
       FORM_SEALING_KEYS,
       DOCUMENT_STORAGE_PER_CLIENT_MB: 10240,
       CLIENT_DOCUMENT_STORAGE_MB: '',
+      UNSUBMITTED_DOCUMENT_STORAGE_PERCENT: 10,
       AUDIT_RETENTION_DAYS: 365,
       ABANDONED_FORM_DAYS: 30,
       FINGERPRINT_KEYS,
@@ -55,6 +56,13 @@ describe('ApplicationsEnvironment', () => {
     expect([7, 17, 1].map((client) => config.documentStorageBytes(client))).toEqual([5, 2000, 100].map((mb) => mb * 1024 * 1024));
   });
 
+  it('gives uploads on public forms not yet completed a tenth of each client’s budget, or the percent set', () => {
+    const config = validate({ DOCUMENT_STORAGE_PER_CLIENT_MB: '100', CLIENT_DOCUMENT_STORAGE_MB: '7:5' });
+    expect([7, 1].map((client) => config.unsubmittedDocumentStorageBytes(client))).toEqual([512 * 1024, 10 * 1024 * 1024]);
+    const half = validate({ DOCUMENT_STORAGE_PER_CLIENT_MB: '100', UNSUBMITTED_DOCUMENT_STORAGE_PERCENT: '50' });
+    expect(half.unsubmittedDocumentStorageBytes(1)).toBe(50 * 1024 * 1024);
+  });
+
   it('lets HTTP_PORT replace its own default', () => {
     expect(validate({ HTTP_PORT: '4002' }).HTTP_PORT).toBe(4002);
   });
@@ -68,6 +76,8 @@ describe('ApplicationsEnvironment', () => {
     ['APPLY_BASE_URL', 'localhost:3003'],
     ['APPLY_BASE_URL', 'ftp://forms.example.com'],
     ['AUDIT_RETENTION_DAYS', '0'],
+    ['UNSUBMITTED_DOCUMENT_STORAGE_PERCENT', '0'],
+    ['UNSUBMITTED_DOCUMENT_STORAGE_PERCENT', '101'],
     ['AUDIT_RETENTION_DAYS', 'forever'],
     ['ABANDONED_FORM_DAYS', '0'],
     ['ABANDONED_FORM_DAYS', '3651'],

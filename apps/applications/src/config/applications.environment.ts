@@ -42,10 +42,22 @@ export class ApplicationsEnvironment extends ServiceEnvironment {
   })
   CLIENT_DOCUMENT_STORAGE_MB: string = '';
 
+  /**
+   * The percent of each client's document budget that uploads on forms started on the public form
+   * and not yet completed by their applicant may hold: what strangers can take of it.
+   */
+  @isIntegerInRange('UNSUBMITTED_DOCUMENT_STORAGE_PERCENT', 1, 100)
+  UNSUBMITTED_DOCUMENT_STORAGE_PERCENT: number = 10;
+
   /** The client's document storage budget, in bytes. */
   documentStorageBytes(clientId: number): number {
     const own = this.CLIENT_DOCUMENT_STORAGE_MB.split(',').find((entry) => entry.startsWith(`${clientId}:`));
     return (own ? Number(own.split(':')[1]) : this.DOCUMENT_STORAGE_PER_CLIENT_MB) * 1024 * 1024;
+  }
+
+  /** The bytes of the client's budget that uploads on public forms not yet completed may hold. */
+  unsubmittedDocumentStorageBytes(clientId: number): number {
+    return Math.floor((this.documentStorageBytes(clientId) * this.UNSUBMITTED_DOCUMENT_STORAGE_PERCENT) / 100);
   }
 
   /** How long audit events (reads of applicants' sensitive data) are kept. */

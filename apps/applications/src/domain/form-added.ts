@@ -13,6 +13,11 @@ export function formAddedKey(listedBy: number, type: AddedApplicantType, index: 
 /** How the request key of an application that step 1 of the form created starts. */
 export const FORM_STARTED_KEY_PREFIX = 'form:';
 
+/** Whether a visitor started `application` on the public form, rather than an integrator through the API. */
+export function startedOnPublicForm(application: Pick<ApplicationRecord, 'request_key'>): boolean {
+  return (application.request_key ?? '').startsWith(FORM_STARTED_KEY_PREFIX);
+}
+
 const FORM_ADDED_KEY = /^form:(\d+):(co_applicant|guarantor):\d+$/;
 
 /** The id of the applicant whose form listed `applicant`; null for one added otherwise. */
@@ -40,7 +45,7 @@ export function addedBy(application: ApplicationRecord, applicant: ApplicantReco
  */
 export function emailTypedOnForm(application: ApplicationRecord, applicant: ApplicantRecord, shown: ApplicantRecord): boolean {
   if (listedBy(applicant) !== null) return true;
-  if (applicant.type === 'primary' && (application.request_key ?? '').startsWith(FORM_STARTED_KEY_PREFIX)) return true;
+  if (applicant.type === 'primary' && startedOnPublicForm(application)) return true;
   return shown.email.trim().toLowerCase() !== applicant.email.trim().toLowerCase();
 }
 

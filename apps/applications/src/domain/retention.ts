@@ -1,5 +1,5 @@
 import { ApplicationRecord } from './application';
-import { FORM_STARTED_KEY_PREFIX } from './form-added';
+import { startedOnPublicForm } from './form-added';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -18,7 +18,7 @@ export function retentionEnded(application: ApplicationRecord, days: number, now
  * moves), nor its documents (`uploads`: when each applicant last uploaded one, null for none).
  */
 export function formAbandoned(application: ApplicationRecord, uploads: Array<Date | null>, days: number, now: number): boolean {
-  if (!(application.request_key ?? '').startsWith(FORM_STARTED_KEY_PREFIX)) return false;
+  if (!startedOnPublicForm(application)) return false;
   if (application.decisions?.length || application.personal_data_erased_at) return false;
   if (application.applicants.some((applicant) => applicant.form_status === 'completed')) return false;
   const changes = [application.updated_at, ...uploads, ...application.applicants.map((applicant) => applicant.updated_at)];

@@ -18,6 +18,7 @@ import { ApplicationsRepository } from '../store/applications.repository';
 import { ApplicationsService } from './applications.service';
 import { formIds, FormLink, FormSubject, FormSubjects, formView, savedHousehold } from './form-subjects';
 import { FormTokens } from './form-tokens';
+import { UnsubmittedUploads } from './unsubmitted-uploads';
 
 /** The last step as validated. */
 export interface FormCompletion {
@@ -50,6 +51,7 @@ export class ApplicationFormsService {
     private readonly formTokens: FormTokens,
     private readonly sealer: ApplicantSealer,
     private readonly outbox: EventOutbox,
+    private readonly uploads: UnsubmittedUploads,
   ) {}
 
   /**
@@ -172,6 +174,7 @@ export class ApplicationFormsService {
       await this.applicationsService.addApplicantFromForm(application.client_id, application.id, { ...person }, type, key);
     }
     const form = await this.markCompleted(subject, completion);
+    await this.uploads.sent(subject);
     return formView({ ...subject, form });
   }
 

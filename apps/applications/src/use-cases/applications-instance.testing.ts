@@ -9,6 +9,8 @@ import { ApplicantFormsRepository } from '../store/applicant-forms.repository';
 import { ApplicationLists } from '../store/application-lists';
 import { ApplicationsRepository } from '../store/applications.repository';
 import { FormSubmissionsRepository } from '../store/form-submissions.repository';
+import { ApplicantDocumentsRepository } from '../store/applicant-documents.repository';
+import { DocumentStorageRepository } from '../store/document-storage.repository';
 import { ApplicationChangesService } from './application-changes.service';
 import { ApplicationFormsService } from './application-forms.service';
 import { ApplicationReadsService } from './application-reads.service';
@@ -17,6 +19,7 @@ import { ApplicationsService } from './applications.service';
 import { DecisionsService } from './decisions.service';
 import { FormSubjects } from './form-subjects';
 import { FormSubmissionsService } from './form-submissions.service';
+import { UnsubmittedUploads } from './unsubmitted-uploads';
 import { FormTokens } from './form-tokens';
 
 export const FIELD_KEYS = `k1:${randomBytes(32).toString('base64')}`;
@@ -84,12 +87,16 @@ export async function applicationsInstance(database = new MemoryDatabase(), prop
   const reads = new ApplicationReadsService(repository, lists, forms, views);
   const subjects = new FormSubjects(repository, forms);
   const submissions = new FormSubmissionsService(new FormSubmissionsRepository(storage), subjects, formTokens);
-  const formSteps = new ApplicationFormsService(service, repository, forms, subjects, formTokens, sealer, outbox);
+  const documents = new ApplicantDocumentsRepository(storage, connection, cipher, outbox);
+  const documentStorage = new DocumentStorageRepository(storage);
+  const uploads = new UnsubmittedUploads(documents, documentStorage);
+  const formSteps = new ApplicationFormsService(service, repository, forms, subjects, formTokens, sealer, outbox, uploads);
   const changes = new ApplicationChangesService(repository, views, propertiesClient);
   const decisions = new DecisionsService(repository, views, idempotency, subjects);
   // As at boot: the collections and their unique indexes.
   await repository.onModuleInit();
   await forms.onModuleInit();
+  await documentStorage.onModuleInit();
   return {
     database,
     storage,
@@ -107,6 +114,8 @@ export async function applicationsInstance(database = new MemoryDatabase(), prop
     subjects,
     submissions,
     formSteps,
+    documents,
+    documentStorage,
     changes,
     decisions,
   };

@@ -1,12 +1,12 @@
-import { ApplicationInput, FormApplicant, StoredDocumentFields } from '@app/contracts';
-import { FormOpener } from '@app/crypto';
+import { ApplicationInput, FormApplicant, FormContactInput, StoredDocumentFields } from '@app/contracts';
+import { FormOpener, formTokenDigest } from '@app/crypto';
 import { DocumentNotStoredError, DocumentOwner, DocumentVault } from '@app/documents';
 import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantDocumentsRepository } from '../store/applicant-documents.repository';
 import { AuditEventsRepository } from '../store/audit-events.repository';
 import { DocumentStorageRepository, STORAGE_UNIT_BYTES } from '../store/document-storage.repository';
-import { applicationsInstance, scope } from './applications-instance.testing';
+import { ApplicationsInstance, applicationsInstance, scope } from './applications-instance.testing';
 import { DocumentsService } from './documents.service';
 import { FormLink } from './form-subjects';
 
@@ -66,10 +66,13 @@ async function documents(
   const { vault, adopted } = vaultHolding(holding, async () => {
     if (completedSince) await database.collection('form_completions').insertOne({ _id: digest, form_status: 'completed' });
   });
-  return { ...documentsOn(app, database, vault), adopted, link, vault, applicantId: applicant.id };
+  return { ...documentsOn(app, database, vault), app, adopted, link, vault, applicantId: applicant.id };
 }
 
-/** The documents service of one instance (`app`) over `database`, with a budget of 1 MB per client. */
+/**
+ * The documents service of one instance (`app`) over `database`, with a budget of 1 MB per client,
+ * half of which uploads on public forms not yet sent may hold.
+ */
 function documentsOn(app: Awaited<ReturnType<typeof applicationsInstance>>, database: MemoryDatabase, vault: DocumentVault) {
   const records = new ApplicantDocumentsRepository(app.storage, database.connection(), app.cipher, app.outbox);
   const storage = new DocumentStorageRepository(app.storage);
@@ -82,9 +85,22 @@ function documentsOn(app: Awaited<ReturnType<typeof applicationsInstance>>, data
     vault,
     {} as FormOpener,
     storage,
-    Object.assign(new ApplicationsEnvironment(), { DOCUMENT_STORAGE_PER_CLIENT_MB: 1, CLIENT_DOCUMENT_STORAGE_MB: '' }),
+    Object.assign(new ApplicationsEnvironment(), {
+      DOCUMENT_STORAGE_PER_CLIENT_MB: 1,
+      CLIENT_DOCUMENT_STORAGE_MB: '',
+      UNSUBMITTED_DOCUMENT_STORAGE_PERCENT: 50,
+    }),
   );
   return { service, storage };
+}
+
+/** A visitor's form started on the property's public form, its identity step saved: its link. */
+async function visitor(app: ApplicationsInstance, n: number): Promise<FormLink> {
+  const contact = { first_name: 'Vic', last_name: `Itor ${n}`, email: `vic${n}@example.com` } as FormContactInput;
+  const started = await app.formSteps.start(1, 3, contact, `step-1-${n}`);
+  const link = { digest: formTokenDigest(started.token!), applicationId: started.application_id };
+  await app.formSteps.saveSection(link, { kind: 'identity', value: {}, sealed: { dob: '1990-01-02', id_number: '078051120' } });
+  return link;
 }
 
 describe('DocumentsService.add', () => {
@@ -135,6 +151,34 @@ describe('DocumentsService.add', () => {
     expect(tries.map(({ status }) => status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(database.collection('applicant_documents').documents.size).toBe(1);
     expect(await storage.used(1)).toBe(STORAGE_UNIT_BYTES);
+  });
+
+  it('keeps strangers’ uploads on public forms within their half of the budget, an API-made applicant’s past it, until a form is sent', async () => {
+    const database = new MemoryDatabase();
+    const holding = ['s1', 's2', 's3', 'made'];
+    const { service, app, link: made, storage } = await documents(database, 'started', false, holding);
+    const [one, two] = [await visitor(app, 1), await visitor(app, 2)];
+    const quarter = { ...fields, size: STORAGE_UNIT_BYTES };
+    await service.add(one, { ...quarter, file_id: 's1' }, 'nonce-1');
+    await service.add(two, { ...quarter, file_id: 's2' }, 'nonce-2');
+    await expect(service.add(two, { ...quarter, file_id: 's3' }, 'nonce-3')).rejects.toMatchObject({
+      message: expect.stringContaining('no room left for documents of applications not yet sent'),
+    });
+    await service.add(made, { ...quarter, file_id: 'made' }, 'nonce-4');
+    expect(await storage.used(1)).toBe(3 * STORAGE_UNIT_BYTES);
+    // The first visitor sends its form: its upload keeps its room, no longer in the strangers' part.
+    await app.formSteps.complete(one, {
+      signature: 'Vic Itor',
+      consent: {
+        form_preset_id: 1,
+        form_preset_version: 1,
+        disclosures: [],
+        ip_address: '203.0.113.7',
+        user_agent: 'Browser/1.0',
+      },
+    });
+    await service.add(two, { ...quarter, file_id: 's3' }, 'nonce-5');
+    expect(await storage.used(1)).toBe(4 * STORAGE_UNIT_BYTES);
   });
 
   it('stores the file name sealed, and lists it opened', async () => {

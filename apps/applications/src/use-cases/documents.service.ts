@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import { FormOpener, SealedValueError } from '@app/crypto';
 import { DocumentNotStoredError, DocumentVault } from '@app/documents';
+import { startedOnPublicForm } from '../domain/form-added';
 import { alreadyCompleted, personalDataErased } from '../domain/form-refusals';
 import { ApplicantDocumentsRepository, documentRepresentation, DocumentSubject } from '../store/applicant-documents.repository';
 import { ApplicationsRepository } from '../store/applications.repository';
@@ -50,8 +51,9 @@ export class DocumentsService {
   /**
    * Keeps the record of a file the form stored, once per upload page (`submission`, its CSRF
    * nonce); refused once the applicant has MAX_DOCUMENTS_PER_APPLICANT, has completed (signed)
-   * its form, or its client's documents would take more than the client's budget. A file whose
-   * record is not kept gives its room back.
+   * its form, or its client's documents would take more than the client's budget, or (on a form a
+   * visitor started on the public form) the uploads not yet submitted more than their part of it
+   * (UNSUBMITTED_DOCUMENT_STORAGE_PERCENT). A file whose record is not kept gives its room back.
    */
   async add(link: FormLink, fields: StoredDocumentFields, submission: string): Promise<DocumentRepresentation> {
     const subject = await this.subjects.get(link);
@@ -61,9 +63,11 @@ export class DocumentsService {
     // refused here, before it takes room or gives back the room the other try keeps the file in.
     await this.submissions.take(submission);
     const clientId = subject.application.client_id;
-    if (!(await this.storage.take(clientId, fields.file_id, fields.size, this.env.documentStorageBytes(clientId)))) {
-      throw storageFull();
-    }
+    // The applicant's form is not completed: on a form a visitor started, a stranger's upload.
+    const unsubmitted = startedOnPublicForm(subject.application) ? this.env.unsubmittedDocumentStorageBytes(clientId) : undefined;
+    const budget = this.env.documentStorageBytes(clientId);
+    const refused = await this.storage.take(clientId, fields.file_id, fields.size, budget, unsubmitted);
+    if (refused) throw refused === 'budget' ? storageFull() : unsubmittedFull();
     try {
       return await this.keep(link, subject, fields);
     } catch (error) {
@@ -162,6 +166,12 @@ export class DocumentsService {
 
 function storageFull(): ServiceError {
   const message = 'cannot be kept: the property manager has no room left for documents; tell them';
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: 'document', message }]);
+}
+
+function unsubmittedFull(): ServiceError {
+  const message =
+    'cannot be kept now: the property manager has no room left for documents of applications not yet sent; try again later, or tell them';
   return new ServiceError(ErrorCode.VALIDATION_FAILED, message, [{ field: 'document', message }]);
 }
 
