@@ -50,6 +50,11 @@ const COLLECTIONS: Record<ServiceName, Record<string, string>> = {
     document_storage: 'the room documents take in the client’s budget (only this build reads it)',
     document_storage_grants: 'nothing: the room each file took, which the previous release does not record',
     document_storage_returns: 'nothing: that a file’s room was given back, which the previous release does not record',
+    unsubmitted_document_storage:
+      'nothing: the room strangers’ uploads take of the budget, which the previous release does not count',
+    unsubmitted_document_storage_grants:
+      'nothing: the room each stranger’s file took, which the previous release does not record',
+    unsubmitted_document_storage_returns: 'nothing: that it was given back, which the previous release does not record',
     property_fences: 'nothing: the previous release looks a property up again after storing an application instead',
     audit_events: 'the audit events list',
     audit_index: 'the audit events list',
