@@ -59,7 +59,8 @@ export class MessageSender {
    */
   async attempt(task: SendTask): Promise<void> {
     const message = await this.messages.find(task.key);
-    if (task.hold_over && message?.status === 'held') return this.endHold(message);
+    // The end of a hold sends nothing: a message released meanwhile has its own task.
+    if (task.hold_over) return message?.status === 'held' ? this.endHold(message) : undefined;
     if (!message || !SENDABLE.includes(message.status)) return;
     const address = addressDigest(message.to);
     if (await this.addresses.isSuppressed(address, formerAddressDigest(message.to))) {
