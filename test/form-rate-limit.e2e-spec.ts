@@ -68,6 +68,18 @@ describe('the form rate limit behind a load balancer, two instances sharing Redi
     expect(await visits([stack.formUrl], 1, PROXY, () => '198.51.100.21, 198.51.100.23')).toEqual([404]);
   });
 
+  it('counts the /64 networks of one IPv6 /48 together too: a fresh /64 on each request earns at most 8 limits in all', async () => {
+    // 65,536 /64s make up a /48: alone, each would be let through three times.
+    const statuses = await visits(
+      [stack.formUrl, secondForm],
+      8 * PER_MINUTE + 2,
+      PROXY,
+      (i) => `2001:db8:48:${i.toString(16)}::1`,
+    );
+    expect(statuses).toEqual([...Array<number>(8 * PER_MINUTE).fill(404), 429, 429]);
+    expect(await visits([stack.formUrl], 1, PROXY, () => '2001:db8:49::1')).toEqual([404]);
+  });
+
   it('ignores the X-Forwarded-For of a sender it does not trust: a new one on each request earns no new bucket', async () => {
     const statuses = await visits([stack.formUrl, secondForm], 5, STRANGER, (i) => `203.0.113.${i + 1}`);
     expect(statuses).toEqual([404, 404, 404, 429, 429]);

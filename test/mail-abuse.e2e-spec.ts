@@ -13,6 +13,10 @@ import { eventually } from './support/wait';
 /** REMINDER_AFTER_HOURS here: about a second, so that a started form's two reminders come due at once. */
 const REMINDER_AFTER_HOURS = '0.0003';
 const DAILY_LIMIT = 3;
+/** MAIL_HOLD_HOURS here: 36 s, long enough for a test to confirm an address, short enough to see a hold end. */
+const HOLD_HOURS = 0.01;
+/** FORM_INVITATIONS_PER_PROPERTY_A_DAY here. */
+const PROPERTY_INVITATIONS = 12;
 const CONFIRM_LINK = /https?:\/\/\S+\/mail\/confirm\/[A-Za-z0-9_-]{43}/;
 
 /**
@@ -36,6 +40,8 @@ describe('mail the public form cannot abuse', () => {
         MAIL_RETRY_SCHEDULE: '1,1',
         REMINDER_AFTER_HOURS,
         MAIL_DAILY_LIMIT_PER_ADDRESS: String(DAILY_LIMIT),
+        MAIL_HOLD_HOURS: String(HOLD_HOURS),
+        FORM_INVITATIONS_PER_PROPERTY_A_DAY: String(PROPERTY_INVITATIONS),
         EVENT_RELAY_INTERVAL_MS: '100',
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
       },
@@ -140,6 +146,11 @@ describe('mail the public form cannot abuse', () => {
       return messages.filter((m) => m.kind === 'reminder' && m.status === 'held').length === 2;
     });
     expect(inbox.to(stranger)).toEqual([asked]);
+    // The integrator sees why they wait, and until when.
+    for (const held of (await messagesOf(primary)).filter((m) => m.status === 'held')) {
+      expect(held.held_reason).toBe('address_unconfirmed');
+      expect(Date.parse(held.held_until) - Date.parse(held.created_at)).toBe(HOLD_HOURS * 3600 * 1000);
+    }
     expect(asked.parsed.text).not.toContain(formUrl);
     expect(asked.parsed.text).not.toContain('withdraw');
     // Nothing the visitor typed reaches the address before its owner confirms it, not even a name.
@@ -227,13 +238,13 @@ describe('mail the public form cannot abuse', () => {
     expect(waiting.filter((m) => m.status !== 'sent')).toEqual([expect.objectContaining({ status: 'pending', attempts: 0 })]);
   });
 
-  it('invites at most 12 people a day named on forms filled in from one address, and asks each of them to confirm first', async () => {
-    const sender = newAddress('inviter');
+  /**
+   * Fills in a whole form at each `property` from its `sender` address, naming six people on each;
+   * resolves with the addresses named and, once each has one, their invitations.
+   */
+  async function nameSixOnEachForm(forms: Array<{ property: Record<string, any>; sender: string }>) {
     const named: string[] = [];
-    const properties: Array<Record<string, any>> = [];
-    for (let form = 0; form < 3; form++) {
-      const property = await createProperty(`Crowded Row ${form}`);
-      properties.push(property);
+    for (const [form, { property, sender }] of forms.entries()) {
       const formUrl = await startAt(property, sender);
       const household: Record<string, string> = {};
       for (const [group, count] of [
@@ -265,17 +276,22 @@ describe('mail the public form cannot abuse', () => {
         expect({ step, status: sent.status }).toEqual({ step, status: 303 });
       }
     }
-
+    const properties = [...new Set(forms.map(({ property }) => property))];
     const invitations = async () => {
       const applicants = (await Promise.all(properties.map((property) => applicantsAt(property.id)))).flat();
       const lists = await Promise.all(applicants.filter((a) => a.type !== 'primary').map((a) => messagesOf(a)));
       return lists.flat().filter((m) => m.kind === 'invitation');
     };
-    const made = await eventually('an invitation made for each of the 18 people named', async () => {
+    const made = await eventually(`an invitation made for each of the ${named.length} people named`, async () => {
       const found = await invitations();
-      return found.length === 18 && found;
+      return found.length === named.length && found;
     });
-    expect(made.filter((m) => m.status === 'held')).toHaveLength(12);
+    return { named, made };
+  }
+
+  /** Expects twelve of the invitations held (or their hold over) and their addresses asked to confirm, six suppressed. */
+  async function expectTwelveOfEighteen({ named, made }: { named: string[]; made: any[] }): Promise<void> {
+    expect(made.filter((m) => m.held_reason === 'address_unconfirmed')).toHaveLength(12);
     expect(made.filter((m) => m.status === 'suppressed')).toHaveLength(6);
     // Each of the twelve is asked to confirm its address; the six past the cap get nothing.
     await eventually(
@@ -285,6 +301,91 @@ describe('mail the public form cannot abuse', () => {
     for (const address of named) {
       for (const mail of inbox.to(address)) expect(mail.parsed.subject).toMatch(/^Confirm your e-mail address/);
     }
+  }
+
+  it('invites at most 12 people a day named on forms filled in from one address, and asks each of them to confirm first', async () => {
+    const sender = newAddress('inviter');
+    const forms: Array<{ property: Record<string, any>; sender: string }> = [];
+    for (let form = 0; form < 3; form++) forms.push({ property: await createProperty(`Crowded Row ${form}`), sender });
+    await expectTwelveOfEighteen(await nameSixOnEachForm(forms));
+  });
+
+  it(`invites at most FORM_INVITATIONS_PER_PROPERTY_A_DAY (${PROPERTY_INVITATIONS}) people named at one property, a new sender address on each form or not`, async () => {
+    const property = await createProperty('Busy Terrace');
+    const forms = [0, 1, 2].map((form) => ({ property, sender: newAddress(`fresh-sender-${form}`) }));
+    await expectTwelveOfEighteen(await nameSixOnEachForm(forms));
+  });
+
+  it('asks again when its owner applies after a stranger typed the address, then sends what was held', async () => {
+    const owner = newAddress('owner');
+    const strangers = await createProperty('First Typed Lane');
+    await startAt(strangers, owner);
+    const first = await mailTo(owner, /^Confirm your e-mail address for your application for First Typed Lane$/);
+
+    // The owner applies to the same client later: its messages are held, and it is asked afresh.
+    const own = await createProperty('Own Choice Lane');
+    await startAt(own, owner);
+    const [primary] = await applicantsAt(own.id);
+    const second = await mailTo(owner, /^Confirm your e-mail address for your application for Own Choice Lane$/);
+    const link = CONFIRM_LINK.exec(second.parsed.text ?? '')![0];
+    expect(link).not.toBe(CONFIRM_LINK.exec(first.parsed.text ?? '')![0]);
+    await eventually('a reminder held, saying why', async () =>
+      (await messagesOf(primary)).some(
+        (m) => m.kind === 'reminder' && m.status === 'held' && m.held_reason === 'address_unconfirmed',
+      ),
+    );
+
+    expect((await post(link, {})).status).toBe(200);
+    await mailTo(owner, /not finished yet/);
+    expect((await messagesOf(primary)).filter((m) => m.status === 'held')).toEqual([]);
+  });
+
+  it(
+    'gives up a message still held when its hold is over, and says why',
+    async () => {
+      const property = await createProperty('Never Confirmed Close');
+      await startAt(property, newAddress('unconfirmed'));
+      const [primary] = await applicantsAt(property.id);
+      const ended = await eventually(
+        'both held reminders given up',
+        async () => {
+          const reminders = (await messagesOf(primary)).filter((m) => m.kind === 'reminder');
+          return reminders.length === 2 && reminders.every((m) => m.status === 'failed') && reminders;
+        },
+        { timeoutMs: HOLD_HOURS * 3600 * 1000 + 30_000 },
+      );
+      for (const reminder of ended) {
+        expect(reminder).toMatchObject({ held_reason: 'address_unconfirmed', attempts: 0, sent_at: null });
+        expect(Date.parse(reminder.held_until)).toBeLessThanOrEqual(Date.now());
+      }
+    },
+    HOLD_HOURS * 3600 * 1000 + 60_000,
+  );
+
+  it('counts every spelling of one mailbox as one: at most 3 address confirmations an hour reach it', async () => {
+    const mailbox = newAddress('victim');
+    const [local, domain] = mailbox.split('@');
+    const spellings = [
+      mailbox,
+      `${local}+a@${domain}`,
+      `${local.toUpperCase()}+b@${domain}`,
+      `${local}+c@${domain.toUpperCase()}`,
+      `${local}+d@${domain}`,
+    ];
+    const primaries: Array<Record<string, any>> = [];
+    for (const [i, spelling] of spellings.entries()) {
+      const property = await createProperty(`Spelling Street ${i}`);
+      await startAt(property, spelling);
+      primaries.push((await applicantsAt(property.id))[0]);
+    }
+    const asked = await eventually('an address confirmation made for each application', async () => {
+      const found = (await Promise.all(primaries.map((primary) => messagesOf(primary))))
+        .flat()
+        .filter((m) => m.kind === 'address_confirmation');
+      return found.length === spellings.length && found.every((m) => m.status !== 'pending') && found;
+    });
+    expect(asked.map((m) => m.status).sort()).toEqual(['sent', 'sent', 'sent', 'suppressed', 'suppressed']);
+    expect(new Set(spellings.flatMap((spelling) => inbox.to(spelling)))).toHaveProperty('size', 3);
   });
 });
 

@@ -304,6 +304,8 @@ describe('notifications', () => {
         status: 'sent',
         attempts: 1,
         sent_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
+        held_reason: null,
+        held_until: null,
         created_at: expect.stringMatching(/\+00:00$/),
       },
     ]);

@@ -35,13 +35,14 @@ function webhookWaitQueues(env: NodeJS.ProcessEnv): string[] {
   return [...seconds].map((wait) => `webhooks.deliveries.wait.${wait}s`);
 }
 
-/** The notifications service's delay queues: one per distinct retry delay, and the reminders' wait. */
+/** The notifications service's delay queues: one per distinct retry delay, the reminders' wait and the holds'. */
 function notificationDelayQueues(env: NodeJS.ProcessEnv): string[] {
   const schedule = env.MAIL_RETRY_SCHEDULE ?? '10,60,300,900,1800,3600,7200,14400,21600,21600,14400';
-  const reminderMs = Math.max(1, Math.round(Number(env.REMINDER_AFTER_HOURS ?? '24') * 3600 * 1000));
+  const ms = (hours: string) => Math.max(1, Math.round(Number(hours) * 3600 * 1000));
   return [
     ...[...new Set(schedule.split(','))].map((seconds) => `notifications.retry.${seconds}s`),
-    `notifications.reminders.wait.${reminderMs}ms`,
+    `notifications.reminders.wait.${ms(env.REMINDER_AFTER_HOURS ?? '24')}ms`,
+    `notifications.held.wait.${ms(env.MAIL_HOLD_HOURS ?? '168')}ms`,
   ];
 }
 

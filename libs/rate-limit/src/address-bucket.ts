@@ -13,6 +13,16 @@ export function addressBucket(ip: string): string {
   return `address:${network64(ip)}::/64`;
 }
 
+/**
+ * The bucket of the network a client address is part of, for a limit over all its /64s: an IPv6
+ * address counts by its /48 (the usual size of one site's allocation, which holds 65,536 /64s);
+ * null for an IPv4 address, which counts alone.
+ */
+export function networkBucket(ip: string): string | null {
+  if (!isIPv6(ip) || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return null;
+  return `network:${network64(ip).split(':').slice(0, 3).join(':')}::/48`;
+}
+
 /** The first four groups of an IPv6 address, expanded and without leading zeros. */
 function network64(ip: string): string {
   const [head, tail] = ip.split('%')[0].toLowerCase().split('::');

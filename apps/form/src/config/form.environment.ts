@@ -62,7 +62,7 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
   @isIntegerInRange('FORM_HSTS_MAX_AGE_SECONDS', 0, 2 * HSTS_DEFAULT_SECONDS)
   FORM_HSTS_MAX_AGE_SECONDS: number = 0;
 
-  /** Form submissions (POSTs) one client address may make per minute (an IPv6 one by its /64). */
+  /** Form submissions (POSTs) one client address may make per minute (an IPv6 one by its /64; its /48, eight times as many). */
   @isIntegerInRange('FORM_RATE_LIMIT_PER_MINUTE', 1, 1_000_000)
   FORM_RATE_LIMIT_PER_MINUTE: number = 30;
 

@@ -1,13 +1,19 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { addressBucket, perMinute, RateLimiter, retryAfterSeconds } from '@app/rate-limit';
+import { addressBucket, networkBucket, perMinute, RateLimiter, retryAfterSeconds } from '@app/rate-limit';
 import { Pages } from './pages';
 import { STATIC_ASSET_PATHS } from './static-assets.http.controller';
 
 /**
+ * How many times one address's limit a whole IPv6 /48 may spend together: without it, each of its
+ * 65,536 /64s would have a limit of its own.
+ */
+export const NETWORK_SHARE = 8;
+
+/**
  * Takes one request of `kind` from the client address's bucket (`request.ip`: the socket's
- * address, or the one a trusted proxy forwarded); the seconds to wait when over `count` a minute
- * (or an hour).
+ * address, or the one a trusted proxy forwarded), and for IPv6 from its /48's, which holds
+ * NETWORK_SHARE times as many; the seconds to wait when over either (`count` a minute, or an hour).
  * Shared by every form instance when the limiter is (REDIS_URL).
  */
 export async function overLimit(
@@ -17,9 +23,13 @@ export async function overLimit(
   count: number,
   per: 'minute' | 'hour' = 'minute',
 ): Promise<number | null> {
-  const limit = per === 'minute' ? perMinute(count) : { perSecond: count / 3600, burst: count };
-  const decision = await limiter.take(`form-${kind}:${addressBucket(request.ip)}`, limit);
-  return decision.allowed ? null : retryAfterSeconds(decision);
+  const limitOf = (n: number) => (per === 'minute' ? perMinute(n) : { perSecond: n / 3600, burst: n });
+  const decision = await limiter.take(`form-${kind}:${addressBucket(request.ip)}`, limitOf(count));
+  if (!decision.allowed) return retryAfterSeconds(decision);
+  const network = networkBucket(request.ip);
+  if (network === null) return null;
+  const shared = await limiter.take(`form-${kind}:${network}`, limitOf(count * NETWORK_SHARE));
+  return shared.allowed ? null : retryAfterSeconds(shared);
 }
 
 /** What the form serves from memory, asking no service: never counted. */

@@ -4,6 +4,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { formTokenDigest } from '@app/crypto';
 import { BackgroundPurge, claimed, ignoreExistingCollection, OrderedLists, Storage } from '@app/persistence';
+import { canonicalMailbox } from './mailbox';
 
 /** What a link in an e-mail does for the address it was sent to. */
 export type AddressLinkPurpose = 'confirm' | 'unsubscribe';
@@ -37,9 +38,24 @@ const PURGE_BATCH = 500;
 /** Held messages read per round trip when an address is confirmed. */
 const HELD_READ = 100;
 
-/** An address as the book keeps it: a digest of it lowercased, so that nothing here names anyone. */
+/**
+ * An address as the book keeps it: a digest of the mailbox it reaches (canonicalMailbox), so that
+ * nothing here names anyone and every spelling of one mailbox counts as one.
+ */
 export function addressDigest(email: string): string {
-  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+  return digest(canonicalMailbox(email));
+}
+
+/**
+ * The digest releases before the mailbox was counted kept an address under (it lowercased): the
+ * suppression and confirmation marks they wrote are read under it too.
+ */
+export function formerAddressDigest(email: string): string {
+  return digest(email.trim().toLowerCase());
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
 }
 
 /**
@@ -101,16 +117,21 @@ export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModu
     return link?.purpose === purpose ? link : null;
   }
 
-  async isSuppressed(address: string): Promise<boolean> {
-    return (await this.marks.findOne({ _id: `suppressed:${address}` }, { projection: { _id: 1 } })) !== null;
+  /** `formerly`: the address's digest as an earlier release kept it (formerAddressDigest), read too. */
+  async isSuppressed(address: string, formerly = address): Promise<boolean> {
+    return this.anyMark([`suppressed:${address}`, `suppressed:${formerly}`]);
   }
 
   async suppress(address: string): Promise<void> {
     await claimed(this.marks.insertOne({ _id: `suppressed:${address}`, at: new Date() }));
   }
 
-  async isConfirmed(clientId: number, address: string): Promise<boolean> {
-    return (await this.marks.findOne({ _id: `confirmed:${clientId}:${address}` }, { projection: { _id: 1 } })) !== null;
+  async isConfirmed(clientId: number, address: string, formerly = address): Promise<boolean> {
+    return this.anyMark([`confirmed:${clientId}:${address}`, `confirmed:${clientId}:${formerly}`]);
+  }
+
+  private async anyMark(ids: string[]): Promise<boolean> {
+    return (await this.marks.findOne({ _id: { $in: [...new Set(ids)] } }, { projection: { _id: 1 } })) !== null;
   }
 
   async confirm(clientId: number, address: string): Promise<void> {

@@ -17,6 +17,12 @@ export const FORM_INVITATIONS_PER_APPLICATION = 6;
 /** Invitations e-mailed a day to the people named on forms filled in from one applicant's address, at most. */
 export const FORM_INVITATIONS_PER_SENDER_A_DAY = 12;
 
+/**
+ * Address confirmations one mailbox (every spelling of it together) is sent an hour, from every
+ * client together; the rest are not sent, and the next message held for it asks again.
+ */
+export const CONFIRMATIONS_PER_MAILBOX_AN_HOUR = 3;
+
 export class NotificationsEnvironment extends ServiceEnvironment {
   override HTTP_PORT: number = 3006;
 
@@ -51,6 +57,22 @@ export class NotificationsEnvironment extends ServiceEnvironment {
   @isIntegerInRange('MAIL_DAILY_LIMIT_PER_ADDRESS', 1, 1000)
   MAIL_DAILY_LIMIT_PER_ADDRESS: number = 10;
 
+  /**
+   * How long a message to an address typed on the form waits for its owner to confirm it, in
+   * hours (fractions allowed); then it is recorded `failed`, its content dropped.
+   */
+  @IsNumber({}, { message: 'MAIL_HOLD_HOURS must be a number of hours' })
+  @Min(0.0001, { message: 'MAIL_HOLD_HOURS must be at least 0.0001 (0.36 s)' })
+  @Max(720, { message: 'MAIL_HOLD_HOURS must be at most 720 (30 days)' })
+  MAIL_HOLD_HOURS: number = 168;
+
+  /**
+   * Invitations e-mailed a UTC day to people named on forms at one property, whoever filled them
+   * in: the sender's own address is typed on the form, so a cap on it alone is escaped by a new one.
+   */
+  @isIntegerInRange('FORM_INVITATIONS_PER_PROPERTY_A_DAY', 1, 100000)
+  FORM_INVITATIONS_PER_PROPERTY_A_DAY: number = 60;
+
   /** Messages one instance has under way at once. */
   @isIntegerInRange('MAIL_CONCURRENCY', 1, 100)
   MAIL_CONCURRENCY: number = 8;
@@ -65,6 +87,10 @@ export class NotificationsEnvironment extends ServiceEnvironment {
 
   get reminderAfterMs(): number {
     return Math.max(1, Math.round(this.REMINDER_AFTER_HOURS * 3600 * 1000));
+  }
+
+  get holdMs(): number {
+    return Math.max(1, Math.round(this.MAIL_HOLD_HOURS * 3600 * 1000));
   }
 
   get retrySchedule(): number[] {

@@ -7,6 +7,11 @@ export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
+/** The UTC hour of `at`, as YYYY-MM-DDTHH: an hourly cap's places are the hour's. */
+export function utcHour(at: Date): string {
+  return at.toISOString().slice(0, 13);
+}
+
 /** When the places of `day`'s caps expire: a day after it ends. */
 export function placesExpireAt(day: string): Date {
   return new Date(Date.parse(day) + 2 * DAY_MS);

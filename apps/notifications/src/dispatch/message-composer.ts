@@ -8,15 +8,16 @@ import { AddressLinkAnswer, MessageKind } from '@app/contracts';
 import { countNotificationMessage } from '@app/observability';
 import { DecisionData, renderMessage } from '@app/mail';
 import {
+  CONFIRMATIONS_PER_MAILBOX_AN_HOUR,
   FORM_INVITATIONS_PER_APPLICATION,
   FORM_INVITATIONS_PER_SENDER_A_DAY,
   NotificationsEnvironment,
 } from '../config/notifications.environment';
-import { AddressBook, addressDigest } from '../addresses/address-book.repository';
-import { MessageDraft, messageKey, newMessageRecord, queueAfterClaim } from '../messages/message-record';
+import { AddressBook, addressDigest, formerAddressDigest } from '../addresses/address-book.repository';
+import { HELD_UNCONFIRMED, MessageDraft, messageKey, newMessageRecord, queueAfterClaim } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';
-import { placesExpireAt, utcDay } from './daily-caps';
+import { placesExpireAt, utcDay, utcHour } from './daily-caps';
 import { NotificationQueues } from './notification-queues';
 
 /** Whom a message goes to and what it is about. */
@@ -100,16 +101,22 @@ export class MessageComposer {
     };
     const key = messageKey(source, kind, recipient.email);
     const status = await this.statusOf(kind, recipient, address, key, now);
-    const record = newMessageRecord({ ...draft, status }, this.env.MAIL_FROM, now);
+    const held =
+      status === 'held' ? { held_reason: HELD_UNCONFIRMED, held_until: new Date(now.getTime() + this.env.holdMs) } : {};
+    const record = { ...newMessageRecord({ ...draft, status }, this.env.MAIL_FROM, now), ...held };
     const created = await this.messages.create(record);
     countNotificationMessage(kind, created ? (status === 'pending' ? 'made' : status) : 'already_made');
     const stored = created ? record : await this.messages.find(record._id);
     if (stored?.status === 'held') {
       // Also when the event came again: the try that stored it may have stopped before this.
       await this.addresses.hold(recipient.client_id, address, key);
-      await this.askToConfirm(recipient, address);
+      // Its hold ends on the broker's clock, however often it is queued: only a held message ends it.
+      await this.queues.publish(this.queues.names.heldWait, { key, retry: 0, hold_over: true });
+      await this.askToConfirm(recipient, address, source);
       // Confirmed while this was being held: its release may have read the list before it was in.
-      if (await this.addresses.isConfirmed(recipient.client_id, address)) await this.release(key);
+      if (await this.addresses.isConfirmed(recipient.client_id, address, formerAddressDigest(recipient.email))) {
+        await this.release(key);
+      }
       return;
     }
     const queued = !created && stored?.status === 'pending' && (await this.messages.isQueued(key));
@@ -125,29 +132,38 @@ export class MessageComposer {
   /**
    * What a new message starts as: `suppressed` for an address on the suppression list, or an
    * invitation from the form past its caps (per application, and a day per address of the one
-   * who named the people); `held` for an address typed on the form that its client's messages
-   * have not had confirmed; else `pending`.
+   * who named the people's mailbox, and a day per property), or an address confirmation past its
+   * mailbox's hourly cap; `held` for an address typed on the form that its client's messages
+   * have not had confirmed; else `pending`. Caps count mailboxes (addressDigest), not spellings.
    */
   private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date) {
-    if (await this.addresses.isSuppressed(address)) return 'suppressed';
+    if (await this.addresses.isSuppressed(address, formerAddressDigest(recipient.email))) return 'suppressed';
+    const day = utcDay(now);
+    const take = (cap: string, count: number) => this.addresses.takePlace(cap, count, key, placesExpireAt(day));
     if (kind === 'invitation' && recipient.added_by_email && recipient.application_id !== null) {
-      const day = utcDay(now);
+      // The sender's address is typed on the form: a fresh one per form costs nothing, so the
+      // property, which no visitor can make, bounds them all together.
       const withinCaps =
         (await this.addresses.takePlace(`invited:${recipient.application_id}`, FORM_INVITATIONS_PER_APPLICATION, key)) &&
-        (await this.addresses.takePlace(
-          `invited-by:${addressDigest(recipient.added_by_email)}:${day}`,
-          FORM_INVITATIONS_PER_SENDER_A_DAY,
-          key,
-          placesExpireAt(day),
-        ));
+        (await take(`invited-by:${addressDigest(recipient.added_by_email)}:${day}`, FORM_INVITATIONS_PER_SENDER_A_DAY)) &&
+        (await take(`invited-at:${recipient.property_id}:${day}`, this.env.FORM_INVITATIONS_PER_PROPERTY_A_DAY));
       if (!withinCaps) return 'suppressed';
     }
-    if (kind === 'address_confirmation' || !recipient.email_from_form) return 'pending';
-    return (await this.addresses.isConfirmed(recipient.client_id, address)) ? 'pending' : 'held';
+    if (kind === 'address_confirmation') {
+      const withinCap = await take(`asked:${address}:${utcHour(now)}`, CONFIRMATIONS_PER_MAILBOX_AN_HOUR);
+      return withinCap ? 'pending' : 'suppressed';
+    }
+    if (!recipient.email_from_form) return 'pending';
+    const confirmed = await this.addresses.isConfirmed(recipient.client_id, address, formerAddressDigest(recipient.email));
+    return confirmed ? 'pending' : 'held';
   }
 
-  /** The one message that asks an address typed on the form to be confirmed, once per client and address. */
-  private async askToConfirm(recipient: Recipient, address: string): Promise<void> {
+  /**
+   * The message that asks an address typed on the form to be confirmed: once per application (or
+   * per notice, for one about none) and address, so that a stranger who typed the address first
+   * uses up no later application's; at most CONFIRMATIONS_PER_MAILBOX_AN_HOUR a mailbox.
+   */
+  private async askToConfirm(recipient: Recipient, address: string, source: string): Promise<void> {
     const token = await this.addresses.newLink('confirm', address, recipient.client_id, recipient.property_name);
     // Nothing the visitor typed is shown to an address not yet confirmed: not even the name it gave.
     const asked: Recipient = {
@@ -158,7 +174,8 @@ export class MessageComposer {
       expires_at: null,
       decided: undefined,
     };
-    await this.compose(`address:${recipient.client_id}`, 'address_confirmation', asked, this.mailLink('confirm', token));
+    const need = recipient.application_id === null ? source : `application-${recipient.application_id}`;
+    await this.compose(`address:${recipient.client_id}:${need}`, 'address_confirmation', asked, this.mailLink('confirm', token));
   }
 
   /** An address confirmed by the link its confirmation carried: its held messages go. */

@@ -8,16 +8,20 @@ import { MessageStatus } from '@app/contracts';
 import { countNotificationMessage } from '@app/observability';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
-import { AddressBook, addressDigest } from '../addresses/address-book.repository';
+import { AddressBook, addressDigest, formerAddressDigest } from '../addresses/address-book.repository';
 import { afterFailure, MessageRecord } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { placesExpireAt, utcDay } from './daily-caps';
 import { NotificationQueues } from './notification-queues';
 
-/** An attempt to hand a message to the mail server: `retry` counts the retries made before it. */
+/**
+ * An attempt to hand a message to the mail server: `retry` counts the retries made before it.
+ * With `hold_over`, the end of a held message's hold instead (MAIL_HOLD_HOURS after it was held).
+ */
 export interface SendTask {
   key: string;
   retry: number;
+  hold_over?: boolean;
 }
 
 /**
@@ -55,9 +59,11 @@ export class MessageSender {
    */
   async attempt(task: SendTask): Promise<void> {
     const message = await this.messages.find(task.key);
+    // The end of a hold sends nothing: a message released meanwhile has its own task.
+    if (task.hold_over) return message?.status === 'held' ? this.endHold(message) : undefined;
     if (!message || !SENDABLE.includes(message.status)) return;
     const address = addressDigest(message.to);
-    if (await this.addresses.isSuppressed(address)) {
+    if (await this.addresses.isSuppressed(address, formerAddressDigest(message.to))) {
       await this.messages.update(task.key, { status: 'suppressed', content: null, list_unsubscribe: null, lease_until: null });
       countNotificationMessage(message.kind, 'suppressed');
       return;
@@ -120,6 +126,24 @@ export class MessageSender {
       list_unsubscribe: null,
     });
     countNotificationMessage(message.kind, 'sent');
+  }
+
+  /**
+   * A message still held when its hold is over is given up: its address's owner did not confirm
+   * it in MAIL_HOLD_HOURS, and its content (with the addressee's link) goes. Only while still held:
+   * a confirmation that released it meanwhile wins.
+   */
+  private async endHold(message: MessageRecord): Promise<void> {
+    const lastError = `not sent: its address, typed on the form, was not confirmed within ${this.env.MAIL_HOLD_HOURS} hours`;
+    const ended = await this.messages.updateWhileHeld(message._id, {
+      status: 'failed',
+      last_error: lastError,
+      content: null,
+      list_unsubscribe: null,
+    });
+    if (!ended) return;
+    this.logger.warn(`giving up held message ${message.message_id} (${message.kind}): ${lastError}`);
+    countNotificationMessage(message.kind, 'hold_ended');
   }
 
   /** Hands the message to the mail server, or gives up at `deadline` (epoch ms) with it not handed over. */

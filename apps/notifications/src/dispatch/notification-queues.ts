@@ -28,6 +28,7 @@ export class NotificationQueues {
     outgoing: string;
     reminders: string;
     reminderWait: string;
+    heldWait: string;
   };
   private readonly schedule: number[];
   private broker?: BrokerChannel;
@@ -44,6 +45,8 @@ export class NotificationQueues {
       reminders: name('notifications.reminders'),
       // Named by its delay, as a queue's TTL cannot change: another REMINDER_AFTER_HOURS is another queue.
       reminderWait: name(`notifications.reminders.wait.${env.reminderAfterMs}ms`),
+      // A held message's end of hold (MAIL_HOLD_HOURS), dead-lettered onto the outgoing queue.
+      heldWait: name(`notifications.held.wait.${env.holdMs}ms`),
     };
   }
 
@@ -69,7 +72,7 @@ export class NotificationQueues {
   }
 
   private async declare(channel: ConfirmChannel, broker: BrokerChannel): Promise<void> {
-    const { exchange, events, decisions, invitations, outgoing, reminders, reminderWait } = this.names;
+    const { exchange, events, decisions, invitations, outgoing, reminders, reminderWait, heldWait } = this.names;
     await assertEventsExchange(channel, broker, exchange);
     for (const queue of [events, decisions, invitations, outgoing, reminders]) {
       await channel.assertQueue(queue, queueOptions(queue));
@@ -81,5 +84,6 @@ export class NotificationQueues {
       await channel.assertQueue(this.retryQueue(seconds), delayQueueOptions(seconds * 1000, outgoing));
     }
     await channel.assertQueue(reminderWait, delayQueueOptions(this.env.reminderAfterMs, reminders));
+    await channel.assertQueue(heldWait, delayQueueOptions(this.env.holdMs, outgoing));
   }
 }

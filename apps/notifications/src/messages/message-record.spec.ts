@@ -1,5 +1,6 @@
 import {
   afterFailure,
+  HELD_UNCONFIRMED,
   messageIdFor,
   messageKey,
   MessageRecord,
@@ -100,7 +101,22 @@ describe('message records', () => {
       status: 'sent',
       attempts: 2,
       sent_at: '2026-11-22T14:03:09+00:00',
+      held_reason: null,
+      held_until: null,
       created_at: '2026-11-22T14:03:09+00:00',
+    });
+  });
+
+  it('say why one was held, and until when', () => {
+    const held = {
+      ...newMessageRecord({ ...draft, status: 'held' }, 'a@b.test', NOW),
+      held_reason: HELD_UNCONFIRMED,
+      held_until: NOW,
+    };
+    expect(toMessageRepresentation(held)).toMatchObject({
+      status: 'held',
+      held_reason: 'address_unconfirmed',
+      held_until: '2026-11-22T14:03:09+00:00',
     });
   });
 });

@@ -29,6 +29,10 @@ export interface MessageRecord {
   status: MessageStatus;
   attempts: number;
   last_error: string | null;
+  /** Why it was held (HELD_UNCONFIRMED), kept once it is released or its hold ends; absent on one never held. */
+  held_reason?: string | null;
+  /** When its hold ends: then, not released, it is recorded `failed`. Absent on one held before holds ended. */
+  held_until?: Date | null;
   /** While an instance is handing it to the mail server: no other does meanwhile. */
   lease_until: Date | null;
   created_at: Date;
@@ -51,6 +55,9 @@ export interface MessageDraft {
   /** `held` until its address is confirmed, `suppressed` never to be sent; `pending` otherwise. */
   status: Extract<MessageStatus, 'pending' | 'held' | 'suppressed'>;
 }
+
+/** The one reason a message is held: its address was typed on the form and its owner has not confirmed it. */
+export const HELD_UNCONFIRMED = 'address_unconfirmed' as const;
 
 export function messageKey(source: string, kind: MessageKind, to: string): string {
   return `${source}:${kind}:${to.toLowerCase()}`;
@@ -104,6 +111,8 @@ export function toMessageRepresentation(record: MessageRecord): MessageRepresent
     status: record.status,
     attempts: record.attempts,
     sent_at: record.sent_at ? formatTimestamp(record.sent_at) : null,
+    held_reason: record.held_reason === HELD_UNCONFIRMED ? HELD_UNCONFIRMED : null,
+    held_until: record.held_until ? formatTimestamp(record.held_until) : null,
     created_at: formatTimestamp(record.created_at),
   };
 }

@@ -58,6 +58,11 @@ export class MessageStore implements OnModuleInit {
     await this.messages.updateOne({ _id: key }, { $set: changes });
   }
 
+  /** Changes the message only while it is `held`: true when it did. */
+  async updateWhileHeld(key: string, changes: Partial<Omit<MessageRecord, '_id'>>): Promise<boolean> {
+    return (await this.messages.updateOne({ _id: key, status: 'held' }, { $set: changes })).modifiedCount === 1;
+  }
+
   /** The client's applicant's messages, newest first. */
   listForApplicant(clientId: number, applicationId: number, applicantId: number): Promise<MessageRecord[]> {
     return this.messages

@@ -133,6 +133,29 @@ export class MessageRepresentation {
   @ApiProperty({ type: String, nullable: true, format: 'date-time', example: '2026-11-22T14:03:10+00:00' })
   sent_at: string | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['address_unconfirmed'],
+    description:
+      'Why it is (or was) `held`: `address_unconfirmed`, its address was typed on the public form and its owner has ' +
+      'not yet followed the `address_confirmation` e-mail. Kept once it is released or its hold ends; null for one never held.',
+    example: 'address_unconfirmed',
+  })
+  // Optional: a release before this one does not send it, and its answer is read as if it said null.
+  held_reason?: 'address_unconfirmed' | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description:
+      'When a hold ends: a message still `held` then (its address never confirmed) is recorded `failed`. Null for one never ' +
+      'held, or held before holds ended.',
+    example: '2026-11-29T14:03:09+00:00',
+  })
+  held_until?: string | null;
+
   @ApiProperty({ format: 'date-time', example: '2026-11-22T14:03:09+00:00' })
   created_at: string;
 }

@@ -84,7 +84,7 @@ export function countNotificationEvent(event: string): void {
 /** For the notifications service: counts one step of one e-mail. */
 export function countNotificationMessage(
   kind: string,
-  step: 'made' | 'already_made' | 'held' | 'suppressed' | 'over_daily_limit' | 'sent' | 'retried' | 'given_up',
+  step: 'made' | 'already_made' | 'held' | 'suppressed' | 'over_daily_limit' | 'sent' | 'retried' | 'given_up' | 'hold_ended',
 ): void {
   notificationMessages.inc({ kind, step });
 }

@@ -2650,6 +2650,18 @@ export interface components {
              */
             sent_at: string | null;
             /**
+             * @description Why it is (or was) `held`: `address_unconfirmed`, its address was typed on the public form and its owner has not yet followed the `address_confirmation` e-mail. Kept once it is released or its hold ends; null for one never held.
+             * @example address_unconfirmed
+             * @enum {string|null}
+             */
+            held_reason: "address_unconfirmed" | null;
+            /**
+             * Format: date-time
+             * @description When a hold ends: a message still `held` then (its address never confirmed) is recorded `failed`. Null for one never held, or held before holds ended.
+             * @example 2026-11-29T14:03:09+00:00
+             */
+            held_until: string | null;
+            /**
              * Format: date-time
              * @example 2026-11-22T14:03:09+00:00
              */
