@@ -393,6 +393,44 @@ describe('erasing applicants’ personal data', () => {
     expect(await storage.used(1)).toBe(used - STORAGE_UNIT_BYTES);
   });
 
+  /** The room client one's documents take in its storage budget, as their records say: what the budget should count. */
+  async function roomOfDocuments(clientId: number): Promise<number> {
+    const records = await database.collection('applicant_documents').find({ client_id: clientId }).toArray();
+    const units = records.map((record) => Math.max(1, Math.ceil(record.size / STORAGE_UNIT_BYTES)));
+    return units.reduce((sum, each) => sum + each, 0) * STORAGE_UNIT_BYTES;
+  }
+
+  it('gives each document’s room back once, however many erasures of it run at once', async () => {
+    // A second instance, so that the erasures meet in the database as well as in one process.
+    await stack.startApp('applications');
+    const storage = new DocumentStorageRepository(new ClaimStorage(database));
+    const applications = [await filled(), await filled()];
+    expect(await storage.used(1)).toBe(await roomOfDocuments(1));
+
+    // Several at once each (a retry after a 503, a second replica), and both applications at once.
+    const answers = await Promise.all(
+      applications.flatMap(({ id }) => [0, 1, 2].map(() => client.delete(`/api/v2/applications/${id}/personal_data`))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    for (const { id } of applications) expect(await storedCopiesLeft(id)).toEqual(NOTHING_LEFT);
+    expect(await storage.used(1)).toBe(await roomOfDocuments(1));
+  });
+
+  it('gives a document’s room back once when an erasure stopped half-way is done again', async () => {
+    const storage = new DocumentStorageRepository(new ClaimStorage(database));
+    const stopped = await filled();
+    // What an erasure that stopped after giving back the document's room leaves: its record, naming the file.
+    const [record] = await database.collection('applicant_documents').find({ application_id: stopped.id }).toArray();
+    await storage.giveBack(1, record.file_id, record.size);
+    const given = await storage.used(1);
+
+    const retried = await client.delete(`/api/v2/applications/${stopped.id}/personal_data`);
+    expect(retried.status).toBe(200);
+    expect(await storedCopiesLeft(stopped.id)).toEqual(NOTHING_LEFT);
+    expect(await storage.used(1)).toBe(given);
+    expect(await storage.used(1)).toBe(await roomOfDocuments(1));
+  });
+
   /** What the database still holds of the application's personal data, by where it is kept. */
   async function storedCopiesLeft(id: number) {
     const { applicants, forms, documentKeys } = await storedApplicants(id);
