@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { BooleanField, IntegerField, NestedField } from '../validation/fields';
 
 /**
@@ -66,6 +66,7 @@ export class PendingRetentionChange {
   effective_at: string;
 }
 
+@ApiExtraModels(PendingRetentionChange)
 export class RetentionSettingsRepresentation {
   @ApiProperty({
     type: 'integer',
@@ -77,10 +78,11 @@ export class RetentionSettingsRepresentation {
   personal_data_days: number;
 
   @ApiProperty({
-    type: PendingRetentionChange,
-    nullable: true,
+    // A nullable object: OpenAPI 3.0 ignores `nullable` beside a $ref, so null is its own branch.
+    oneOf: [{ $ref: getSchemaPath(PendingRetentionChange) }, { type: 'object', nullable: true, enum: [null] }],
     description: 'A shortening that waits to take effect; null when none does.',
-  })
+    example: null,
+  } as ApiPropertyOptions)
   /** Always sent from this release on; absent from a service of the release before. */
   pending_change?: PendingRetentionChange | null;
 }

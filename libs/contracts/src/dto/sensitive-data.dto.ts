@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { AUDIT_ACTIONS, ERASURE_TRIGGERS, ErasureTrigger } from '../applicant-messages';
 import { ApplicantRepresentation } from './applicant.dto';
 
@@ -59,6 +59,7 @@ export class AuditedRetentionChange {
 }
 
 /** A recorded read of an applicant's sensitive data, the erasure of its personal data, or a change of its retention. */
+@ApiExtraModels(AuditedRetentionChange)
 export class AuditEventRepresentation {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id: number;
@@ -128,7 +129,8 @@ export class AuditEventRepresentation {
 
   @ApiProperty({
     type: 'string',
-    enum: ERASURE_TRIGGERS,
+    // null listed too: a nullable enum holds only the values it lists.
+    enum: [...ERASURE_TRIGGERS, null],
     nullable: true,
     description:
       'What made a personal_data.erased event’s erasure: a request through the API by the key named (`api_request`), ' +
@@ -140,10 +142,11 @@ export class AuditEventRepresentation {
   trigger?: ErasureTrigger | null;
 
   @ApiProperty({
-    type: AuditedRetentionChange,
-    nullable: true,
+    // A nullable object: OpenAPI 3.0 ignores `nullable` beside a $ref, so null is its own branch.
+    oneOf: [{ $ref: getSchemaPath(AuditedRetentionChange) }, { type: 'object', nullable: true, enum: [null] }],
     description: 'On a retention_settings.changed event, what changed; else null.',
-  })
+    example: null,
+  } as ApiPropertyOptions)
   /** Always sent from this release on; absent from a service of the release before. */
   retention_change?: AuditedRetentionChange | null;
 

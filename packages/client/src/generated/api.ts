@@ -2159,8 +2159,11 @@ export interface components {
              * @enum {string|null}
              */
             trigger: "api_request" | "retention_period" | "abandoned_form" | null;
-            /** @description On a retention_settings.changed event, what changed; else null. */
-            retention_change: components["schemas"]["AuditedRetentionChange"] | null;
+            /**
+             * @description On a retention_settings.changed event, what changed; else null.
+             * @example null
+             */
+            retention_change: components["schemas"]["AuditedRetentionChange"] | (never | null);
             /**
              * Format: date-time
              * @description ISO 8601, seconds precision, numeric offset.
@@ -2740,8 +2743,11 @@ export interface components {
              * @example 730
              */
             personal_data_days: number;
-            /** @description A shortening that waits to take effect; null when none does. */
-            pending_change: components["schemas"]["PendingRetentionChange"] | null;
+            /**
+             * @description A shortening that waits to take effect; null when none does.
+             * @example null
+             */
+            pending_change: components["schemas"]["PendingRetentionChange"] | (never | null);
         };
         RetentionSettingsResponse: {
             retention_settings: components["schemas"]["RetentionSettingsRepresentation"];
