@@ -44,7 +44,7 @@ describe('the published OpenAPI document', () => {
         RPC_TIMEOUT_MS: '1500',
         PROPERTY_LOOKUP_TIMEOUT_MS: '700',
         API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${THROTTLED_KEY}:3:1:1,${READER_KEY}:1`,
-        API_KEY_SCOPES: `${READER_KEY}:sensitive_data`,
+        API_KEY_SCOPES: `${READER_KEY}:sensitive_data,${KEYS.clientOne}:personal_data_erasure`,
       },
     });
     client = api(stack.url);
@@ -493,6 +493,7 @@ describe('the published OpenAPI document', () => {
       ['DELETE', personalData, () => client.delete(`${applications}/${erasable.id}/personal_data`)],
       ['DELETE', personalData, () => client.delete(`${applications}/${erasable.id}/personal_data`, { key: null })],
       ['DELETE', personalData, () => client.delete(`${applications}/999999/personal_data`)],
+      ['DELETE', personalData, () => client.delete(`${applications}/${erasable.id}/personal_data`, { key: READER_KEY })],
       ['GET', retention, () => client.get(retention)],
       ['GET', retention, () => client.get(retention, { key: null })],
       ['PUT', retention, () => client.call('PUT', retention, { retention_settings: { personal_data_days: 365 } })],
@@ -501,6 +502,7 @@ describe('the published OpenAPI document', () => {
       ['PUT', retention, () => client.call('PUT', retention, undefined, { raw: tooBig })],
       ['PUT', retention, () => client.call('PUT', retention, undefined, notJson)],
       ['PUT', retention, () => client.call('PUT', retention, { retention_settings: { personal_data_days: 0 } })],
+      ['PUT', retention, () => client.call('PUT', retention, { retention_settings: {} }, { key: READER_KEY })],
       ['GET', applicantPath, () => client.get(madeApplicant)],
       ['GET', applicantPath, () => client.get(madeApplicant, { headers: { 'if-none-match': madeApplicantTag } })],
       ['GET', applicantPath, () => client.get(madeApplicant, { key: null })],

@@ -19,7 +19,10 @@ import { eventually } from './support/wait';
 
 const run = promisify(execFile);
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Client one's key with the sensitive_data scope, to read what is left. */
+/**
+ * Client one's key with the sensitive_data scope, to read what is left, and not the
+ * personal_data_erasure scope, which client one's usual key has.
+ */
 const READER_KEY = 'test-key-erasure-reader';
 const reader = { key: READER_KEY };
 const keyIdOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
@@ -76,7 +79,7 @@ describe('erasing applicants’ personal data', () => {
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
         API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${READER_KEY}:1`,
-        API_KEY_SCOPES: `${READER_KEY}:sensitive_data`,
+        API_KEY_SCOPES: `${READER_KEY}:sensitive_data,${KEYS.clientOne}:personal_data_erasure,${KEYS.clientTwo}:personal_data_erasure`,
       },
     });
     client = api(stack.url);
@@ -273,6 +276,35 @@ describe('erasing applicants’ personal data', () => {
   let undecided: Filled;
   let otherClients: Filled;
 
+  it('erases and changes the retention only for a key granted the personal_data_erasure scope', async () => {
+    const created = await client.post('/api/v2/applications', {
+      application: { property_id: propertyId, applicant: { first_name: 'Kept', last_name: 'Safe', email: 'kept@example.com' } },
+    });
+    const { id } = created.body.application;
+    const erase = await client.delete(`/api/v2/applications/${id}/personal_data`, reader);
+    expect(erase.status).toBe(403);
+    expectErrorBody(
+      erase,
+      'erasing personal data needs the personal_data_erasure scope, which this API key does not have (API_KEY_SCOPES)',
+    );
+    // Refused before the body is read: an invalid one is a 403 too.
+    for (const body of [{ retention_settings: { personal_data_days: 1, confirm_shortening: true } }, { retention_settings: 7 }]) {
+      const put = await client.call('PUT', '/api/v2/retention_settings', body, reader);
+      expect(put.status).toBe(403);
+      expectErrorBody(
+        put,
+        'changing the retention settings needs the personal_data_erasure scope, which this API key does not have (API_KEY_SCOPES)',
+      );
+    }
+    // Reading them needs no scope; nothing was changed or erased.
+    expect((await client.get('/api/v2/retention_settings', reader)).body).toEqual({
+      retention_settings: { personal_data_days: 730, pending_change: null },
+    });
+    expect((await client.get(`/api/v2/applications/${id}`)).body.application.personal_data_erased_at).toBeNull();
+    const events = (await client.get('/api/v2/audit_events?limit=100')).body.audit_events;
+    expect(events.filter((event: { action: string }) => event.action !== 'sensitive_data.read')).toEqual([]);
+  });
+
   it('erases at an applicant’s request, keeping the decisions and dates, and says so', async () => {
     requested = await filled();
     const decided = await client.post(`/api/v2/applications/${requested.id}/decision`, {
@@ -329,7 +361,13 @@ describe('erasing applicants’ personal data', () => {
       before.applicants.map((summary: { id: number }) => summary.id).sort(),
     );
     for (const event of audited) {
-      expect(event).toMatchObject({ key_id: keyIdOf(KEYS.clientOne), read: null, document_id: null });
+      expect(event).toMatchObject({
+        key_id: keyIdOf(KEYS.clientOne),
+        read: null,
+        document_id: null,
+        trigger: 'api_request',
+        retention_change: null,
+      });
       expect(event.created_at).toBe(application.personal_data_erased_at);
     }
 
@@ -353,6 +391,44 @@ describe('erasing applicants’ personal data', () => {
     // the document took in the client's storage budget is free again.
     expect(await storedCopiesLeft(requested.id)).toEqual(NOTHING_LEFT);
     expect(await storage.used(1)).toBe(used - STORAGE_UNIT_BYTES);
+  });
+
+  /** The room client one's documents take in its storage budget, as their records say: what the budget should count. */
+  async function roomOfDocuments(clientId: number): Promise<number> {
+    const records = await database.collection('applicant_documents').find({ client_id: clientId }).toArray();
+    const units = records.map((record) => Math.max(1, Math.ceil(record.size / STORAGE_UNIT_BYTES)));
+    return units.reduce((sum, each) => sum + each, 0) * STORAGE_UNIT_BYTES;
+  }
+
+  it('gives each document’s room back once, however many erasures of it run at once', async () => {
+    // A second instance, so that the erasures meet in the database as well as in one process.
+    await stack.startApp('applications');
+    const storage = new DocumentStorageRepository(new ClaimStorage(database));
+    const applications = [await filled(), await filled()];
+    expect(await storage.used(1)).toBe(await roomOfDocuments(1));
+
+    // Several at once each (a retry after a 503, a second replica), and both applications at once.
+    const answers = await Promise.all(
+      applications.flatMap(({ id }) => [0, 1, 2].map(() => client.delete(`/api/v2/applications/${id}/personal_data`))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    for (const { id } of applications) expect(await storedCopiesLeft(id)).toEqual(NOTHING_LEFT);
+    expect(await storage.used(1)).toBe(await roomOfDocuments(1));
+  });
+
+  it('gives a document’s room back once when an erasure stopped half-way is done again', async () => {
+    const storage = new DocumentStorageRepository(new ClaimStorage(database));
+    const stopped = await filled();
+    // What an erasure that stopped after giving back the document's room leaves: its record, naming the file.
+    const [record] = await database.collection('applicant_documents').find({ application_id: stopped.id }).toArray();
+    await storage.giveBack(1, record.file_id, record.size);
+    const given = await storage.used(1);
+
+    const retried = await client.delete(`/api/v2/applications/${stopped.id}/personal_data`);
+    expect(retried.status).toBe(200);
+    expect(await storedCopiesLeft(stopped.id)).toEqual(NOTHING_LEFT);
+    expect(await storage.used(1)).toBe(given);
+    expect(await storage.used(1)).toBe(await roomOfDocuments(1));
   });
 
   /** What the database still holds of the application's personal data, by where it is kept. */
@@ -387,13 +463,58 @@ describe('erasing applicants’ personal data', () => {
     }
 
     const settings = '/api/v2/retention_settings';
-    expect((await client.get(settings)).body).toEqual({ retention_settings: { personal_data_days: 730 } });
-    const put = await client.call('PUT', settings, { retention_settings: { personal_data_days: 1 } });
-    expect([put.status, put.body]).toEqual([200, { retention_settings: { personal_data_days: 1 } }]);
+    expect((await client.get(settings)).body).toEqual({ retention_settings: { personal_data_days: 730, pending_change: null } });
+    // A shortening waits a week, and the audit log names the key and the request that asked for it.
+    const askedAt = Date.now();
+    const put = await client.call(
+      'PUT',
+      settings,
+      { retention_settings: { personal_data_days: 1 } },
+      { headers: { 'x-request-id': 'shorten-retention-1' } },
+    );
+    expect(put.status).toBe(200);
+    const pending = put.body.retention_settings.pending_change;
+    expect(put.body).toEqual({
+      retention_settings: {
+        personal_data_days: 730,
+        pending_change: { personal_data_days: 1, effective_at: pending.effective_at },
+      },
+    });
+    expect(Date.parse(pending.effective_at) - askedAt).toBeGreaterThan(7 * DAY_MS - 60_000);
+    expect(Date.parse(pending.effective_at) - askedAt).toBeLessThan(7 * DAY_MS + 60_000);
+    const retentionEvents = async () =>
+      (await client.get('/api/v2/audit_events?limit=100')).body.audit_events.filter(
+        (event: { action: string }) => event.action === 'retention_settings.changed',
+      );
+    expect(await retentionEvents()).toEqual([
+      expect.objectContaining({
+        client_id: 1,
+        key_id: keyIdOf(KEYS.clientOne),
+        request_id: 'shorten-retention-1',
+        application_id: null,
+        applicant_id: null,
+        trigger: null,
+        retention_change: { personal_data_days_before: 730, personal_data_days_after: 1, effective_at: pending.effective_at },
+      }),
+    ]);
+    // Confirmed, it applies at once.
+    const confirmed = await client.call('PUT', settings, {
+      retention_settings: { personal_data_days: 1, confirm_shortening: true },
+    });
+    expect([confirmed.status, confirmed.body]).toEqual([
+      200,
+      { retention_settings: { personal_data_days: 1, pending_change: null } },
+    ]);
+    const [latest] = await retentionEvents();
+    expect(latest.retention_change).toEqual({
+      personal_data_days_before: 730,
+      personal_data_days_after: 1,
+      effective_at: latest.created_at,
+    });
     const typed = new RentalApplicationsClient({ baseUrl: stack.url, apiKey: KEYS.clientOne });
-    expect(await typed.retentionSettings.get()).toEqual({ personal_data_days: 1 });
+    expect(await typed.retentionSettings.get()).toEqual({ personal_data_days: 1, pending_change: null });
     expect((await client.get(settings, { key: KEYS.clientTwo })).body).toEqual({
-      retention_settings: { personal_data_days: 730 },
+      retention_settings: { personal_data_days: 730, pending_change: null },
     });
     const refused = await client.call('PUT', settings, { retention_settings: { personal_data_days: 0 } });
     expect(refused.status).toBe(422);
@@ -424,7 +545,7 @@ describe('erasing applicants’ personal data', () => {
 
     // One event per applicant, whichever of the two instances recorded them.
     expect(audited).toHaveLength(application.applicants.length);
-    for (const event of audited) expect(event).toMatchObject({ key_id: null, request_id: null });
+    for (const event of audited) expect(event).toMatchObject({ key_id: null, request_id: null, trigger: 'retention_period' });
     expect(await storedCopiesLeft(expired.id)).toEqual(NOTHING_LEFT);
     // The same sweep first erased again the erasure asked for before, more than ten minutes ago by its clock.
     const asked = await database.collection('personal_data_erasures').findOne({ _id: String(requested.id) as never });
@@ -552,7 +673,7 @@ describe('erasing applicants’ personal data', () => {
     expect(await storage.used(1)).toBe(used - STORAGE_UNIT_BYTES);
     const events = (await client.get(`/api/v2/audit_events?applicant_id=${erased.applicants[0].id}`)).body.audit_events;
     expect(events.filter((event: { action: string }) => event.action === 'personal_data.erased')).toEqual([
-      expect.objectContaining({ application_id: abandoned.id, key_id: null, request_id: null }),
+      expect.objectContaining({ application_id: abandoned.id, key_id: null, request_id: null, trigger: 'abandoned_form' }),
     ]);
 
     // Completed on the form, changed on it since, or created by an integrator (who can send its link again): kept.

@@ -158,7 +158,7 @@ describe('records written by this build, read by the previous release', () => {
         EVENT_RELAY_INTERVAL_MS: '100',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
-        API_KEY_SCOPES: `${KEYS.clientOne}:sensitive_data`,
+        API_KEY_SCOPES: `${KEYS.clientOne}:sensitive_data,${KEYS.clientOne}:personal_data_erasure`,
       },
     });
     client = api(stack.url);
@@ -386,7 +386,8 @@ describe('records written by this build, read by the previous release', () => {
       const started: Promise<unknown>[] = [];
       for (const app of ['properties', 'applications', 'webhooks', 'notifications'] as AppName[])
         started.push(stack.startApp(app, {}, release.root));
-      started.push(stack.startApp('gateway', {}, release.root));
+      // The previous release knows no personal_data_erasure scope: an operator who rolls back takes it out.
+      started.push(stack.startApp('gateway', { API_KEY_SCOPES: `${KEYS.clientOne}:sensitive_data` }, release.root));
       started.push(stack.startApp('form', { FORM_PORT: new URL(stack.formUrl).port }, release.root));
       await Promise.all(started);
 
@@ -396,10 +397,17 @@ describe('records written by this build, read by the previous release', () => {
         if (path === AUDIT_EVENTS) {
           // The reads audited since (those above) come first; those this build recorded follow, unchanged.
           const recorded = new Set(before.body.audit_events.map((event: { id: number }) => event.id));
-          // What was read (read, document_id) is shown from this build on; the previous release
+          // What was read (read, document_id), what made an erasure (trigger) and what a retention
+          // change changed (retention_change) are shown from this build on; the previous release
           // reads the same events and shows the rest of them.
           const shownBefore = before.body.audit_events.map(
-            ({ read: _read, document_id: _document, ...rest }: Record<string, unknown>) => rest,
+            ({
+              read: _read,
+              document_id: _document,
+              trigger: _trigger,
+              retention_change: _change,
+              ...rest
+            }: Record<string, unknown>) => rest,
           );
           expect(answer.body.audit_events.filter((event: { id: number }) => recorded.has(event.id))).toEqual(shownBefore);
           continue;

@@ -31,7 +31,11 @@ function appEnvironment(mongodbUri) {
   // The services cannot know the gateway's port; the URLs they return must name it.
   env.PUBLIC_BASE_URL ||= `http://localhost:${env.PORT}`;
   if (mongodbUri) env.MONGODB_URI = mongodbUri;
-  env.API_KEYS ||= DEV_API_KEYS.map(({ key, clientId }) => `${key}:${clientId}`).join(',');
+  if (!env.API_KEYS) {
+    env.API_KEYS = DEV_API_KEYS.map(({ key, clientId }) => `${key}:${clientId}`).join(',');
+    // Each development key may erase personal data and change its retention, as before the scope was asked.
+    env.API_KEY_SCOPES ||= DEV_API_KEYS.map(({ key }) => `${key}:personal_data_erasure`).join(',');
+  }
   env.FIELD_ENCRYPTION_KEYS ||= DEV_FIELD_ENCRYPTION_KEYS;
   env.FINGERPRINT_KEYS ||= DEV_FINGERPRINT_KEYS;
   env.CSRF_KEYS ||= DEV_CSRF_KEYS;

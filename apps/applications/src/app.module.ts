@@ -34,6 +34,7 @@ import { FormSubmissionsService } from './use-cases/form-submissions.service';
 import { FormTokens } from './use-cases/form-tokens';
 import { PersonalDataErasure } from './use-cases/personal-data-erasure';
 import { PersonalDataRetention } from './use-cases/personal-data-retention';
+import { RetentionSettings } from './use-cases/retention-settings';
 import { UnrecordedUploads } from './use-cases/unrecorded-uploads';
 import { UnsubmittedUploads } from './use-cases/unsubmitted-uploads';
 import { ApplicantsMessageController } from './transport/applicants.message.controller';
@@ -95,6 +96,7 @@ import { PersonalDataMessageController } from './transport/personal-data.message
     UnsubmittedUploads,
     PersonalDataErasure,
     PersonalDataRetention,
+    RetentionSettings,
     {
       provide: DocumentVault,
       inject: [getConnectionToken(), FieldCipher],

@@ -8,15 +8,33 @@ import { ConditionalMessage } from './property-messages';
 /** The scope API_KEY_SCOPES grants a key, and the `include` value that asks for what it opens. */
 export const SENSITIVE_DATA_SCOPE = 'sensitive_data';
 
+/**
+ * The scope that lets a key erase applicants' personal data at once (DELETE .../personal_data) and
+ * change how long it is kept (PUT /api/v2/retention_settings): either can take away for good what
+ * every other key of the client relies on.
+ */
+export const PERSONAL_DATA_ERASURE_SCOPE = 'personal_data_erasure';
+
 /** The scopes a key can be granted. */
-export const API_KEY_SCOPE_NAMES = [SENSITIVE_DATA_SCOPE] as const;
+export const API_KEY_SCOPE_NAMES = [SENSITIVE_DATA_SCOPE, PERSONAL_DATA_ERASURE_SCOPE] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPE_NAMES)[number];
 
-/** The actions an audit event records: a read of an applicant's sensitive data, and the erasure of its personal data. */
+/**
+ * The actions an audit event records: a read of an applicant's sensitive data, the erasure of its
+ * personal data, and a change of how long the client keeps personal data.
+ */
 export const SENSITIVE_DATA_READ = 'sensitive_data.read';
 export const PERSONAL_DATA_ERASED = 'personal_data.erased';
-export const AUDIT_ACTIONS = [SENSITIVE_DATA_READ, PERSONAL_DATA_ERASED] as const;
+export const RETENTION_SETTINGS_CHANGED = 'retention_settings.changed';
+export const AUDIT_ACTIONS = [SENSITIVE_DATA_READ, PERSONAL_DATA_ERASED, RETENTION_SETTINGS_CHANGED] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * What made an erasure: a request through the API (its key and request named beside), the end of
+ * the client's retention period after a decision, or a form abandoned on the public form.
+ */
+export const ERASURE_TRIGGERS = ['api_request', 'retention_period', 'abandoned_form'] as const;
+export type ErasureTrigger = (typeof ERASURE_TRIGGERS)[number];
 
 /** APPLICATIONS.UPDATE_APPLICANT: `request` is an UpdateApplicantRequest. */
 export interface UpdateApplicantMessage extends ApplicantRefMessage, ConditionalMessage {
@@ -87,6 +105,20 @@ export function applicantIncludeFromQuery(query: Record<string, unknown>): { sen
  */
 export interface ErasePersonalDataMessage extends ApplicationRefMessage {
   requester: SensitiveReader;
+}
+
+/**
+ * APPLICATIONS.PUT_RETENTION_SETTINGS: `request` is a PutRetentionSettingsRequest; `requester` the
+ * key and request that ask, which its audit event names (absent from a gateway of the release before).
+ */
+export interface PutRetentionSettingsMessage extends ClientScoped {
+  request: unknown;
+  requester?: SensitiveReader;
+}
+
+/** The requester of a PutRetentionSettingsMessage, checked as a reader is; null from a gateway that sent none. */
+export function readRetentionRequester(message: PutRetentionSettingsMessage): SensitiveReader | null {
+  return message?.requester === undefined ? null : checkedReader(message.requester);
 }
 
 /** A SensitiveReader as the service receives it; anything else is not from the gateway. */

@@ -35,11 +35,6 @@ export interface UpdateApplicationMessage extends ApplicationRefMessage, Conditi
   request: unknown;
 }
 
-/** APPLICATIONS.PUT_RETENTION_SETTINGS: `request` is a PutRetentionSettingsRequest. */
-export interface PutRetentionSettingsMessage extends ClientScoped {
-  request: unknown;
-}
-
 /** A page of the client's applications, newest first, optionally of one property only, filtered. */
 export interface ListApplicationsMessage extends ClientScoped, PageRequest, ApplicationListFilters {
   property_id?: number;

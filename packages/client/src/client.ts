@@ -353,7 +353,11 @@ class RetentionSettingsResource {
     return (await this.api.send('getRetentionSettings', 'GET', '/api/v2/retention_settings')).retention_settings;
   }
 
-  /** How long decided applications keep their applicants' personal data; null sets the default. */
+  /**
+   * How long decided applications keep their applicants' personal data; null sets the default. A
+   * shortening waits (pending_change) unless confirm_shortening is true. Needs the
+   * personal_data_erasure scope.
+   */
   async put(settings: RetentionSettingsInput): Promise<RetentionSettings> {
     const body = { retention_settings: settings };
     return (await this.api.send('putRetentionSettings', 'PUT', '/api/v2/retention_settings', { body })).retention_settings;

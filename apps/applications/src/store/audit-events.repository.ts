@@ -4,9 +4,11 @@ import {
   AuditEventRepresentation,
   AuditReadKind,
   encodeCursor,
+  ErasureTrigger,
   formatTimestamp,
   Page,
   PERSONAL_DATA_ERASED,
+  RETENTION_SETTINGS_CHANGED,
   SENSITIVE_DATA_READ,
   SensitiveReader,
 } from '@app/contracts';
@@ -25,10 +27,18 @@ interface AuditEventRecord {
   id: number;
   action: AuditAction;
   client_id: number;
-  /** The API key that read, or asked for an erasure; null for an erasure at the end of the retention period. */
+  /**
+   * The API key that read, asked for an erasure or changed the retention; null for an erasure no
+   * key asked for (its trigger says what made it).
+   */
   key_id: string | null;
-  application_id: number;
-  applicant_id: number;
+  /** Null on a change of the retention period, which is the client's. */
+  application_id: number | null;
+  applicant_id: number | null;
+  /** What made an erasure (events recorded before it was told have none). */
+  trigger?: ErasureTrigger;
+  /** On a change of the retention period: the days in effect before, those asked for, and when they apply. */
+  retention_change?: { personal_data_days_before: number; personal_data_days_after: number; effective_at: Date };
   /** What was read (events recorded before it was told have none). */
   read?: AuditReadKind;
   /** The document downloaded, on a `document` read. */
@@ -49,7 +59,16 @@ export interface ErasureAudit {
   erased_at: Date;
   /** The API key and request that asked; null when the retention period ran out. */
   requester: Pick<SensitiveReader, 'key_id' | 'request_id'> | null;
+  /** What made it; absent on erasures recorded before it was told. */
+  trigger?: ErasureTrigger;
   events: Array<{ applicant_id: number; event_id: number }>;
+}
+
+/** A change of the client's retention period, as its audit event tells it. */
+export interface RetentionChangeAudit {
+  before: number;
+  after: number;
+  effectiveAt: Date;
 }
 
 export interface AuditQuery {
@@ -59,8 +78,8 @@ export interface AuditQuery {
 }
 
 /**
- * The record of every read of an applicant's sensitive data and every erasure of its personal
- * data, kept AUDIT_RETENTION_DAYS. An event
+ * The record of every read of an applicant's sensitive data, every erasure of its personal data
+ * and every change of the client's retention period, kept AUDIT_RETENTION_DAYS. An event
  * is stored under its id and listed in its client's list and its applicant's (OrderedLists), so
  * that a page is reads by `_id` only. Lifetime: MongoDB removes an expired event through a TTL
  * index on `expires_at`; FerretDB has none, so every instance also deletes what has expired once
@@ -102,12 +121,10 @@ export class AuditEventsRepository implements OnModuleInit, OnApplicationShutdow
     reader: SensitiveReader,
     subject: { applicationId: number; applicantId: number; read?: 'document' | 'document_list'; documentId?: number },
   ): Promise<void> {
-    const id = await this.ids.allocate(AUDIT_EVENTS);
     const created_at = new Date();
-    // Listed beside the insert: readers skip an entry until its event exists.
-    await Promise.all([
-      this.events.insert(String(id), {
-        id,
+    await this.store(
+      {
+        id: await this.ids.allocate(AUDIT_EVENTS),
         action: SENSITIVE_DATA_READ,
         client_id: clientId,
         key_id: reader.key_id,
@@ -120,9 +137,42 @@ export class AuditEventsRepository implements OnModuleInit, OnApplicationShutdow
         request_id: reader.request_id,
         created_at,
         expires_at: this.expiry(created_at),
-      }),
-      this.lists.append(listName(clientId), id),
-      this.lists.append(listName(clientId, subject.applicantId), id),
+      },
+      subject.applicantId,
+    );
+  }
+
+  /**
+   * Records a change of the client's retention period, by `requester` (null: a gateway of the
+   * release before, which did not say); the change is stored only once this is.
+   */
+  async recordRetentionChange(clientId: number, requester: SensitiveReader | null, change: RetentionChangeAudit): Promise<void> {
+    const created_at = new Date();
+    await this.store({
+      id: await this.ids.allocate(AUDIT_EVENTS),
+      action: RETENTION_SETTINGS_CHANGED,
+      client_id: clientId,
+      key_id: requester?.key_id ?? null,
+      application_id: null,
+      applicant_id: null,
+      retention_change: {
+        personal_data_days_before: change.before,
+        personal_data_days_after: change.after,
+        effective_at: change.effectiveAt,
+      },
+      request_id: requester?.request_id ?? null,
+      created_at,
+      expires_at: this.expiry(created_at),
+    });
+  }
+
+  /** Stores the event and lists it in its client's list, and its applicant's when it has one. */
+  private async store(event: AuditEventRecord, applicantId?: number): Promise<void> {
+    // Listed beside the insert: readers skip an entry until its event exists.
+    await Promise.all([
+      this.events.insert(String(event.id), event),
+      this.lists.append(listName(event.client_id), event.id),
+      ...(applicantId === undefined ? [] : [this.lists.append(listName(event.client_id, applicantId), event.id)]),
     ]);
   }
 
@@ -146,6 +196,7 @@ export class AuditEventsRepository implements OnModuleInit, OnApplicationShutdow
         key_id: audit.requester?.key_id ?? null,
         application_id: audit.application_id,
         applicant_id,
+        ...(audit.trigger ? { trigger: audit.trigger } : {}),
         request_id: audit.requester?.request_id ?? null,
         created_at: audit.erased_at,
         expires_at: this.expiry(audit.erased_at),
@@ -211,6 +262,10 @@ export function toAuditEventRepresentation(event: AuditEventRecord): AuditEventR
     read: event.read ?? null,
     document_id: event.document_id ?? null,
     request_id: event.request_id,
+    trigger: event.trigger ?? null,
+    retention_change: event.retention_change
+      ? { ...event.retention_change, effective_at: formatTimestamp(event.retention_change.effective_at) }
+      : null,
     created_at: formatTimestamp(event.created_at),
   };
 }

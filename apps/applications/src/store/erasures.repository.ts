@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { SensitiveReader } from '@app/contracts';
+import { ErasureTrigger, SensitiveReader } from '@app/contracts';
 import { OnceRecords, Storage } from '@app/persistence';
 
 /**
@@ -13,6 +13,8 @@ export interface ErasureRecord {
   erased_at: Date;
   /** The API key and request that asked; null when the retention period ran out. */
   requester: Pick<SensitiveReader, 'key_id' | 'request_id'> | null;
+  /** What made it, which its audit events name; absent on erasures recorded before it was told. */
+  trigger?: ErasureTrigger;
   audit_events: Array<{ applicant_id: number; event_id: number }>;
   /** When it was completed long enough after erased_at that nothing under way then can still write; absent until then. */
   settled_at?: Date;

@@ -1,12 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DEFAULT_PERSONAL_DATA_DAYS, RetentionSettingsInput, RetentionSettingsRepresentation } from '@app/contracts';
+import { SensitiveReader } from '@app/contracts';
 import { Records, Storage } from '@app/persistence';
+import { StoredRetention } from '../domain/retention-settings';
 
-/** A client's settings under its id; a field null or absent is the default. */
-interface RetentionSettingsRecord {
+/** A client's settings under its id (see StoredRetention), and who changed them last. */
+interface RetentionSettingsRecord extends StoredRetention {
   client_id: number;
-  personal_data_days?: number | null;
   updated_at: Date;
+  /** The key and request of the last change; absent on records kept before changes were told. */
+  updated_by?: Pick<SensitiveReader, 'key_id' | 'request_id'> | null;
 }
 
 /**
@@ -26,20 +28,18 @@ export class RetentionSettingsRepository implements OnModuleInit {
     return this.records.prepare();
   }
 
-  async get(clientId: number): Promise<RetentionSettingsRepresentation> {
-    const record = await this.records.get(String(clientId));
-    return { personal_data_days: record?.personal_data_days ?? DEFAULT_PERSONAL_DATA_DAYS };
+  /** The client's settings as stored, or null when it set none. */
+  async get(clientId: number): Promise<StoredRetention | null> {
+    return this.records.get(String(clientId));
   }
 
-  /** Sets the fields given (null: the default); those left out stay as they were. */
-  async put(clientId: number, input: RetentionSettingsInput): Promise<RetentionSettingsRepresentation> {
-    if (input.personal_data_days !== undefined) {
-      await this.records.update(
-        String(clientId),
-        { set: { client_id: clientId, personal_data_days: input.personal_data_days, updated_at: new Date() } },
-        { upsert: true },
-      );
-    }
-    return this.get(clientId);
+  /** Stores the client's settings, and who changed them. */
+  async put(clientId: number, settings: Required<StoredRetention>, by: SensitiveReader | null): Promise<void> {
+    const updated_by = by && { key_id: by.key_id, request_id: by.request_id };
+    await this.records.update(
+      String(clientId),
+      { set: { client_id: clientId, ...settings, updated_at: new Date(), updated_by } },
+      { upsert: true },
+    );
   }
 }

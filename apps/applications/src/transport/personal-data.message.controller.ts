@@ -10,18 +10,19 @@ import {
   PutRetentionSettingsRequest,
   readApplicationRef,
   readRequester,
+  readRetentionRequester,
   requireClientId,
   RetentionSettingsResponse,
 } from '@app/contracts';
-import { RetentionSettingsRepository } from '../store/retention-settings.repository';
 import { PersonalDataErasure } from '../use-cases/personal-data-erasure';
+import { RetentionSettings } from '../use-cases/retention-settings';
 
 /** Erasures of applicants' personal data asked for through the API, and how long a client keeps it. */
 @Controller()
 export class PersonalDataMessageController {
   constructor(
     private readonly erasure: PersonalDataErasure,
-    private readonly settings: RetentionSettingsRepository,
+    private readonly settings: RetentionSettings,
   ) {}
 
   @MessagePattern(APPLICATIONS.ERASE_PERSONAL_DATA)
@@ -39,6 +40,7 @@ export class PersonalDataMessageController {
   async putSettings(@Payload() message: PutRetentionSettingsMessage): Promise<RetentionSettingsResponse> {
     const clientId = requireClientId(message?.client_id);
     const { retention_settings } = parseRequest(PutRetentionSettingsRequest, message.request);
-    return { retention_settings: await this.settings.put(clientId, retention_settings) };
+    const requester = readRetentionRequester(message);
+    return { retention_settings: await this.settings.put(clientId, retention_settings, requester) };
   }
 }

@@ -106,7 +106,7 @@ describe('PersonalDataErasure', () => {
     const application = await storeApplication(w);
     const requester = { key_id: '0123456789abcdef', request_id: 'r-1' };
 
-    await Promise.all([w.instance().erase(1, 7, requester), w.instance().eraseExpired(application)]);
+    await Promise.all([w.instance().erase(1, 7, requester), w.instance().eraseExpired(application, 'retention_period')]);
 
     // One record, whose time and audit ids both completed.
     const records = [...w.database.collection('personal_data_erasures').documents.values()];
@@ -150,7 +150,7 @@ describe('PersonalDataErasure', () => {
 
     const later = (record().erased_at as Date).getTime() + SETTLE_MS;
     // As settle() completes each due record (it finds them by a scan, which the collections in memory refuse).
-    await erasure.eraseExpired(application, later);
+    await erasure.eraseExpired(application, 'retention_period', later);
     expect(record().settled_at).toEqual(new Date(later));
     expect(w.database.collection('application_versions').documents.get('7:1')!.applicant).toMatchObject({ id_number: null });
     expect(w.audits.every((audit) => audit.events[0].event_id === w.audits[0].events[0].event_id)).toBe(true);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApplicationRepresentation, SensitiveReader } from '@app/contracts';
+import { ApplicationRepresentation, ErasureTrigger, SensitiveReader } from '@app/contracts';
 import { ApplicantRecord, ApplicationRecord } from '../domain/application';
 import { ApplicantFormsRepository } from '../store/applicant-forms.repository';
 import { ApplicationsRepository } from '../store/applications.repository';
@@ -42,13 +42,20 @@ export class PersonalDataErasure {
   /** Erases the personal data of the client's application now, as `requester` asked; done again, changes nothing. */
   async erase(clientId: number, id: number, requester: SensitiveReader): Promise<ApplicationRepresentation> {
     const application = await this.applications.findOwned(clientId, id);
-    await this.complete(await this.recorded(application, requester));
+    await this.complete(await this.recorded(application, requester, 'api_request'));
     return this.views.represent(await this.applications.findOwned(clientId, id));
   }
 
-  /** Erases the personal data of an application kept as long as it may be: past its retention, or a form abandoned. */
-  async eraseExpired(application: ApplicationRecord, now = Date.now()): Promise<void> {
-    await this.complete(await this.recorded(application, null), now);
+  /**
+   * Erases the personal data of an application kept as long as it may be: past its retention, or
+   * a form abandoned, which `trigger` names.
+   */
+  async eraseExpired(
+    application: ApplicationRecord,
+    trigger: Exclude<ErasureTrigger, 'api_request'>,
+    now = Date.now(),
+  ): Promise<void> {
+    await this.complete(await this.recorded(application, null, trigger), now);
   }
 
   /**
@@ -63,7 +70,11 @@ export class PersonalDataErasure {
   }
 
   /** The application's erasure record: a new one, or the one an earlier or concurrent erasure stored. */
-  private async recorded(application: ApplicationRecord, requester: SensitiveReader | null): Promise<ErasureRecord> {
+  private async recorded(
+    application: ApplicationRecord,
+    requester: SensitiveReader | null,
+    trigger: ErasureTrigger,
+  ): Promise<ErasureRecord> {
     const earlier = await this.erasures.find(application.id);
     if (earlier) return earlier;
     const ids = await this.audit.allocateIds(application.applicants.length);
@@ -72,6 +83,7 @@ export class PersonalDataErasure {
       client_id: application.client_id,
       erased_at: new Date(),
       requester: requester && { key_id: requester.key_id, request_id: requester.request_id },
+      trigger,
       audit_events: application.applicants.map((applicant, i) => ({ applicant_id: applicant.id, event_id: ids[i] })),
     };
     return this.erasures.record(record);
@@ -85,6 +97,7 @@ export class PersonalDataErasure {
       application_id: record.application_id,
       erased_at: record.erased_at,
       requester: record.requester,
+      trigger: record.trigger,
       events: record.audit_events,
     });
     if (now - record.erased_at.getTime() >= SETTLE_MS) await this.erasures.settle(record.application_id, new Date(now));

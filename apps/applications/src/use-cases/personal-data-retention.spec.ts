@@ -6,9 +6,9 @@ import { formAbandoned, retentionEnded } from '../domain/retention';
 import { ApplicantDocumentsRepository, DocumentSubject } from '../store/applicant-documents.repository';
 import { ApplicantFormsRepository } from '../store/applicant-forms.repository';
 import { ApplicationsRepository } from '../store/applications.repository';
-import { RetentionSettingsRepository } from '../store/retention-settings.repository';
 import { PersonalDataErasure } from './personal-data-erasure';
 import { PersonalDataRetention } from './personal-data-retention';
+import { RetentionSettings } from './retention-settings';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2028-06-01T12:00:00Z');
@@ -100,7 +100,7 @@ describe('PersonalDataRetention', () => {
     days: Record<number, number>,
     { forms = {}, uploads = {} }: { forms?: Record<string, Partial<ApplicantForm>>; uploads?: Record<number, Date> } = {},
   ) {
-    const erased: number[] = [];
+    const erased: string[] = [];
     const asked: number[] = [];
     const database = new MemoryDatabase();
     for (const [digest, form] of Object.entries(forms))
@@ -114,11 +114,11 @@ describe('PersonalDataRetention', () => {
         findMany: async (keys: number[]) => stored.filter((application) => keys.includes(application.id)),
       } as unknown as ApplicationsRepository,
       {
-        get: async (clientId: number) => (asked.push(clientId), { personal_data_days: days[clientId] ?? 730 }),
-      } as unknown as RetentionSettingsRepository,
+        daysInEffect: async (clientId: number) => (asked.push(clientId), days[clientId] ?? 730),
+      } as unknown as RetentionSettings,
       {
         settle: async () => 0,
-        eraseExpired: async (application: ApplicationRecord) => void erased.push(application.id),
+        eraseExpired: async (application: ApplicationRecord, trigger: string) => void erased.push(`${application.id} ${trigger}`),
       } as unknown as PersonalDataErasure,
       new ApplicantFormsRepository(new MemoryStorage(database)),
       {
@@ -133,7 +133,7 @@ describe('PersonalDataRetention', () => {
     const stored = [decided(1, 1, 40), decided(2, 1, 20), decided(3, 2, 40), decided(4, 2, 800), decided(5, 1, 60, true)];
     const { retention, erased, asked } = sweep(stored, { 1: 30 });
     expect(await retention.eraseExpired(NOW)).toBe(2);
-    expect(erased).toEqual([1, 4]);
+    expect(erased).toEqual(['1 retention_period', '4 retention_period']);
     expect(asked.sort()).toEqual([1, 2]);
   });
 
@@ -154,13 +154,13 @@ describe('PersonalDataRetention', () => {
       },
     );
     expect(await retention.eraseExpired(NOW)).toBe(1);
-    expect(erased).toEqual([1]);
+    expect(erased).toEqual(['1 abandoned_form']);
   });
 
   it('does not start a sweep while the one before is still at work', async () => {
     const { retention, erased } = sweep([decided(1, 1, 800)], {});
     const [first, second] = await Promise.all([retention.eraseExpired(NOW), retention.eraseExpired(NOW)]);
     expect([first, second]).toEqual([1, 0]);
-    expect(erased).toEqual([1]);
+    expect(erased).toEqual(['1 retention_period']);
   });
 });

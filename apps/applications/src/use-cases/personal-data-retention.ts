@@ -7,8 +7,8 @@ import { ApplicationsEnvironment } from '../config/applications.environment';
 import { ApplicantDocumentsRepository } from '../store/applicant-documents.repository';
 import { ApplicantFormsRepository } from '../store/applicant-forms.repository';
 import { ApplicationsRepository } from '../store/applications.repository';
-import { RetentionSettingsRepository } from '../store/retention-settings.repository';
 import { PersonalDataErasure } from './personal-data-erasure';
+import { RetentionSettings } from './retention-settings';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often each instance looks for applications past their retention. */
@@ -32,7 +32,7 @@ export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly repository: ApplicationsRepository,
-    private readonly settings: RetentionSettingsRepository,
+    private readonly settings: RetentionSettings,
     private readonly erasure: PersonalDataErasure,
     private readonly forms: ApplicantFormsRepository,
     private readonly documents: ApplicantDocumentsRepository,
@@ -73,14 +73,10 @@ export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
     const ids = await this.repository.decidedBefore(new Date(now - MIN_PERSONAL_DATA_DAYS * DAY_MS));
     const days = new Map<number, Promise<number>>();
     const daysOf = (clientId: number) => {
-      if (!days.has(clientId))
-        days.set(
-          clientId,
-          this.settings.get(clientId).then((s) => s.personal_data_days),
-        );
+      if (!days.has(clientId)) days.set(clientId, this.settings.daysInEffect(clientId, now));
       return days.get(clientId)!;
     };
-    return this.eraseWhere(ids, now, async (application) =>
+    return this.eraseWhere(ids, now, 'retention_period', async (application) =>
       retentionEnded(application, await daysOf(application.client_id), now),
     );
   }
@@ -89,7 +85,7 @@ export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
   private async eraseAbandoned(now: number): Promise<number> {
     const days = this.env.ABANDONED_FORM_DAYS;
     const ids = await this.repository.abandonedFormsBefore(new Date(now - days * DAY_MS));
-    return this.eraseWhere(ids, now, async (application) => {
+    return this.eraseWhere(ids, now, 'abandoned_form', async (application) => {
       const applicants = await this.forms.withProgress(application.applicants);
       const uploads = await Promise.all(
         application.applicants.map((applicant) =>
@@ -102,18 +98,19 @@ export class PersonalDataRetention implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Erases those of the applications `ids`, each read with every change folded in, that `due`
-   * says are; returns how many.
+   * says are, as `trigger` makes it; returns how many.
    */
   private async eraseWhere(
     ids: number[],
     now: number,
+    trigger: 'retention_period' | 'abandoned_form',
     due: (application: ApplicationRecord) => Promise<boolean>,
   ): Promise<number> {
     let erased = 0;
     for (let from = 0; from < ids.length; from += BATCH) {
       for (const application of await this.repository.findMany(ids.slice(from, from + BATCH))) {
         if (!(await due(application))) continue;
-        await this.erasure.eraseExpired(application, now);
+        await this.erasure.eraseExpired(application, trigger, now);
         erased++;
       }
     }

@@ -17,6 +17,7 @@ import {
   ErasePersonalDataMessage,
   FORM_STATUSES,
   listApplicationsFromQuery,
+  PERSONAL_DATA_ERASURE_SCOPE,
   UpdateApplicationMessage,
   UpdateApplicationRequest,
 } from '@app/contracts';
@@ -25,6 +26,7 @@ import { BoundToMessage } from '@app/messaging';
 import { ApiKeyGuard, ClientId, Credential } from '../auth/api-key.guard';
 import { ApiCredential } from '../auth/api-keys';
 import { readerOf } from '../auth/reader';
+import { ScopeGuard } from '../auth/scope.guard';
 import { Backends } from '../backends/backends';
 import { EntityTagInterceptor } from '../http/entity-tag.interceptor';
 import { IdempotencyFields, IdempotencyKey } from '../http/idempotency-key.decorator';
@@ -36,6 +38,7 @@ import {
   APPLICATION_404,
   APPLICATION_UPDATE_422,
   ApiTaggedResource,
+  personalDataErasure403,
   LIST_422,
 } from '../openapi/application-responses';
 import { IF_MATCH_HEADER } from '../openapi/conditional-requests';
@@ -44,6 +47,7 @@ import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApiPathId } from '../openapi/path-ids';
 import { ApiPageQueries } from '../openapi/page-queries';
 
+const ERASING = 'erasing personal data';
 const APPLICATION_ID = (name: string) => ApiPathId(name, 'The application’s id, a positive integer.');
 
 @ApiTags('applications')
@@ -189,14 +193,15 @@ export class ApplicationsHttpController {
       'identity numbers, dates of birth, documents (and their files), addresses, employment and income, the rest of ' +
       'the form’s sections and the answers to its questions. The application keeps its decisions, its dates, the ' +
       'applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant ' +
-      'gets a personal_data.erased audit event naming this key. Its form takes no more answers and no applicant can ' +
+      'gets a personal_data.erased audit event naming this key. Needs a key with the personal_data_erasure scope. Its form takes no more answers and no applicant can ' +
       'be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased ' +
       'without asking once the client’s retention period has passed (PUT /api/v2/retention_settings), and those a ' +
       'visitor started on the public form and nobody completed once ABANDONED_FORM_DAYS pass without a change.',
   })
+  @UseGuards(new ScopeGuard(PERSONAL_DATA_ERASURE_SCOPE, ERASING))
   @APPLICATION_ID('id')
   @ApiSuccess(200, ApplicationResponse, 'The application as it is now, personal_data_erased_at set.')
-  @ApiErrorResponses([401, 404, 429, 503], { 404: APPLICATION_404 })
+  @ApiErrorResponses([401, 403, 404, 429, 503], { 403: personalDataErasure403(ERASING), 404: APPLICATION_404 })
   erasePersonalData(@Credential() credential: ApiCredential, @Param('id') id: string): Promise<ApplicationResponse> {
     const message: ErasePersonalDataMessage = {
       ...applicationRefFromPath(credential.clientId, id),

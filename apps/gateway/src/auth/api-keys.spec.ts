@@ -96,6 +96,15 @@ describe('ApiKeys scopes (API_KEY_SCOPES)', () => {
     expect(new ApiKeys(config).identify('alpha-key-0001')?.scopes).toEqual([]);
   });
 
+  it('grants a key listed once per scope each of them: sensitive_data and personal_data_erasure', () => {
+    const keys = new ApiKeys(
+      config,
+      'alpha-key-0001:sensitive_data,beta-key-0002:personal_data_erasure,alpha-key-0001:personal_data_erasure',
+    );
+    expect(keys.identify('alpha-key-0001')?.scopes).toEqual(['sensitive_data', 'personal_data_erasure']);
+    expect(keys.identify('beta-key-0002')?.scopes).toEqual(['personal_data_erasure']);
+  });
+
   it('names each key by a fingerprint that is not the key, the same for every read', () => {
     const keys = new ApiKeys(config);
     const alpha = keys.identify('alpha-key-0001')!.keyId;

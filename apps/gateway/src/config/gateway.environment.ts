@@ -4,7 +4,7 @@ import { isFieldEncryptionKeys } from '@app/crypto';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
 const API_KEYS = new RegExp(`^(${API_KEY_ENTRY})?(,${API_KEY_ENTRY})*$`);
-const API_KEY_SCOPE_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:sensitive_data';
+const API_KEY_SCOPE_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:(sensitive_data|personal_data_erasure)';
 const API_KEY_SCOPES = new RegExp(`^(${API_KEY_SCOPE_ENTRY})?(,${API_KEY_SCOPE_ENTRY})*$`);
 
 /** A whole number of requests. */
@@ -29,8 +29,14 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   })
   API_KEYS: string = '';
 
-  /** `key:sensitive_data` entries, comma separated: the keys (listed in API_KEYS) that may read applicants' sensitive data. */
-  @Matches(API_KEY_SCOPES, { message: 'API_KEY_SCOPES must be key:sensitive_data entries, comma separated' })
+  /**
+   * `key:scope` entries, comma separated, a key listed once per scope: the keys (listed in
+   * API_KEYS) that may read applicants' sensitive data (`sensitive_data`), or erase their personal
+   * data and change how long it is kept (`personal_data_erasure`).
+   */
+  @Matches(API_KEY_SCOPES, {
+    message: 'API_KEY_SCOPES must be key:sensitive_data or key:personal_data_erasure entries, comma separated',
+  })
   API_KEY_SCOPES: string = '';
 
   /** Requests per second each API key may make, sustained... */

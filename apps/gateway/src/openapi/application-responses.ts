@@ -38,6 +38,17 @@ export const APPLICANT_422 = {
   },
 };
 
+/** The 403 of `what` (erasing personal data, changing the retention settings) with a key not granted the scope. */
+export const personalDataErasure403 = (what: string) => ({
+  description: 'A key that API_KEY_SCOPES does not grant the personal_data_erasure scope.',
+  examples: {
+    scope: errorBody(
+      'Scope missing',
+      `${what} needs the personal_data_erasure scope, which this API key does not have (API_KEY_SCOPES)`,
+    ),
+  },
+});
+
 /** The 409s of adding an applicant: its Idempotency-Key in use, or the application's personal data erased. */
 export const APPLICANT_ADD_409 = {
   description:

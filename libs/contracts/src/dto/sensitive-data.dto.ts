@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { AUDIT_ACTIONS } from '../applicant-messages';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
+import { AUDIT_ACTIONS, ERASURE_TRIGGERS, ErasureTrigger } from '../applicant-messages';
 import { ApplicantRepresentation } from './applicant.dto';
 
 const TIMESTAMP = 'ISO 8601, seconds precision, numeric offset.';
@@ -42,7 +42,24 @@ export class ApplicantWithSensitiveDataResponse {
   applicant: ApplicantWithSensitiveData;
 }
 
-/** A recorded read of an applicant's sensitive data, or the erasure of its personal data. */
+/** What a retention_settings.changed event changed: the days before and after, and when the new ones apply. */
+export class AuditedRetentionChange {
+  @ApiProperty({ type: 'integer', description: 'personal_data_days in effect before the change.', example: 730 })
+  personal_data_days_before: number;
+
+  @ApiProperty({ type: 'integer', description: 'personal_data_days asked for.', example: 30 })
+  personal_data_days_after: number;
+
+  @ApiProperty({
+    format: 'date-time',
+    description: `When the days asked for take effect: at once, or later for a shortening not confirmed. ${TIMESTAMP}`,
+    example: '2026-11-29T14:03:09+00:00',
+  })
+  effective_at: string;
+}
+
+/** A recorded read of an applicant's sensitive data, the erasure of its personal data, or a change of its retention. */
+@ApiExtraModels(AuditedRetentionChange)
 export class AuditEventRepresentation {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   id: number;
@@ -52,7 +69,8 @@ export class AuditEventRepresentation {
     description:
       'sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, ' +
       'at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public ' +
-      'form (ABANDONED_FORM_DAYS).',
+      'form (ABANDONED_FORM_DAYS): `trigger` says which. retention_settings.changed: the client’s retention period was ' +
+      'changed (PUT /api/v2/retention_settings): `retention_change` says from what to what.',
     example: 'sensitive_data.read',
   })
   action: string;
@@ -64,17 +82,18 @@ export class AuditEventRepresentation {
     type: 'string',
     nullable: true,
     description:
-      'Which API key read or asked for the erasure: the first 16 hex digits of the SHA-256 of the key, never the key. ' +
-      'Null on an erasure at the end of the retention period or of an abandoned form, which no key asked for.',
+      'Which API key read, asked for the erasure or changed the retention: the first 16 hex digits of the SHA-256 of the ' +
+      'key, never the key. Null on an erasure at the end of the retention period or of an abandoned form, which no key ' +
+      'asked for (`trigger` names what did).',
     example: '3f1c0d9e2b7a4c55',
   })
   key_id: string | null;
 
-  @ApiProperty({ type: 'integer', example: 1 })
-  application_id: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Null on a retention_settings.changed event.', example: 1 })
+  application_id: number | null;
 
-  @ApiProperty({ type: 'integer', example: 2 })
-  applicant_id: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Null on a retention_settings.changed event.', example: 2 })
+  applicant_id: number | null;
 
   @ApiProperty({
     type: 'string',
@@ -107,6 +126,29 @@ export class AuditEventRepresentation {
     example: '4bf92f35-77b3-4da6-a3ce-929d0e0e4736',
   })
   request_id: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    // null listed too: a nullable enum holds only the values it lists.
+    enum: [...ERASURE_TRIGGERS, null],
+    nullable: true,
+    description:
+      'What made a personal_data.erased event’s erasure: a request through the API by the key named (`api_request`), ' +
+      'the end of the client’s retention period after a decision (`retention_period`), or a form abandoned on the ' +
+      'public form (`abandoned_form`). Null on other actions, and on erasures recorded before triggers were told.',
+    example: null,
+  })
+  /** Always sent from this release on; absent from a service of the release before. */
+  trigger?: ErasureTrigger | null;
+
+  @ApiProperty({
+    // A nullable object: OpenAPI 3.0 ignores `nullable` beside a $ref, so null is its own branch.
+    oneOf: [{ $ref: getSchemaPath(AuditedRetentionChange) }, { type: 'object', nullable: true, enum: [null] }],
+    description: 'On a retention_settings.changed event, what changed; else null.',
+    example: null,
+  } as ApiPropertyOptions)
+  /** Always sent from this release on; absent from a service of the release before. */
+  retention_change?: AuditedRetentionChange | null;
 
   @ApiProperty({ format: 'date-time', description: TIMESTAMP, example: '2026-11-22T14:03:09+00:00' })
   created_at: string;

@@ -202,7 +202,7 @@ export interface paths {
         post?: never;
         /**
          * Erase the applicants’ personal data
-         * @description Erases, at once and for good, the personal data of the application’s applicants, as an applicant may ask: identity numbers, dates of birth, documents (and their files), addresses, employment and income, the rest of the form’s sections and the answers to its questions. The application keeps its decisions, its dates, the applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant gets a personal_data.erased audit event naming this key. Its form takes no more answers and no applicant can be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased without asking once the client’s retention period has passed (PUT /api/v2/retention_settings), and those a visitor started on the public form and nobody completed once ABANDONED_FORM_DAYS pass without a change.
+         * @description Erases, at once and for good, the personal data of the application’s applicants, as an applicant may ask: identity numbers, dates of birth, documents (and their files), addresses, employment and income, the rest of the form’s sections and the answers to its questions. The application keeps its decisions, its dates, the applicants’ names and contact details and their consent, and shows personal_data_erased_at; each applicant gets a personal_data.erased audit event naming this key. Needs a key with the personal_data_erasure scope. Its form takes no more answers and no applicant can be added to it. Asked again, it answers the same and erases nothing more. Decided applications are erased without asking once the client’s retention period has passed (PUT /api/v2/retention_settings), and those a visitor started on the public form and nobody completed once ABANDONED_FORM_DAYS pass without a change.
          */
         delete: operations["erasePersonalData"];
         options?: never;
@@ -635,12 +635,12 @@ export interface paths {
         };
         /**
          * Get the retention settings
-         * @description How long a decided or withdrawn application keeps its applicants’ personal data: 730 days unless set.
+         * @description How long a decided or withdrawn application keeps its applicants’ personal data: 730 days unless set; and a shortening that waits to take effect, if any.
          */
         get: operations["getRetentionSettings"];
         /**
          * Change the retention settings
-         * @description Sets the fields given (null sets the default); those left out stay as they were. Applies to every decided application at the next hourly sweep, those decided before included: a shorter period erases sooner.
+         * @description Sets the fields given (null sets the default); those left out stay as they were. Applies to every decided application at the next hourly sweep, those decided before included: a shorter period erases sooner, so a shortening waits 7 days (shown as pending_change, and undone by setting the days again) unless confirm_shortening is true. Needs a key with the personal_data_erasure scope; each change is a retention_settings.changed audit event naming the key, the request and the days before and after.
          */
         put: operations["putRetentionSettings"];
         post?: never;
@@ -2082,6 +2082,26 @@ export interface components {
         UpdateApplicantRequest: {
             applicant: components["schemas"]["ApplicantChanges"];
         };
+        AuditedRetentionChange: {
+            /**
+             * Format: int64
+             * @description personal_data_days in effect before the change.
+             * @example 730
+             */
+            personal_data_days_before: number;
+            /**
+             * Format: int64
+             * @description personal_data_days asked for.
+             * @example 30
+             */
+            personal_data_days_after: number;
+            /**
+             * Format: date-time
+             * @description When the days asked for take effect: at once, or later for a shortening not confirmed. ISO 8601, seconds precision, numeric offset.
+             * @example 2026-11-29T14:03:09+00:00
+             */
+            effective_at: string;
+        };
         AuditEventRepresentation: {
             /**
              * Format: int64
@@ -2089,31 +2109,33 @@ export interface components {
              */
             id: number;
             /**
-             * @description sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public form (ABANDONED_FORM_DAYS).
+             * @description sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public form (ABANDONED_FORM_DAYS): `trigger` says which. retention_settings.changed: the client’s retention period was changed (PUT /api/v2/retention_settings): `retention_change` says from what to what.
              * @example sensitive_data.read
              * @enum {string}
              */
-            action: "sensitive_data.read" | "personal_data.erased";
+            action: "sensitive_data.read" | "personal_data.erased" | "retention_settings.changed";
             /**
              * Format: int64
              * @example 1
              */
             client_id: number;
             /**
-             * @description Which API key read or asked for the erasure: the first 16 hex digits of the SHA-256 of the key, never the key. Null on an erasure at the end of the retention period or of an abandoned form, which no key asked for.
+             * @description Which API key read, asked for the erasure or changed the retention: the first 16 hex digits of the SHA-256 of the key, never the key. Null on an erasure at the end of the retention period or of an abandoned form, which no key asked for (`trigger` names what did).
              * @example 3f1c0d9e2b7a4c55
              */
             key_id: string | null;
             /**
              * Format: int64
+             * @description Null on a retention_settings.changed event.
              * @example 1
              */
-            application_id: number;
+            application_id: number | null;
             /**
              * Format: int64
+             * @description Null on a retention_settings.changed event.
              * @example 2
              */
-            applicant_id: number;
+            applicant_id: number | null;
             /**
              * @description What was read: the applicant’s sensitive data through the API (`applicant`), one document’s bytes (`document`, named by `document_id`), the list of the applicant’s documents (`document_list`), or the applicant laid out in a summary PDF (`summary_pdf`). Null on events recorded before reads were told apart.
              * @example applicant
@@ -2131,6 +2153,17 @@ export interface components {
              * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
              */
             request_id: string | null;
+            /**
+             * @description What made a personal_data.erased event’s erasure: a request through the API by the key named (`api_request`), the end of the client’s retention period after a decision (`retention_period`), or a form abandoned on the public form (`abandoned_form`). Null on other actions, and on erasures recorded before triggers were told.
+             * @example null
+             * @enum {string|null}
+             */
+            trigger: "api_request" | "retention_period" | "abandoned_form" | null;
+            /**
+             * @description On a retention_settings.changed event, what changed; else null.
+             * @example null
+             */
+            retention_change: components["schemas"]["AuditedRetentionChange"] | (never | null);
             /**
              * Format: date-time
              * @description ISO 8601, seconds precision, numeric offset.
@@ -2702,13 +2735,31 @@ export interface components {
             /** @description One per message, in the order of `case` above. */
             previews: components["schemas"]["MessagePreview"][];
         };
+        PendingRetentionChange: {
+            /**
+             * Format: int64
+             * @example 30
+             */
+            personal_data_days: number;
+            /**
+             * Format: date-time
+             * @description When the sweep starts to apply it. ISO 8601, seconds precision, numeric offset.
+             * @example 2026-11-29T14:03:09+00:00
+             */
+            effective_at: string;
+        };
         RetentionSettingsRepresentation: {
             /**
              * Format: int64
-             * @description Days a decided or withdrawn application keeps its applicants’ personal data (identity numbers, dates of birth, documents, addresses, income and the rest of what the form asked), counted from its current decision; then it is erased. 1 to 3650. 730 unless the client set another.
+             * @description Days a decided or withdrawn application keeps its applicants’ personal data (identity numbers, dates of birth, documents, addresses, income and the rest of what the form asked), counted from its current decision; then it is erased. 1 to 3650. The days in effect now: 730 unless the client set another.
              * @example 730
              */
             personal_data_days: number;
+            /**
+             * @description A shortening that waits to take effect; null when none does.
+             * @example null
+             */
+            pending_change: components["schemas"]["PendingRetentionChange"] | (never | null);
         };
         RetentionSettingsResponse: {
             retention_settings: components["schemas"]["RetentionSettingsRepresentation"];
@@ -2716,10 +2767,15 @@ export interface components {
         RetentionSettingsInput: {
             /**
              * Format: int64
-             * @description Days a decided or withdrawn application keeps its applicants’ personal data (identity numbers, dates of birth, documents, addresses, income and the rest of what the form asked), counted from its current decision; then it is erased. 1 to 3650. null sets the default, 730; left out, it stays as it was.
+             * @description Days a decided or withdrawn application keeps its applicants’ personal data (identity numbers, dates of birth, documents, addresses, income and the rest of what the form asked), counted from its current decision; then it is erased. 1 to 3650. null sets the default, 730; left out, it stays as it was. Fewer days than those in effect wait 7 days (pending_change) unless confirm_shortening is true; as many or more take effect at once.
              * @example 365
              */
             personal_data_days?: number | null;
+            /**
+             * @description true applies a shortening of personal_data_days at once: the next hourly sweep erases what it no longer keeps. Otherwise a shortening takes effect 7 days later. Default: false.
+             * @example false
+             */
+            confirm_shortening?: boolean;
         };
         PutRetentionSettingsRequest: {
             retention_settings: components["schemas"]["RetentionSettingsInput"];
@@ -5946,6 +6002,21 @@ export interface operations {
             };
             /** @description No API key, or an unknown one. */
             401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A key that API_KEY_SCOPES does not grant the personal_data_erasure scope. */
+            403: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
                     "X-Request-Id"?: string;
@@ -9727,6 +9798,21 @@ export interface operations {
             };
             /** @description No API key, or an unknown one. */
             401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A key that API_KEY_SCOPES does not grant the personal_data_erasure scope. */
+            403: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
                     "X-Request-Id"?: string;
