@@ -154,8 +154,8 @@ describe('withdrawing an application on the form', () => {
       reference_id: null,
     });
     expect(tap.named('application.decided').filter((event) => event.data.application_id === id)).toEqual([]);
-    const primaryPage = await (await fetch(`${stack.formUrl}/applicants/${token}/withdraw`)).text();
-    expect(primaryPage).toContain('<button type="submit">Withdraw my application</button>');
+    const offered = await (await fetch(`${stack.formUrl}/applicants/${token}/withdraw`)).text();
+    expect(offered).toContain('<button type="submit">Withdraw my application</button>');
 
     // Sent again, it withdraws nothing more; its form's steps lead to the page that says it withdrew.
     await post(url, { csrf_token: csrfOf(html), website: '' });
@@ -174,6 +174,16 @@ describe('withdrawing an application on the form', () => {
     expect((await post(guarantorUrl, { csrf_token: csrfOf(asked), website: '' })).status).toBe(303);
     expect((await client.get(guarantorPath)).body.applicant.withdrawn_at).not.toBeNull();
     expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('draft');
+
+    // The primary applicant withdraws the application: those who left are not among the people told.
+    const primaryId = (await client.get(`${applications}/${id}`)).body.application.applicants[0].id;
+    const primaryPage = await (await fetch(`${stack.formUrl}/applicants/${token}/withdraw`)).text();
+    expect(
+      (await post(`${stack.formUrl}/applicants/${token}/withdraw`, { csrf_token: csrfOf(primaryPage), website: '' })).status,
+    ).toBe(303);
+    const decided = () => tap.named('application.decided').filter((event) => event.data.application_id === id);
+    await eventually('the application’s withdrawal event', () => decided().length === 1);
+    expect(decided()[0].data.applicant_ids).toEqual([primaryId]);
   });
 
   it('refuses a withdrawal without the page’s CSRF token, or with another page’s, and withdraws nothing', async () => {

@@ -44,7 +44,7 @@ export interface EventData {
   status?: string;
   /**
    * application.decided: the applicants and guarantors of the application when it was decided,
-   * the people the decision is e-mailed to. A release before this one publishes the event without it.
+   * the people the decision is e-mailed to; not those who withdrew from it before. A release before this one publishes the event without it.
    */
   applicant_ids?: number[];
 }

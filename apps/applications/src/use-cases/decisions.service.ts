@@ -138,7 +138,8 @@ export class DecisionsService {
               application_id: id,
               property_id: current.property_id,
               status: decision.status,
-              applicant_ids: current.applicants.map((applicant) => applicant.id),
+              // Those who withdrew from it are no longer its applicants, and are not told.
+              applicant_ids: current.applicants.filter((applicant) => !applicant.withdrawn_at).map((applicant) => applicant.id),
             },
           },
         ],
