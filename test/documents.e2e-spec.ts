@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import mongoose from 'mongoose';
 import { queueName, QUEUES } from '@app/contracts';
@@ -6,7 +9,15 @@ import { freePort, KEYS, Stack } from '../tools/stack';
 import { startPublicForm } from '../tools/form-client';
 import { launchBrowser, mainText, submit } from './support/browser';
 import { EventTap } from './support/events';
-import { csrfOf, fillStepsOfPreset3, sendStep, startForm, Upload, uploadDocument } from './support/form-documents';
+import {
+  csrfOf,
+  fillStepsOfPreset3,
+  sendStep,
+  startForm,
+  Upload,
+  uploadDocument,
+  uploadInPieces,
+} from './support/form-documents';
 import { Api, api, expectErrorBody } from './support/http';
 import { ANSWERS, EMERGENCY, EMPLOYMENT, HOUSEHOLD, RESIDENCES } from './support/preset-one-answers';
 import { eventually } from './support/wait';
@@ -365,6 +376,36 @@ describe('applicants’ documents', () => {
     // The form still takes the next upload.
     expect((await upload(token, { name: 'id.png', type: 'image/png', bytes: pngOf(10, 10) })).status).toBe(303);
   });
+
+  it('stores a small PNG whole however its bytes arrive: 100 uploads, the file after the fields, cut anywhere, late', async () => {
+    // The page reads the fields and asks the services before it reads the file (documents.http.controller.ts):
+    // bytes that arrive while it asks, or after, wait in the file's stream. None is ever read as empty.
+    const gaps = [0, 1, 20, 100];
+    const answers: Array<{ status: number; message: string | null }> = [];
+    for (let applicant = 0; applicant < 5; applicant++) {
+      const { token, applicantPath } = await startedApplicant();
+      const sent: Buffer[] = [];
+      for (let i = 0; i < 20; i++) {
+        const n = applicant * 20 + i;
+        const png = pngOf(4 + n, 4);
+        const cuts = n % 2 === 0 ? [n % png.length] : [1, Math.floor(png.length / 2), png.length - 1];
+        const answer = await uploadInPieces(
+          stack.formUrl,
+          token,
+          { kind: 'other', name: `tiny-${n}.png`, type: 'image/png', bytes: png },
+          cuts,
+          gaps[n % gaps.length],
+        );
+        answers.push({ status: answer.status, message: /class="error[^"]*"[^>]*>([^<]*)</.exec(answer.html)?.[1] ?? null });
+        sent.push(png);
+      }
+      const listed = (await client.get(`${applicantPath}/documents`, reader)).body.documents;
+      expect(listed.map((document: { size: number; sha256: string }) => [document.size, document.sha256])).toEqual(
+        sent.map((png) => [png.length, sha256(png)]),
+      );
+    }
+    expect(answers.filter((answer) => answer.status !== 303)).toEqual([]);
+  }, 180_000);
 
   it('takes 20 documents per applicant and refuses the 21st', async () => {
     const { token, applicantPath } = await startedApplicant();
@@ -837,6 +878,50 @@ describe('applicants’ documents', () => {
     expect(flat).not.toMatch(/\?: (yes|no)\b/);
     expect(flat).not.toMatch(/123-?45-?6789/);
   });
+
+  it('uploads a small PNG picked from disk in a browser 19 times, each whole; a file emptied after it was picked arrives empty', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'documents-'));
+    const { token, applicantPath } = await startedApplicant();
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const sent: Buffer[] = [];
+      // 19: the twentieth, the last an applicant may upload, is the emptied file below.
+      for (let i = 0; i < 19; i++) {
+        // Written whole before it is picked (renamed into place), as a file a person picks is.
+        const png = pngOf(4 + i, 4);
+        const path = join(directory, `scan-${i}.png`);
+        await writeFile(`${path}.part`, png);
+        await rename(`${path}.part`, path);
+        await page.goto(`${stack.formUrl}/applicants/${token}/documents`);
+        await page.getByLabel('Another document').check();
+        await page.getByLabel('File').setInputFiles(path);
+        const reloaded = page.waitForURL(/\/documents$/, { waitUntil: 'load' });
+        await page.getByRole('button', { name: 'Upload' }).click();
+        await reloaded;
+        await eventually(`scan-${i}.png listed`, async () => (await mainText(page)).includes(`scan-${i}.png`));
+        sent.push(png);
+      }
+      const listed = (await client.get(`${applicantPath}/documents`, reader)).body.documents;
+      expect(listed.map((document: { size: number; sha256: string }) => [document.size, document.sha256])).toEqual(
+        sent.map((png) => [png.length, sha256(png)]),
+      );
+
+      // Chromium reads a picked file when it sends it, not when it is picked: one emptied in between
+      // (a tool writing it again, which truncates it first) is sent with no bytes, and refused as such.
+      const path = join(directory, 'rewritten.png');
+      await writeFile(path, pngOf(9, 9));
+      await page.goto(`${stack.formUrl}/applicants/${token}/documents`);
+      await page.getByLabel('Another document').check();
+      await page.getByLabel('File').setInputFiles(path);
+      await truncate(path, 0);
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await eventually('the refusal shown', async () => (await mainText(page)).includes('The file is empty.'));
+    } finally {
+      await browser.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('uploads through the real page in a browser: with JavaScript showing progress, and without it', async () => {
     const { token, applicantPath } = await startedApplicant();

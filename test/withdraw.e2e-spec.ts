@@ -111,24 +111,79 @@ describe('withdrawing an application on the form', () => {
     expect((await client.get(`${applications}/${id}/decisions`)).body.decisions).toHaveLength(1);
   });
 
-  it('withdraws from the link in an applicant’s e-mail, in its text and its HTML alike', async () => {
-    const { id } = await application();
+  it('lets a co-applicant withdraw only itself, from the link in its e-mail: the application goes on, the integrator sees withdrawn_at and applicant.withdrawn', async () => {
+    const { token, id, propertyId } = await application();
     const address = `mailed.${Date.now()}@example.com`;
     const added = await client.post(`${applications}/${id}/applicants`, {
       applicant: { first_name: 'Ada', last_name: 'Lovelace', email: address, send_email: true },
     });
     expect(added.status).toBe(201);
-    const formUrl = (await client.get(new URL(added.body.applicant.api_url).pathname)).body.applicant.form_url;
+    const applicantPath = new URL(added.body.applicant.api_url).pathname;
+    const formUrl = (await client.get(applicantPath)).body.applicant.form_url;
     const [mail] = await eventually('the invitation', () => inbox.to(address).length > 0 && inbox.to(address));
     const url = `${formUrl}/withdraw`;
-    expect(mail.parsed.text).toContain(`You can withdraw the application:\n\n${url}`);
+    const offer = 'No longer want to be part of this application? You can withdraw from it (the application goes on without you)';
+    expect(mail.parsed.text).toContain(`${offer}:\n\n${url}`);
     expect(mail.parsed.html).toContain(`href="${url}"`);
+    expect(mail.parsed.text).not.toContain('withdraw the application');
 
     const page = await fetch(url);
     expect(page.status).toBe(200);
-    const confirmed = await post(url, { csrf_token: csrfOf(await page.text()), website: '' });
+    const html = await page.text();
+    expect(html).toContain('Do you want to withdraw from Grace Hopper’s application to Withdrawal &lt;Court&gt;?');
+    expect(html).toContain('only the applicant who made it can withdraw it as a whole');
+    expect(html).toContain('<button type="submit">Withdraw from this application</button>');
+    expect(html).not.toContain('withdraw your application');
+    const confirmed = await post(url, { csrf_token: csrfOf(html), website: '' });
     expect(confirmed.status).toBe(303);
-    expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('withdrawn');
+    const after = await (await fetch(url)).text();
+    expect(after).toContain('You have withdrawn from Grace Hopper’s application to Withdrawal &lt;Court&gt;.');
+    expect(after).not.toContain('<form');
+
+    // The application goes on: no decision, and its primary applicant can still withdraw it.
+    expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('draft');
+    expect((await client.get(`${applications}/${id}/decisions`)).body.decisions).toEqual([]);
+    const withdrawn = (await client.get(applicantPath)).body.applicant;
+    expect(withdrawn.withdrawn_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+    const heard = () => tap.named('applicant.withdrawn').filter((event) => event.data.application_id === id);
+    await eventually('the co-applicant’s withdrawal event', () => heard().length === 1);
+    expect(heard()[0].data).toEqual({
+      applicant_id: added.body.applicant.id,
+      application_id: id,
+      property_id: propertyId,
+      reference_id: null,
+    });
+    expect(tap.named('application.decided').filter((event) => event.data.application_id === id)).toEqual([]);
+    const offered = await (await fetch(`${stack.formUrl}/applicants/${token}/withdraw`)).text();
+    expect(offered).toContain('<button type="submit">Withdraw my application</button>');
+
+    // Sent again, it withdraws nothing more; its form's steps lead to the page that says it withdrew.
+    await post(url, { csrf_token: csrfOf(html), website: '' });
+    expect((await client.get(applicantPath)).body.applicant.withdrawn_at).toBe(withdrawn.withdrawn_at);
+    const step = await fetch(`${formUrl}/details`, { redirect: 'manual' });
+    expect(step.headers.get('location')).toMatch(/\/withdraw$/);
+
+    // A guarantor likewise: its page names it as one, and it leaves; the application still goes on.
+    const guarantor = await client.post(`${applications}/${id}/applicants`, {
+      applicant: { first_name: 'Charles', last_name: 'Babbage', email: 'c@example.com', type: 'guarantor' },
+    });
+    const guarantorPath = new URL(guarantor.body.applicant.api_url).pathname;
+    const guarantorUrl = `${(await client.get(guarantorPath)).body.applicant.form_url}/withdraw`;
+    const asked = await (await fetch(guarantorUrl)).text();
+    expect(asked).toContain('You would no longer be a guarantor on it.');
+    expect((await post(guarantorUrl, { csrf_token: csrfOf(asked), website: '' })).status).toBe(303);
+    expect((await client.get(guarantorPath)).body.applicant.withdrawn_at).not.toBeNull();
+    expect((await client.get(`${applications}/${id}`)).body.application.status).toBe('draft');
+
+    // The primary applicant withdraws the application: those who left are not among the people told.
+    const primaryId = (await client.get(`${applications}/${id}`)).body.application.applicants[0].id;
+    const primaryPage = await (await fetch(`${stack.formUrl}/applicants/${token}/withdraw`)).text();
+    expect(
+      (await post(`${stack.formUrl}/applicants/${token}/withdraw`, { csrf_token: csrfOf(primaryPage), website: '' })).status,
+    ).toBe(303);
+    const decided = () => tap.named('application.decided').filter((event) => event.data.application_id === id);
+    await eventually('the application’s withdrawal event', () => decided().length === 1);
+    expect(decided()[0].data.applicant_ids).toEqual([primaryId]);
   });
 
   it('refuses a withdrawal without the page’s CSRF token, or with another page’s, and withdraws nothing', async () => {

@@ -109,7 +109,10 @@ export interface CompleteFormMessage extends FormTokenMessage, FormSubmission {
   consent: FormConsent;
 }
 
-/** APPLICATION_FORMS.WITHDRAW: the applicant confirmed the withdrawal of its application. */
+/**
+ * APPLICATION_FORMS.WITHDRAW: the applicant confirmed its withdrawal: the primary applicant's withdraws
+ * the application, a co-applicant's or guarantor's only its own part in it.
+ */
 export type WithdrawFormMessage = FormTokenMessage & FormSubmission;
 
 /** What the form shows of an applicant and its application; never its dob or SSN. */
@@ -144,6 +147,11 @@ export interface FormApplicant {
   added: FormAddedPerson[];
   /** Whether the application is withdrawn (its current decision); absent from a service of the previous release. */
   withdrawn?: boolean;
+  /**
+   * For a co-applicant or guarantor: whether it withdrew from the application itself (its own
+   * withdraw page), which goes on without it. Absent from a service of the previous release.
+   */
+  applicant_withdrawn?: boolean;
   /** Only in the answer to START: the token of the new applicant's form_url. */
   token?: string;
 }

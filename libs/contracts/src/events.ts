@@ -17,6 +17,7 @@ export const DOMAIN_EVENTS = [
   'application_form.completed',
   'applicant.updated',
   'applicant.removed',
+  'applicant.withdrawn',
   'applicant.document_added',
   'form_preset.created',
   'form_preset.updated',
@@ -43,7 +44,7 @@ export interface EventData {
   status?: string;
   /**
    * application.decided: the applicants and guarantors of the application when it was decided,
-   * the people the decision is e-mailed to. A release before this one publishes the event without it.
+   * the people the decision is e-mailed to; not those who withdrew from it before. A release before this one publishes the event without it.
    */
   applicant_ids?: number[];
 }
@@ -72,6 +73,7 @@ export const EVENT_DATA_FIELDS = {
   'application_form.completed': APPLICANT_EVENT_FIELDS,
   'applicant.updated': APPLICANT_EVENT_FIELDS,
   'applicant.removed': APPLICANT_EVENT_FIELDS,
+  'applicant.withdrawn': APPLICANT_EVENT_FIELDS,
   'applicant.document_added': ['applicant_id', 'application_id', 'property_id', 'document_id'],
   'form_preset.created': ['form_preset_id'],
   'form_preset.updated': ['form_preset_id'],

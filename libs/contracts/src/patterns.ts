@@ -103,7 +103,10 @@ export const APPLICATION_FORMS = {
   SAVE_SECTION: 'application_forms.save_section',
   /** The last step: consent and signature over the saved sections: the form completed. */
   COMPLETE: 'application_forms.complete',
-  /** The applicant withdraws the application on the form: its decision becomes withdrawn. */
+  /**
+   * An applicant withdraws on the form: the primary applicant the application (its decision becomes
+   * withdrawn), a co-applicant or guarantor itself (its withdrawn_at is set).
+   */
   WITHDRAW: 'application_forms.withdraw',
 } as const;
 

@@ -80,6 +80,19 @@ describe('renderMessage', () => {
     },
   );
 
+  it.each(ABOUT_THE_APPLICATION)(
+    'tells a co-applicant or guarantor in a %s that its withdraw page withdraws itself, not the application',
+    (kind) => {
+      const withdraw_url = 'https://apply.example.test/applicants/tok456/withdraw';
+      const message = renderMessage(kind, { ...dataFor(kind), withdraw_url, withdraws_own_part: true });
+      const offer =
+        'No longer want to be part of this application? You can withdraw from it (the application goes on without you)';
+      expect(message.text).toContain(`${offer}:\n\n${withdraw_url}`);
+      expect(message.html).toContain(`${offer}: <a href="${withdraw_url}">`);
+      expect(`${message.text}${message.html}`).not.toContain('withdraw the application');
+    },
+  );
+
   it('shows markup in a name or a property as text: escaped in the HTML, as typed in the text and subject', () => {
     const markup = {
       ...DATA,

@@ -35,6 +35,11 @@ export interface MessageData {
    * withdrawal does not show it.
    */
   withdraw_url?: string | null;
+  /**
+   * Whether the addressee is a co-applicant or guarantor, whose withdraw page withdraws only its own
+   * part in the application (the primary applicant's withdraws the application).
+   */
+  withdraws_own_part?: boolean;
   /** For a decision: what was decided, and the screening agency a decline on its report names. */
   decision?: DecisionData | null;
   /** The page where the addressee stops every e-mail to its address (List-Unsubscribe's); none in a preview. */
@@ -83,7 +88,9 @@ const EXPIRY = `<% if (it.validity) { %>It works for <%= it.validity %>.<% } %>`
 const EXPIRY_TEXT = `<% if (it.validity) { %>\n\n${EXPIRY}<% } %>`;
 const EXPIRY_HTML = `<% if (it.validity) { %><p>${EXPIRY}</p><% } %>`;
 const NOT_YOU = 'If you did not apply, or do not want these e-mails, ignore this one: nothing more will be sent here.';
-const WITHDRAW = 'No longer want to rent there? You can withdraw the application';
+const WITHDRAW =
+  `<% if (it.withdraws_own_part) { %>No longer want to be part of this application? You can withdraw from it ` +
+  `(the application goes on without you)<% } else { %>No longer want to rent there? You can withdraw the application<% } %>`;
 const WITHDRAW_TEXT = `<% if (it.withdraw_url) { %>\n\n${WITHDRAW}:\n\n<%= it.withdraw_url %><% } %>`;
 const WITHDRAW_HTML = `<% if (it.withdraw_url) { %><p>${WITHDRAW}: <a href="<%= it.withdraw_url %>"><%= it.withdraw_url %></a></p><% } %>`;
 

@@ -303,6 +303,7 @@ const APPLICANT_FIELDS = [
   'form_status',
   'form_started_at',
   'form_completed_at',
+  'withdrawn_at',
   'form_answers',
   'identity',
   'residences',
@@ -350,6 +351,7 @@ describe('toApplicantRepresentation', () => {
       form_status: 'not_started',
       form_started_at: null,
       form_completed_at: null,
+      withdrawn_at: null,
       form_answers: null,
       identity: null,
       residences: null,
@@ -412,6 +414,13 @@ describe('toApplicantRepresentation', () => {
       created_at: '2026-11-22T14:03:09+00:00',
       updated_at: '2026-11-22T14:03:09+00:00',
     });
+  });
+
+  it('shows when a co-applicant withdrew from the application, in the API’s timestamp format', () => {
+    const withdrawn = withForm({ type: 'co_applicant', withdrawn_at: new Date('2026-11-23T09:30:00.900Z') });
+    expect(toApplicantRepresentation(storedApplication(), withdrawn, BASE_URL, FORM_URL).withdrawn_at).toBe(
+      '2026-11-23T09:30:00+00:00',
+    );
   });
 
   it('shows each saved section as its named field, and never a sealed identity number', () => {

@@ -108,6 +108,7 @@ export function toApplicantRepresentation(
     form_status: applicant.form_status ?? 'not_started',
     form_started_at: applicant.form_started_at ? formatTimestamp(applicant.form_started_at) : null,
     form_completed_at: applicant.form_completed_at ? formatTimestamp(applicant.form_completed_at) : null,
+    withdrawn_at: applicant.withdrawn_at ? formatTimestamp(applicant.withdrawn_at) : null,
     form_answers: applicant.form_answers ? (JSON.parse(applicant.form_answers) as Record<string, string>) : null,
     ...formSections(applicant),
     consent: applicant.consent ? toConsentRecord(applicant.consent) : null,

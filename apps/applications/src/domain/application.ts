@@ -94,6 +94,12 @@ export interface ApplicantRecord {
   send_email?: boolean;
 
   /**
+   * A co-applicant's or guarantor's: when it withdrew from the application on its own withdraw
+   * page; absent while it has not. The primary applicant's withdrawal is the application's decision.
+   */
+  withdrawn_at?: Date | null;
+
+  /**
    * When its personal data was erased (see erasedApplicant): set on every copy of it once the
    * application's is, so that a form record written again meanwhile is read without it.
    */

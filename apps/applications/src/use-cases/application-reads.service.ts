@@ -52,12 +52,15 @@ export class ApplicationReadsService {
     return this.views.applicantWithForm(application, applicant);
   }
 
-  /** What the notifications service needs to e-mail the applicant, or null when it is gone. */
+  /**
+   * What the notifications service needs to e-mail the applicant, or null when it is gone, or
+   * withdrew from the application: nothing more about it (reminders, decisions) is sent to one that left.
+   */
   async notificationSubject(clientId: number, applicationId: number, id: number): Promise<NotificationSubject | null> {
     const application = await this.applications.find(applicationId);
     const applicant =
       application?.client_id === clientId ? application.applicants.find((candidate) => candidate.id === id) : undefined;
-    if (!application || !applicant) return null;
+    if (!application || !applicant || applicant.withdrawn_at) return null;
     return this.views.notificationSubject(application, applicant);
   }
 

@@ -10,6 +10,8 @@ import {
   ServiceError,
   tagListMatches,
 } from '@app/contracts';
+import { ApplicantRecord } from '../domain/application';
+import { applicantEventData } from '../domain/applicant-event';
 import { toDecisionRepresentation } from '../domain/application.mapper';
 import { Decider, storedDecision } from '../domain/decision';
 import { ApplicationsRepository } from '../store/applications.repository';
@@ -19,7 +21,7 @@ import { FormLink, FormSubjects, formView } from './form-subjects';
 export type { Decider } from '../domain/decision';
 
 /**
- * Decisions on applications, and the applicant's own withdrawal on the form. Each one is the
+ * Decisions on applications, and an applicant's own withdrawal on the form. Each one is the
  * application's next version, with the whole history (newest first) as the change, so that a
  * decision made at once with a PATCH or another decision, through any instance, loses neither: the
  * loser reads again and goes on top (or its If-Match fails).
@@ -63,17 +65,43 @@ export class DecisionsService {
   }
 
   /**
-   * The applicant's own withdrawal on the form (`submission`, its page's nonce, names the
-   * request): a decision `withdrawn` by no API key, saying who withdrew; none when the
-   * application is withdrawn already.
+   * An applicant's own withdrawal on the form (`submission`, its page's nonce, names the request).
+   * The primary applicant's withdraws the application: a decision `withdrawn` by no API key, saying
+   * who withdrew. A co-applicant's or guarantor's withdraws only itself, and the application goes on
+   * without it. Nothing when the application is withdrawn already.
    */
   async withdrawOnForm(link: FormLink, submission: string): Promise<FormApplicant> {
     const subject = await this.subjects.get(link);
     const { application, applicant } = subject;
     if (application.decisions?.[0]?.status === 'withdrawn') return formView(subject);
+    if (applicant.type !== 'primary') {
+      await this.withdrawApplicant(application.client_id, application.id, applicant.id);
+      return formView((await this.subjects.find(link))!);
+    }
     const note = `Withdrawn on the online form by ${applicant.first_name} ${applicant.last_name}.`;
     await this.store(application.client_id, application.id, { status: 'withdrawn', note }, { keyId: null }, `form:${submission}`);
     return formView((await this.subjects.find(link))!);
+  }
+
+  /**
+   * A co-applicant or guarantor leaves the application, which goes on without it: its withdrawn_at is
+   * set and applicant.withdrawn published. What its form kept stays with the application's records
+   * (a removal through the API is what takes it away). Once: a withdrawn applicant withdraws nothing more.
+   */
+  private withdrawApplicant(clientId: number, applicationId: number, id: number): Promise<void> {
+    return this.applications.change(clientId, applicationId, (current) => {
+      const stored = current.applicants.find((candidate) => candidate.id === id);
+      if (!stored) throw ServiceError.notFound('applicant', id);
+      if (stored.withdrawn_at) return { change: null, answer: () => undefined };
+      const at = new Date();
+      const next: ApplicantRecord = { ...stored, withdrawn_at: at, updated_at: at };
+      return {
+        change: { updated_applicant: next },
+        at,
+        events: [{ event: 'applicant.withdrawn', data: applicantEventData(applicationId, current.property_id, next) }],
+        answer: () => undefined,
+      };
+    });
   }
 
   private store(
@@ -110,7 +138,8 @@ export class DecisionsService {
               application_id: id,
               property_id: current.property_id,
               status: decision.status,
-              applicant_ids: current.applicants.map((applicant) => applicant.id),
+              // Those who withdrew from it are no longer its applicants, and are not told.
+              applicant_ids: current.applicants.filter((applicant) => !applicant.withdrawn_at).map((applicant) => applicant.id),
             },
           },
         ],

@@ -4,7 +4,7 @@ import { linkToTrace } from '@app/observability';
 import { ApplicantRecord, ApplicationRecord } from '../domain/application';
 import { addedThroughForm, joining } from '../domain/form-added';
 import { ApplicantForm, withFormProgress } from '../domain/form-progress';
-import { alreadyCompleted, personalDataErased } from '../domain/form-refusals';
+import { alreadyCompleted, personalDataErased, refused } from '../domain/form-refusals';
 import { ApplicantFormsRepository } from '../store/applicant-forms.repository';
 import { ApplicationsRepository } from '../store/applications.repository';
 
@@ -67,11 +67,12 @@ export class FormSubjects {
     return this.forms.isCompleted(link.digest);
   }
 
-  /** The applicant to change, whose form is not completed yet, nor its personal data erased. */
+  /** The applicant to change, whose form is not completed yet, nor its personal data erased, nor withdrawn from it. */
   async open(link: FormLink): Promise<FormSubject> {
     const subject = await this.get(link);
     if (subject.form?.form_status === 'completed') throw alreadyCompleted();
     if (subject.application.personal_data_erased_at) throw personalDataErased();
+    if (subject.applicant.withdrawn_at) throw refused('you withdrew from this application; the form takes no more answers');
     return subject;
   }
 }
@@ -103,6 +104,7 @@ export function formView({ application, applicant, form, preset }: FormSubject):
     joining: joining(application, current),
     added: addedThroughForm(application, current),
     withdrawn: application.decisions?.[0]?.status === 'withdrawn',
+    applicant_withdrawn: Boolean(current.withdrawn_at),
   };
 }
 

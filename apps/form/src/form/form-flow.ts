@@ -201,10 +201,13 @@ export class FormFlow {
    * The applicant, property, preset and steps of a step after the contact details. An applicant
    * that is not asked this step, or has steps to save before the signature, is sent where it
    * belongs; a completed form is shown as such, and a POST to it is refused: it cannot change.
+   * A co-applicant or guarantor that withdrew is sent to its withdraw page, which says so.
    */
   async openStep(token: string, step: Step, iframe: boolean, method: 'GET' | 'POST'): Promise<OpenStep> {
     const opened = await this.openApplicant(token);
     const { form_status: status } = opened.applicant;
+    // A co-applicant or guarantor that withdrew has no form left to fill: its page says so.
+    if (opened.applicant.applicant_withdrawn) throw new Redirect(withIframe(`/applicants/${token}/withdraw`, iframe));
     if (status === 'completed') {
       if (method === 'POST') throw ALREADY_COMPLETE;
       throw new Redirect(this.stepUrl(token, 'done', iframe));

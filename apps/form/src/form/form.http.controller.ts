@@ -192,18 +192,20 @@ export class FormHttpController {
       iframe,
       property,
       added: applicant.added,
+      own: applicant.type !== 'primary',
       withdrawUrl: withIframe(`/applicants/${token}/withdraw`, iframe),
     });
   }
 
   /**
-   * The page that asks the applicant to confirm withdrawing its application, at any point of the
-   * form (the link is in every e-mail and on the confirmation page), or says it is withdrawn.
+   * The page that asks the applicant to confirm its withdrawal, at any point of the form (the link
+   * is in every e-mail and on the confirmation page), or says it is done. The primary applicant
+   * withdraws the application; a co-applicant or guarantor only itself, and the application goes on.
    */
   @Get('applicants/:token/withdraw')
   async withdrawal(@Param('token') token: string, @Iframe() iframe: boolean, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const { applicant, property } = await this.flow.openApplicant(token);
-    return this.withdrawalPage(reply, iframe, token, property, applicant.withdrawn === true);
+    return this.withdrawalPage(reply, iframe, token, property, applicant);
   }
 
   @FormPost('applicants/:token/withdraw')
@@ -224,14 +226,22 @@ export class FormHttpController {
     iframe: boolean,
     token: string,
     property: PropertyRepresentation,
-    withdrawn: boolean,
+    applicant: FormApplicant,
   ): FastifyReply {
     const action = `/applicants/${token}/withdraw`;
+    const own = applicant.type !== 'primary';
+    const withdrawn = applicant.withdrawn === true;
+    const left = own && applicant.applicant_withdrawn === true;
+    const primary = applicant.joining?.primary_name;
     return this.flow.pages.send(reply, 200, 'withdraw', {
-      title: withdrawn ? 'Application withdrawn' : 'Withdraw your application',
+      title: withdrawalTitle(own, withdrawn, left),
       iframe,
       property,
       withdrawn,
+      own,
+      left,
+      whose: primary ? `${primary}’s application` : 'the application',
+      role: applicant.type === 'guarantor' ? 'a guarantor' : 'a co-applicant',
       action: withIframe(action, iframe),
       csrf: this.flow.csrf.issue(action),
       back: withIframe(`/applicants/${token}`, iframe),
@@ -362,4 +372,11 @@ function detailsValues(applicant: FormApplicant): FormBody {
     desired_unit_description: applicant.desired_unit_description ?? '',
     desired_move_in: applicant.desired_move_in ?? '',
   });
+}
+
+/** What the withdraw page is about: the application (the primary applicant's link) or the applicant's own part in it. */
+function withdrawalTitle(own: boolean, withdrawn: boolean, left: boolean): string {
+  if (withdrawn) return 'Application withdrawn';
+  if (left) return 'Withdrawn from the application';
+  return own ? 'Withdraw from this application' : 'Withdraw your application';
 }

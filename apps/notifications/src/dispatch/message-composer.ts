@@ -4,7 +4,7 @@
  * confirmed, and answers the confirmation and unsubscribe links every message carries.
  */
 import { Injectable } from '@nestjs/common';
-import { AddressLinkAnswer, MessageKind } from '@app/contracts';
+import { AddressLinkAnswer, ApplicantType, MessageKind } from '@app/contracts';
 import { countNotificationMessage } from '@app/observability';
 import { DecisionData, renderMessage } from '@app/mail';
 import {
@@ -37,6 +37,8 @@ export interface Recipient {
   expires_at?: string | null;
   /** The addressee's form link, beside which is the page to withdraw the application; none before there is one. */
   form_url?: string | null;
+  /** The addressee's place in the application: a co-applicant's or guarantor's withdraw page withdraws only itself. */
+  type?: ApplicantType;
   /** For a decision's message: what was decided. */
   decided?: DecisionData;
   /** Whether the address was typed on the public form: nothing but its confirmation goes there until it is confirmed. */
@@ -81,6 +83,7 @@ export class MessageComposer {
         joins: recipient.joins ?? null,
         expires_at: recipient.expires_at ?? null,
         withdraw_url: kind === 'address_confirmation' ? null : withdrawUrlOf(recipient.form_url),
+        withdraws_own_part: recipient.type !== undefined && recipient.type !== 'primary',
         decision: recipient.decided ?? null,
         unsubscribe_url: listUnsubscribe,
       },
@@ -207,7 +210,7 @@ export class MessageComposer {
   }
 }
 
-/** The form's page where the applicant whose form link is `formUrl` withdraws its application. */
+/** The form's page where the applicant whose form link is `formUrl` withdraws (the application, or itself from it). */
 function withdrawUrlOf(formUrl: string | null | undefined): string | null {
   return formUrl ? `${formUrl}/withdraw` : null;
 }

@@ -122,6 +122,20 @@ export class ApplicantRepresentation {
   form_completed_at: string | null;
 
   @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    required: true,
+    description:
+      'When this co-applicant or guarantor withdrew from the application on its own withdraw page (applicant.withdrawn); ' +
+      'the application goes on without it. Null otherwise, and always for the primary applicant, whose withdrawal ' +
+      `withdraws the whole application (its decision). ${TIMESTAMP}`,
+    example: null,
+  })
+  /** Always given by this release; optional in the type, as a service of the previous release answers without it. */
+  withdrawn_at?: string | null;
+
+  @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'string' },
     nullable: true,

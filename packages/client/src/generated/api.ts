@@ -1693,6 +1693,12 @@ export interface components {
              */
             form_completed_at: string | null;
             /**
+             * Format: date-time
+             * @description When this co-applicant or guarantor withdrew from the application on its own withdraw page (applicant.withdrawn); the application goes on without it. Null otherwise, and always for the primary applicant, whose withdrawal withdraws the whole application (its decision). ISO 8601, seconds precision, numeric offset.
+             * @example null
+             */
+            withdrawn_at: string | null;
+            /**
              * @description The answers given on the online form to its preset’s questions, by question id; null before.
              * @example {
              *       "current_address": "1 Main St, Springfield",
@@ -1962,6 +1968,12 @@ export interface components {
              * @example null
              */
             form_completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When this co-applicant or guarantor withdrew from the application on its own withdraw page (applicant.withdrawn); the application goes on without it. Null otherwise, and always for the primary applicant, whose withdrawal withdraws the whole application (its decision). ISO 8601, seconds precision, numeric offset.
+             * @example null
+             */
+            withdrawn_at: string | null;
             /**
              * @description The answers given on the online form to its preset’s questions, by question id; null before.
              * @example {
@@ -2481,7 +2493,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
         };
         CreateWebhookRequest: {
             webhook: components["schemas"]["WebhookInput"];
@@ -2496,7 +2508,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
             /** @example 2026-11-22T14:03:09+00:00 */
             created_at: string;
             /**
@@ -2518,7 +2530,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
             /** @example 2026-11-22T14:03:09+00:00 */
             created_at: string;
         };
@@ -3494,6 +3506,63 @@ export interface components {
                 reference_id: string | null;
             };
         };
+        /** @description The body of a delivery of applicant.withdrawn. */
+        ApplicantWithdrawnEvent: {
+            /**
+             * @description The event’s id, sent as webhook-id too, the same on every attempt: drop duplicates by it.
+             * @example evt_1f0c4b0e4a3b4e8f9d3c2b1a0f9e8d7c
+             */
+            id: string;
+            /**
+             * @example applicant.withdrawn
+             * @enum {string}
+             */
+            event: "applicant.withdrawn";
+            /**
+             * @example false
+             * @enum {boolean}
+             */
+            test_mode: false;
+            /**
+             * @description When the event happened.
+             * @example 2026-11-22T14:03:09+00:00
+             */
+            created_at: string;
+            /**
+             * @description The ids the event is about.
+             * @example {
+             *       "applicant_id": 12,
+             *       "application_id": 7,
+             *       "property_id": 3,
+             *       "reference_id": "crm-7"
+             *     }
+             */
+            data: {
+                /**
+                 * Format: int64
+                 * @description The applicant.
+                 * @example 12
+                 */
+                applicant_id: number;
+                /**
+                 * Format: int64
+                 * @description The application.
+                 * @example 7
+                 */
+                application_id: number;
+                /**
+                 * Format: int64
+                 * @description The property the event is about, or whose application or applicant it is.
+                 * @example 3
+                 */
+                property_id: number;
+                /**
+                 * @description The applicant’s reference_id, as the integrator gave it; null when it has none.
+                 * @example crm-7
+                 */
+                reference_id: string | null;
+            };
+        };
         /** @description The body of a delivery of applicant.document_added. */
         ApplicantDocumentAddedEvent: {
             /**
@@ -3781,7 +3850,7 @@ export interface components {
              * @example application_form.completed
              * @enum {string}
              */
-            event: "property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed";
+            event: "property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed";
             /**
              * @example true
              * @enum {boolean}
@@ -3799,7 +3868,7 @@ export interface components {
             data: Record<string, never>;
         };
         /** @description Any delivery’s body: check test_mode, then event, for the data it holds. */
-        WebhookEvent: components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["PropertyDeletedEvent"] | components["schemas"]["FloorPlanCreatedEvent"] | components["schemas"]["FloorPlanUpdatedEvent"] | components["schemas"]["FloorPlanDeletedEvent"] | components["schemas"]["ApplicationCreatedEvent"] | components["schemas"]["ApplicationUpdatedEvent"] | components["schemas"]["ApplicationArchivedEvent"] | components["schemas"]["ApplicationRestoredEvent"] | components["schemas"]["ApplicantCreatedEvent"] | components["schemas"]["ApplicationFormStartedEvent"] | components["schemas"]["ApplicationFormCompletedEvent"] | components["schemas"]["ApplicantUpdatedEvent"] | components["schemas"]["ApplicantRemovedEvent"] | components["schemas"]["ApplicantDocumentAddedEvent"] | components["schemas"]["FormPresetCreatedEvent"] | components["schemas"]["FormPresetUpdatedEvent"] | components["schemas"]["FormPresetDeletedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["ApplicationAssessedEvent"] | components["schemas"]["WebhookTestEvent"];
+        WebhookEvent: components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["PropertyDeletedEvent"] | components["schemas"]["FloorPlanCreatedEvent"] | components["schemas"]["FloorPlanUpdatedEvent"] | components["schemas"]["FloorPlanDeletedEvent"] | components["schemas"]["ApplicationCreatedEvent"] | components["schemas"]["ApplicationUpdatedEvent"] | components["schemas"]["ApplicationArchivedEvent"] | components["schemas"]["ApplicationRestoredEvent"] | components["schemas"]["ApplicantCreatedEvent"] | components["schemas"]["ApplicationFormStartedEvent"] | components["schemas"]["ApplicationFormCompletedEvent"] | components["schemas"]["ApplicantUpdatedEvent"] | components["schemas"]["ApplicantRemovedEvent"] | components["schemas"]["ApplicantWithdrawnEvent"] | components["schemas"]["ApplicantDocumentAddedEvent"] | components["schemas"]["FormPresetCreatedEvent"] | components["schemas"]["FormPresetUpdatedEvent"] | components["schemas"]["FormPresetDeletedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["ApplicationAssessedEvent"] | components["schemas"]["WebhookTestEvent"];
     };
     responses: never;
     parameters: never;
