@@ -86,15 +86,13 @@ describe('the database users every deployment creates (files/mongodb/users.js)',
     expect(reach(result, 'gateway')).toEqual(['eu1_applications documents.chunks find', 'eu1_applications documents.files find']);
   });
 
-  it('lets the form add uploads to the bucket and remove one it could not finish, reading no chunk and no record', () => {
+  it('lets the form add uploads to the bucket and nothing more: it removes none, reads no chunk and no record', () => {
     expect(reach(result, 'form')).toEqual([
       'eu1_applications documents.chunks insert',
       'eu1_applications documents.chunks listIndexes',
-      'eu1_applications documents.chunks remove',
       'eu1_applications documents.files find',
       'eu1_applications documents.files insert',
       'eu1_applications documents.files listIndexes',
-      'eu1_applications documents.files remove',
     ]);
   });
 

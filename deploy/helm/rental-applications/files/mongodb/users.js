@@ -10,8 +10,10 @@
 //
 // Each service reads and writes its own database and no other. The gateway only reads the
 // applicants' documents (the GridFS bucket in the applications service's database). The form,
-// which serves anyone on the internet, only adds uploads to that bucket and removes one it could
-// not finish: it reads no chunk, no record and no other database.
+// which serves anyone on the internet, only adds uploads to that bucket: it removes nothing (a
+// role cannot narrow `remove` to its own uploads, so it could remove every document), reads no
+// chunk, no record and no other database. An upload it could not finish is left to the
+// applications service's sweep of unrecorded uploads.
 
 const prefix = process.env.NAMESPACE || '';
 const server = process.env.MONGODB_ADMIN_URI ? connect(process.env.MONGODB_ADMIN_URI) : db;
@@ -26,8 +28,8 @@ const ROLES = {
   // GridFS lists the bucket's indexes (the applications service makes them) and looks for a file
   // before the first upload; the form finds file records only, whose keys it cannot open.
   [`${prefix}documents-uploader`]: [
-    { resource: documents('files'), actions: ['find', 'insert', 'remove', 'listIndexes'] },
-    { resource: documents('chunks'), actions: ['insert', 'remove', 'listIndexes'] },
+    { resource: documents('files'), actions: ['find', 'insert', 'listIndexes'] },
+    { resource: documents('chunks'), actions: ['insert', 'listIndexes'] },
   ],
 };
 
