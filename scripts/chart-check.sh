@@ -117,6 +117,7 @@ REFUSED=(
   "values-development.yaml --set database.users.form.password="
   "values-development.yaml --set database.url=mongodb://root:secret@mongodb.data.svc.cluster.local:27017"
   "values-development.yaml --set database.createUsers.adminUri="
+  "values-production.yaml --set-json networkPolicy.webhooksExcept=[]"
 )
 for refused in "${REFUSED[@]}"; do
   read -r example flag setting <<<"$refused"
