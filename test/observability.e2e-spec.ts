@@ -14,6 +14,9 @@ import { SmtpInbox } from './support/smtp-inbox';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
 
+/** The test's own address, from which it calls the apps: their trusted caller, whose traces they continue. */
+const THIS_CALLER = '127.0.0.1,::1';
+
 /** A trace of the test's own: the API request it makes is a child of this span, so its trace is known. */
 function testTrace(): { traceId: string; spanId: string; traceparent: string } {
   const traceId = randomBytes(16).toString('hex');
@@ -80,7 +83,7 @@ describe('observability', () => {
         // The batch span processor exports every 100 ms instead of every 5 s.
         OTEL_BSP_SCHEDULE_DELAY: '100',
         // The test's own requests continue its traces: it is the apps' trusted caller.
-        TRACE_TRUSTED_CALLERS: '127.0.0.1,::1',
+        TRACE_TRUSTED_CALLERS: THIS_CALLER,
         EVENT_RELAY_INTERVAL_MS: '100',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         SMTP_URL: inbox.url,
@@ -449,6 +452,7 @@ describe('observability', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: flushed.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '600000',
+        TRACE_TRUSTED_CALLERS: THIS_CALLER,
       },
     });
     try {
