@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
 import { parse } from 'yaml';
 import { queueName } from '@app/contracts';
-import { Stack } from '../tools/stack';
+import { freePort, KEYS, Stack } from '../tools/stack';
 import { Api, api } from './support/http';
 import { scrape, valueOf } from './support/metrics';
 import { ReceivedSpan, OtlpReceiver, SPAN_KIND } from './support/otlp-receiver';
@@ -12,6 +13,9 @@ import { sendStep, startForm, uploadDocument } from './support/form-documents';
 import { SmtpInbox } from './support/smtp-inbox';
 import { eventually } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
+
+/** The test's own address, from which it calls the apps: their trusted caller, whose traces they continue. */
+const THIS_CALLER = '127.0.0.1,::1';
 
 /** A trace of the test's own: the API request it makes is a child of this span, so its trace is known. */
 function testTrace(): { traceId: string; spanId: string; traceparent: string } {
@@ -78,6 +82,8 @@ describe('observability', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         // The batch span processor exports every 100 ms instead of every 5 s.
         OTEL_BSP_SCHEDULE_DELAY: '100',
+        // The test's own requests continue its traces: it is the apps' trusted caller.
+        TRACE_TRUSTED_CALLERS: THIS_CALLER,
         EVENT_RELAY_INTERVAL_MS: '100',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         SMTP_URL: inbox.url,
@@ -254,6 +260,59 @@ describe('observability', () => {
     }
   });
 
+  it("lets only a trusted caller's sampled traceparent force a trace; anyone else's is logged, not followed", async () => {
+    const property = await createProperty('Untrusted Court');
+    // A gateway that samples no new trace, as a ratio sampler does most: only a caller's decision could keep one.
+    const port = await freePort();
+    const gateway = await stack.startApp('gateway', {
+      PORT: String(port),
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    });
+    try {
+      const body = JSON.stringify({
+        application: {
+          property_id: property.id,
+          applicant: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+        },
+      });
+      /** A create sent from `from`, a loopback address of this machine: 127.0.0.1 is trusted, 127.0.0.2 is not. */
+      const create = (from: string, headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const sent = httpRequest(
+            { host: '127.0.0.1', port, path: '/api/v2/applications', method: 'POST', localAddress: from },
+            (response) => response.resume().once('end', () => resolve(response.statusCode ?? 0)),
+          );
+          sent.once('error', reject);
+          for (const [name, value] of Object.entries({ ...headers, authorization: `Bearer ${KEYS.clientOne}` }))
+            sent.setHeader(name, value);
+          sent.setHeader('content-type', 'application/json');
+          sent.end(body);
+        });
+      const forced = testTrace();
+      const requestId = `untrusted-${randomBytes(4).toString('hex')}`;
+      expect(await create('127.0.0.2', { traceparent: forced.traceparent, 'x-request-id': requestId })).toBe(201);
+      // A trusted caller's sampled create after it is followed, whole: any span of the first would have come by now.
+      const trusted = testTrace();
+      expect(await create('127.0.0.1', { traceparent: trusted.traceparent })).toBe(201);
+      const spans = await wholeTrace(receiver, trusted, "the trusted caller's create", (trace) =>
+        has(trace, 'applications', (span) => span.name === 'relay application.created'),
+      );
+      expect(spans.find((span) => span.service === 'gateway' && span.kind === SPAN_KIND.server)?.parentSpanId).toBe(
+        trusted.spanId,
+      );
+      expect(receiver.trace(forced.traceId)).toEqual([]);
+      // The untrusted request ran in a trace of the gateway's own, not sampled, and logged the caller's for correlation.
+      const line = gateway.logs.find((record) => record.request_id === requestId && record.caller_trace_id);
+      expect(line?.caller_trace_id).toBe(forced.traceId);
+      expect(line?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(line?.trace_id).not.toBe(forced.traceId);
+      expect(receiver.trace(line!.trace_id as string)).toEqual([]);
+    } finally {
+      await stack.signal(gateway, 'SIGTERM');
+    }
+  });
+
   it('follows an e-mail: an applicant added with send_email is e-mailed in the trace of the request that added it', async () => {
     const property = await createProperty('Mail Court');
     const created = await client.post('/api/v2/applications', {
@@ -393,6 +452,7 @@ describe('observability', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: flushed.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '600000',
+        TRACE_TRUSTED_CALLERS: THIS_CALLER,
       },
     });
     try {

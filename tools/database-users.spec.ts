@@ -78,28 +78,35 @@ describe('the database users every deployment creates (files/mongodb/users.js)',
 
   it('gives each service its own database and nothing else', () => {
     for (const service of ['properties', 'applications', 'webhooks', 'notifications']) {
-      expect(reach(result, service)).toEqual([`eu1_${service} * readWrite`]);
+      expect(reach(result, `eu1_${service}`)).toEqual([`eu1_${service} * readWrite`]);
     }
   });
 
   it('lets the gateway read the documents bucket, and nothing more', () => {
-    expect(reach(result, 'gateway')).toEqual(['eu1_applications documents.chunks find', 'eu1_applications documents.files find']);
-  });
-
-  it('lets the form add uploads to the bucket and remove one it could not finish, reading no chunk and no record', () => {
-    expect(reach(result, 'form')).toEqual([
-      'eu1_applications documents.chunks insert',
-      'eu1_applications documents.chunks listIndexes',
-      'eu1_applications documents.chunks remove',
+    expect(reach(result, 'eu1_gateway')).toEqual([
+      'eu1_applications documents.chunks find',
       'eu1_applications documents.files find',
-      'eu1_applications documents.files insert',
-      'eu1_applications documents.files listIndexes',
-      'eu1_applications documents.files remove',
     ]);
   });
 
+  it('lets the form add uploads to the bucket and nothing more: it removes none, reads no chunk and no record', () => {
+    expect(reach(result, 'eu1_form')).toEqual([
+      'eu1_applications documents.chunks insert',
+      'eu1_applications documents.chunks listIndexes',
+      'eu1_applications documents.files find',
+      'eu1_applications documents.files insert',
+      'eu1_applications documents.files listIndexes',
+    ]);
+  });
+
+  it('names every user with the prefix, so that deployments with different prefixes on one server keep their own', () => {
+    expect([...result.users.keys()].sort()).toEqual(APPS.map((app) => `eu1_${app}`).sort());
+    const other = run({ ...passwords, NAMESPACE: 'us1_' });
+    expect([...other.users.keys()].filter((user) => result.users.has(user))).toEqual([]);
+  });
+
   it('sets each user’s password and name from the environment', () => {
-    expect(result.users.get('form')!.pwd).toBe('secret-form');
+    expect(result.users.get('eu1_form')!.pwd).toBe('secret-form');
     const renamed = run({ ...passwords, MONGODB_FORM_USER: 'rentals-form' });
     expect([...renamed.users.keys()]).toContain('rentals-form');
     expect(reach(renamed, 'rentals-form')).toContain('applications documents.files insert');
@@ -123,6 +130,12 @@ describe('the database users every deployment creates (files/mongodb/users.js)',
     expect(fromUris.users.get('rentals-webhooks')!.pwd).toBe('p@ss-webhooks');
     expect(reach(fromUris, 'rentals-webhooks')).toEqual(['webhooks * readWrite']);
     expect(() => run({ ...uris, MONGODB_FORM_URI: 'mongodb://h1:27017' })).toThrow('MONGODB_FORM_URI holds no user and password');
+  });
+
+  it('refuses a URI whose user does not start with the prefix, naming the user to make', () => {
+    const uri = (user: string) => ({ ...passwords, NAMESPACE: 'eu1_', MONGODB_FORM_URI: `mongodb://${user}:pw@h1:27017/` });
+    expect(() => run(uri('rentals-form'))).toThrow("MONGODB_FORM_URI's user rentals-form does not start with NAMESPACE (eu1_)");
+    expect(run(uri('eu1_rentals-form')).users.has('eu1_rentals-form')).toBe(true);
   });
 
   it('stops, naming the variable, when a password is missing', () => {

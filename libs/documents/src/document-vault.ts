@@ -52,7 +52,10 @@ export class DocumentNotStoredError extends Error {
  * Where the form streams applicants' uploads into GridFS, encrypted as they stream in: each file
  * gets a data key of its own, sealed to FORM_SEALING_PUBLIC_KEY (the form holds no key that opens
  * it again) and bound to its owner and file; the bytes go to the chunks as AES-256-GCM segments.
- * An upload that fails its checks or is cut off leaves nothing behind.
+ * It only adds: the form's database user may remove nothing, as MongoDB cannot narrow `remove` to
+ * its own uploads. What an upload that fails its checks or is cut off leaves (chunks without a
+ * file record), and a file whose record was refused, the applications service's sweep of
+ * unrecorded uploads removes (DocumentVault.storedBefore, startedBefore).
  */
 export class DocumentUploads {
   private readonly bucket: mongoose.mongo.GridFSBucket;
@@ -65,7 +68,10 @@ export class DocumentUploads {
     this.bucket = new GridFSBucket(db, { bucketName: DOCUMENTS_BUCKET });
   }
 
-  /** Streams `source` in, checked (DocumentInspector) and encrypted; a refusal or failure stores nothing. */
+  /**
+   * Streams `source` in, checked (DocumentInspector) and encrypted; a refusal or failure stores no
+   * file record, only the chunks written until then, for the sweep.
+   */
   async store(source: Readable, owner: DocumentOwner): Promise<StoredDocument> {
     const fileId = new ObjectId();
     const dataKey = randomBytes(32);
@@ -80,17 +86,11 @@ export class DocumentUploads {
     try {
       await pipeline(source, inspector, new SegmentEncryptor(dataKey, noncePrefix), sink);
     } catch (error) {
+      // Settled before the refusal is answered: no chunk of it lands after.
       await finished(sink).catch(() => undefined);
-      await this.remove(fileId.toHexString());
       throw error;
     }
     return { file_id: fileId.toHexString(), ...inspector.result };
-  }
-
-  /** Removes the file and whatever chunks of it were written; nothing when there is none. */
-  async remove(fileId: string): Promise<void> {
-    // delete() removes the chunks even when the file's record was never written (a cut-off upload).
-    await this.bucket.delete(new ObjectId(fileId)).catch(() => undefined);
   }
 }
 
@@ -144,6 +144,31 @@ export class DocumentVault {
       .limit(limit)
       .toArray();
     return files.map((file) => (file._id as mongoose.mongo.ObjectId).toHexString());
+  }
+
+  /**
+   * Up to `limit` uploads begun before `before` (by their id's time: the form makes each id as it
+   * starts), after the upload `after` (by id), finished or not: found by their first chunk, which
+   * an upload writes before any other. See withFileRecord for those that became a file.
+   */
+  async startedBefore(before: Date, limit: number, after?: string): Promise<string[]> {
+    const startedBefore = ObjectId.createFromTime(Math.floor(before.getTime() / 1000));
+    const chunks = await this.chunks
+      .find(
+        { files_id: { $lt: startedBefore, ...(after ? { $gt: new ObjectId(after) } : {}) }, n: 0 },
+        { projection: { _id: 0, files_id: 1 } },
+      )
+      .sort({ files_id: 1 })
+      .limit(limit)
+      .toArray();
+    return chunks.map((chunk) => (chunk.files_id as mongoose.mongo.ObjectId).toHexString());
+  }
+
+  /** Those of `fileIds` whose upload finished: they have a file record. */
+  async withFileRecord(fileIds: string[]): Promise<Set<string>> {
+    const ids = fileIds.filter((id) => ObjectId.isValid(id)).map((id) => new ObjectId(id));
+    const files = await this.files.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();
+    return new Set(files.map((file) => (file._id as mongoose.mongo.ObjectId).toHexString()));
   }
 
   /** The file's bytes in clear, as a stream that fails if the stored bytes do not authenticate. */

@@ -14,9 +14,11 @@ const SWEEP_EVERY_MS = 3600 * 1000;
 const SWEEP_BATCH = 500;
 
 /**
- * Removes the files of the documents bucket that no record names once their grace has passed:
- * nobody can list or download them, and they would fill the bucket for ever. Run hourly by every
- * instance; instances that sweep at once remove each file once.
+ * Removes the files of the documents bucket that no record names once their grace has passed,
+ * and the chunks of uploads that never became a file (refused or cut off part-way): nobody can
+ * list or download them, and they would fill the bucket for ever. The form, whose database user
+ * may remove nothing, leaves both here. Run hourly by every instance; instances that sweep at
+ * once remove each file once.
  */
 @Injectable()
 export class UnrecordedUploads implements OnApplicationBootstrap, OnModuleDestroy {
@@ -35,16 +37,35 @@ export class UnrecordedUploads implements OnApplicationBootstrap, OnModuleDestro
     this.sweep.stop();
   }
 
-  /** Removes the files stored before `now` less the grace that no record names; how many went. */
+  /**
+   * Removes the files stored before `now` less the grace that no record names, then the uploads
+   * begun before it that left chunks but no file; how many went.
+   */
   async remove(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - UNRECORDED_UPLOAD_GRACE_MS);
+    const files = await this.removeEach(
+      (after) => this.vault.storedBefore(before, SWEEP_BATCH, after),
+      (ids) => this.records.recorded(ids),
+    );
+    const unfinished = await this.removeEach(
+      (after) => this.vault.startedBefore(before, SWEEP_BATCH, after),
+      (ids) => this.vault.withFileRecord(ids),
+    );
+    return files + unfinished;
+  }
+
+  /** Removes each file that `batch` finds, page by page, but those `kept` names. */
+  private async removeEach(
+    batch: (after?: string) => Promise<string[]>,
+    kept: (fileIds: string[]) => Promise<Set<string>>,
+  ): Promise<number> {
     let removed = 0;
     let after: string | undefined;
     for (;;) {
-      const files = await this.vault.storedBefore(before, SWEEP_BATCH, after);
+      const files = await batch(after);
       if (files.length === 0) return removed;
-      const recorded = await this.records.recorded(files);
-      for (const fileId of files.filter((id) => !recorded.has(id))) {
+      const spared = await kept(files);
+      for (const fileId of files.filter((id) => !spared.has(id))) {
         await this.vault.remove(fileId);
         removed += 1;
       }

@@ -92,6 +92,14 @@ export class FormEnvironment extends CommonEnvironment implements DerivedDefault
   @isAddressList('TRUSTED_PROXIES')
   TRUSTED_PROXIES?: string;
 
+  /**
+   * The callers whose trace a request continues, sampled or not as they decided, as addresses or
+   * CIDR networks of the peer, comma separated: your own services that call this app directly.
+   * Anyone else's `traceparent` starts a trace of the app's own, linked to it; unset, no caller's.
+   */
+  @isAddressList('TRACE_TRUSTED_CALLERS')
+  TRACE_TRUSTED_CALLERS?: string;
+
   /** How long an applicant's form link works after it was issued, in days. */
   @isIntegerInRange('FORM_LINK_LIFETIME_DAYS', 1, 3650)
   FORM_LINK_LIFETIME_DAYS: number = 30;

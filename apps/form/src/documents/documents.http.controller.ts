@@ -6,11 +6,9 @@ import {
   AddDocumentMessage,
   DocumentListResponse,
   DOCUMENTS,
-  ErrorCode,
   FieldProblem,
   FormDocumentKind,
   MAX_DOCUMENTS_PER_APPLICANT,
-  ServiceError,
 } from '@app/contracts';
 import { DocumentRefusal, DocumentUploads } from '@app/documents';
 import { countDocument } from '@app/observability';
@@ -94,12 +92,9 @@ export class DocumentsHttpController {
       },
       submission: body.nonce,
     };
-    await this.backends.applications(DOCUMENTS.ADD, message).catch(async (error: unknown) => {
-      // Refused, the file goes; not answered in time, it may have been kept, and stays.
-      if (!(error instanceof ServiceError && error.code === ErrorCode.SERVICE_UNAVAILABLE))
-        await this.vault.remove(stored.file_id);
-      throw error;
-    });
+    // Refused, or not answered in time, the file stays without a record: the form may remove
+    // nothing, and the applications service's sweep removes files that no record names.
+    await this.backends.applications(DOCUMENTS.ADD, message);
     countDocument('stored');
     return this.flow.pages.redirect(reply, this.flow.stepUrl(token, 'documents', iframe), iframe);
   }

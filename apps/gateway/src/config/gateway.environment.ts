@@ -1,5 +1,14 @@
 import { IsOptional, Matches } from 'class-validator';
-import { CommonEnvironment, DerivedDefaults, isIntegerInRange, isMongoUri, isPort, isRedisUrl, isTimeout } from '@app/config';
+import {
+  CommonEnvironment,
+  DerivedDefaults,
+  isAddressList,
+  isIntegerInRange,
+  isMongoUri,
+  isPort,
+  isRedisUrl,
+  isTimeout,
+} from '@app/config';
 import { isFieldEncryptionKeys } from '@app/crypto';
 
 const API_KEY_ENTRY = '[A-Za-z0-9._~+/=-]{8,256}:\\d{1,15}(:\\d{1,7}:\\d{1,7})?';
@@ -17,6 +26,14 @@ export class GatewayEnvironment extends CommonEnvironment implements DerivedDefa
   /** Port of the operators' listener: /health/live, /health/ready, /metrics. 0 takes any free port. */
   @isPort('HTTP_PORT', { allowZero: true })
   HTTP_PORT: number = 3010;
+
+  /**
+   * The callers whose trace a request continues, sampled or not as they decided, as addresses or
+   * CIDR networks of the peer, comma separated: your own services that call this app directly.
+   * Anyone else's `traceparent` starts a trace of the app's own, linked to it; unset, no caller's.
+   */
+  @isAddressList('TRACE_TRUSTED_CALLERS')
+  TRACE_TRUSTED_CALLERS?: string;
 
   /**
    * `key:client_id` entries, comma separated, each optionally with its own rate limit:

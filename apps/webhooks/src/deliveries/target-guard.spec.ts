@@ -1,6 +1,16 @@
-import { isForbiddenAddress, resolveTarget } from './target-guard';
+import { isForbiddenAddress, REFUSED_RANGES, resolveTarget } from './target-guard';
 
 describe('the webhook target guard', () => {
+  it('refuses the first address of every range it lists, those carrying an IPv4 address where it is a refused one', () => {
+    const first = (range: string) => range.split('/')[0];
+    for (const range of [...REFUSED_RANGES.ipv4, ...REFUSED_RANGES.ipv6])
+      expect({ range, refused: isForbiddenAddress(first(range)) }).toEqual({ range, refused: true });
+    // Each carrying range with 10.0.0.1 where its IPv4 address goes: ::ffff:a00:1, 64:ff9b::a00:1, 2002:a00:1::, 2001:0:a00:1::
+    for (const address of ['::ffff:a00:1', '64:ff9b::a00:1', '2002:a00:1::', '2001:0:a00:1::'])
+      expect(isForbiddenAddress(address)).toBe(true);
+    expect(REFUSED_RANGES.ipv6CarryingIpv4).toEqual(['::ffff:0:0/96', '64:ff9b::/96', '2002::/16', '2001::/32']);
+  });
+
   it.each([
     '127.0.0.1',
     '127.8.9.1',

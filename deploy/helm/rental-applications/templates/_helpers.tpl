@@ -197,7 +197,9 @@ there when set, in the operator's they may be missing. Takes (dict "root" $ "app
 
 {{/*
 A MongoDB URI with a user's credentials and the database holding the users (authSource, unless
-database.url names one). Takes (dict "root" $ "user" <{username, password}>).
+database.url names one), the user's name after queuePrefix: releases with different prefixes on
+one server have users of their own (files/mongodb/users.js refuses a name without it).
+Takes (dict "root" $ "user" <{username, password}>).
 */}}
 {{- define "rental-applications.mongodbUri" -}}
 {{- $database := .root.Values.database }}
@@ -207,7 +209,7 @@ database.url names one). Takes (dict "root" $ "user" <{username, password}>).
 {{- if not (contains "authSource=" $query) }}
 {{- $query = trimPrefix "&" (printf "%s&authSource=%s" $query $database.authSource) }}
 {{- end }}
-{{- printf "%s://%s:%s@%s/?%s" $parts._0 .user.username .user.password (trimSuffix "/" $address._0) $query }}
+{{- printf "%s://%s%s:%s@%s/?%s" $parts._0 .root.Values.queuePrefix .user.username .user.password (trimSuffix "/" $address._0) $query }}
 {{- end }}
 
 {{/* What the chart's own Secret holds, as a map of key to value. */}}

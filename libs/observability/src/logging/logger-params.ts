@@ -9,6 +9,7 @@ import { REDACT_PATHS, REDACTED, redactedError } from './redact';
 import { requestIdLogField } from './request-context';
 import { routePatternOf } from './route-pattern';
 import { traceLogFields } from '../tracing/trace-context';
+import { requestTraceLogFields } from '../tracing/server-span';
 
 /** Polled by probes and scrapers every few seconds: worth a line at debug only. */
 const OPERATIONS_PATH = /^\/(health(\/|$)|metrics$)/;
@@ -52,12 +53,14 @@ const httpRequestLine: Pick<
   customSuccessMessage: () => 'request completed',
   customErrorMessage: () => 'request failed',
   customSuccessObject: (request, response, fields: Record<string, unknown>) => ({
+    ...requestTraceLogFields(request),
     method: request.method,
     route: routePatternOf(request),
     status_code: response.statusCode,
     duration_ms: fields.duration_ms,
   }),
   customErrorObject: (request, response, error, fields: Record<string, unknown>) => ({
+    ...requestTraceLogFields(request),
     method: request.method,
     route: routePatternOf(request),
     status_code: response.statusCode,

@@ -95,7 +95,8 @@ describe('openServerSpan', () => {
     const seen = await get('/api/v2/properties/1', { traceparent: `00-${traceId}-${parentId}-01` });
     expect(seen.span).toBe('none');
     expect(exporter.getFinishedSpans()).toEqual([]);
-    traceServedRequests();
+    // This test's own requests come from a trusted caller; another address is anyone else.
+    traceServedRequests('192.0.2.1,127.0.0.0/8');
   });
 
   it('gives a request its sampler decides to keep a span that records, and one it drops none, never one that does not record', async () => {
@@ -141,6 +142,35 @@ describe('openServerSpan', () => {
     expect(dropped).toMatchObject({ span: 'none', logged: { trace_id: traceId }, inHooks: false, inHandler: false });
     expect(dropped.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it("lets no caller but a trusted one decide: anyone else's traceparent, sampled or not, starts a trace the sampler decides, linked to it", async () => {
+    traceServedRequests('192.0.2.1');
+    try {
+      const seen: Seen[] = [];
+      for (let i = 0; i < 200; i++) {
+        const flags = i % 2 === 0 ? '01' : '00';
+        seen.push(await get('/api/v2/properties/1', { traceparent: `00-${traceId}-${parentId}-${flags}` }));
+      }
+      // Never in the caller's trace, but logged with it.
+      for (const each of seen) {
+        expect(each.logged.trace_id).not.toBe(traceId);
+        expect(each.logged).toMatchObject({ caller_trace_id: traceId });
+        expect(each.headers.traceparent).not.toContain(traceId);
+      }
+      // Half of them kept, as the sampler keeps new traces: neither all (the sampled ones
+      // forced) nor none. Each count outside 50..150 once in about 10^12 runs.
+      const recording = seen.filter((each) => each.span === 'recording').length;
+      expect(recording).toBeGreaterThan(50);
+      expect(recording).toBeLessThan(150);
+      const spans = await exported(recording);
+      for (const span of spans) {
+        expect(span.parentSpanContext).toBeUndefined();
+        expect(span.links.map((link) => [link.context.traceId, link.context.spanId])).toEqual([[traceId, parentId]]);
+      }
+    } finally {
+      traceServedRequests('192.0.2.1,127.0.0.0/8');
+    }
   });
 
   it('runs a request whose body comes later in its span, and marks the span failed when answered 5xx', async () => {

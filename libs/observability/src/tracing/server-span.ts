@@ -1,6 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { Context, context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { notSampledContext, sampledOnly } from './trace-context';
+import { BlockList, isIP } from 'node:net';
+import { Context, context, Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { notSampledContext, sampledOnly, traceLogFields, withCallerTrace } from './trace-context';
 
 /** What stands for a query that is not recorded. */
 const NOT_RECORDED = 'not recorded';
@@ -18,9 +19,48 @@ const tracer = trace.getTracer('rental-applications');
 /** Whether startTracing has started the SDK in this process (see startTracing). */
 let on = false;
 
-/** Called by startTracing once the SDK is started: from then on, requests are traced. */
-export function traceServedRequests(): void {
+/** The callers whose sampling decision a request's trace follows (TRACE_TRUSTED_CALLERS). */
+let trustedCallers = new BlockList();
+
+/**
+ * Called by startTracing once the SDK is started: from then on, requests are traced. `trusted`
+ * is TRACE_TRUSTED_CALLERS: addresses and CIDR networks, comma separated, whose `traceparent` a
+ * request's trace continues; empty, no caller's.
+ */
+export function traceServedRequests(trusted = ''): void {
   on = true;
+  trustedCallers = new BlockList();
+  for (const entry of trusted
+    .split(',')
+    .map((each) => each.trim())
+    .filter(Boolean)) {
+    const [address, prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) trustedCallers.addAddress(address, family);
+    else trustedCallers.addSubnet(address, Number(prefix), family);
+  }
+}
+
+/** Whether the peer that sent `request` is a trusted caller, an IPv4 one reached over IPv6 included. */
+function fromTrustedCaller(request: IncomingMessage): boolean {
+  const peer = request.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (!peer) return false;
+  return trustedCallers.check(peer, isIP(peer) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * The context a request's trace starts from, and the links of its span. A trusted caller's trace
+ * (TRACE_TRUSTED_CALLERS) is continued, sampled or not as it decided. Anyone else's `traceparent`
+ * decides nothing: a sampled one would otherwise force a whole trace through every app under the
+ * parent-based sampler, one not sampled suppress it. The request starts a trace of its own, which
+ * the sampler decides as any new one, linked to the caller's and logged with its id
+ * (caller_trace_id), so that the two can still be put together.
+ */
+function startingPoint(request: IncomingMessage): { parent: Context; links: Link[] } {
+  const carried = propagation.extract(ROOT_CONTEXT, request.headers);
+  const caller = trace.getSpanContext(carried);
+  if (caller === undefined || fromTrustedCaller(request)) return { parent: carried, links: [] };
+  return { parent: withCallerTrace(ROOT_CONTEXT, caller), links: [{ context: caller }] };
 }
 
 /**
@@ -40,10 +80,10 @@ export function openServerSpan(
   next: () => void,
 ): void {
   if (!on || OPERATIONS_PATH.test(request.url ?? '')) return next();
-  const carried = propagation.extract(ROOT_CONTEXT, request.headers);
-  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER }, carried);
+  const { parent, links } = startingPoint(request);
+  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, links }, parent);
   if (!span.isRecording()) {
-    (request as TracedRequest)[REQUEST_TRACE] = notSampledContext(span.spanContext());
+    (request as TracedRequest)[REQUEST_TRACE] = notSampledContext(span.spanContext(), parent);
     return next();
   }
   // Only now: the sampler decides by trace alone, and most requests are not sampled.
@@ -56,7 +96,7 @@ export function openServerSpan(
     'network.protocol.version': request.httpVersion,
     ...(request.headers['user-agent'] ? { 'user_agent.original': request.headers['user-agent'] } : {}),
   });
-  const served = trace.setSpan(carried, span);
+  const served = trace.setSpan(parent, span);
   (request as TracedRequest)[REQUEST_TRACE] = served;
   response.once('close', () => {
     span.setAttribute('http.response.status_code', response.statusCode);
@@ -75,4 +115,13 @@ export function openServerSpan(
  */
 export function withinRequestTrace<T>(request: object, work: () => T): T {
   return context.with((request as TracedRequest)[REQUEST_TRACE] ?? sampledOnly(context.active()), work);
+}
+
+/**
+ * The trace fields of a request's line in the access log (traceLogFields, in its trace), written
+ * once it has ended, outside its handling: the caller's trace id among them when the request
+ * started its own (caller_trace_id), so that a caller's trace leads to the request.
+ */
+export function requestTraceLogFields(request: object): ReturnType<typeof traceLogFields> {
+  return withinRequestTrace(request, traceLogFields);
 }

@@ -50,9 +50,23 @@ function notSampled(): boolean {
   return context.active().getValue(UNSAMPLED) !== undefined;
 }
 
-/** The context of an operation in a trace not sampled, `span`'s: no span, the trace kept aside. */
-export function notSampledContext(span: SpanContext): Context {
-  return ROOT_CONTEXT.setValue(UNSAMPLED, span);
+/**
+ * The context of an operation in a trace not sampled, `span`'s: no span, the trace kept aside;
+ * what else `from` holds (the caller's trace, see withCallerTrace) kept.
+ */
+export function notSampledContext(span: SpanContext, from: Context = ROOT_CONTEXT): Context {
+  return trace.deleteSpan(from).setValue(UNSAMPLED, span);
+}
+
+/**
+ * Where a request that started a trace of its own keeps the trace its caller sent but is not
+ * trusted to decide (see openServerSpan): logged with each line, never passed on.
+ */
+const CALLER_TRACE = createContextKey('rental-applications caller trace');
+
+/** `ctx` remembering `caller`, the trace an untrusted caller sent, for the log lines. */
+export function withCallerTrace(ctx: Context, caller: SpanContext): Context {
+  return ctx.setValue(CALLER_TRACE, caller);
 }
 
 /**
@@ -66,10 +80,15 @@ export function traceHeaders(): Record<string, string> {
   return carrier;
 }
 
-/** `trace_id` and `span_id` of the current span, for every log line written inside one. */
-export function traceLogFields(): { trace_id?: string; span_id?: string } {
+/**
+ * `trace_id` and `span_id` of the current span, for every log line written inside one, and
+ * `caller_trace_id`, the trace an untrusted caller sent, when the request started its own.
+ */
+export function traceLogFields(): { trace_id?: string; span_id?: string; caller_trace_id?: string } {
   const span = currentSpanContext();
-  return span === undefined ? {} : { trace_id: span.traceId, span_id: span.spanId };
+  if (span === undefined) return {};
+  const caller = context.active().getValue(CALLER_TRACE) as SpanContext | undefined;
+  return { trace_id: span.traceId, span_id: span.spanId, ...(caller ? { caller_trace_id: caller.traceId } : {}) };
 }
 
 /**

@@ -23,7 +23,9 @@ const NOT_RECORDED = 'not recorded';
  * AsyncLocalStorage of the process (RequestScopeContextManager). The SDK reads the rest itself:
  * OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf by default, http/json, grpc), OTEL_TRACES_SAMPLER
  * (parent-based, so that a trace is kept or dropped whole), OTEL_BSP_*, OTEL_RESOURCE_ATTRIBUTES;
- * OTEL_SERVICE_NAME defaults to the app's name. Traces only: metrics are Prometheus' (GET
+ * OTEL_SERVICE_NAME defaults to the app's name. One setting is the project's own:
+ * TRACE_TRUSTED_CALLERS, the callers whose `traceparent` a served request continues (server-span.ts);
+ * anyone else's starts a trace of its own, or any caller could force tracing. Traces only: metrics are Prometheus' (GET
  * /metrics), logs go to stdout as JSON lines carrying the trace id.
  */
 export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -62,7 +64,7 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
   });
   sdk.start();
   started = sdk;
-  traceServedRequests();
+  traceServedRequests(env.TRACE_TRUSTED_CALLERS);
   return true;
 }
 

@@ -10,8 +10,14 @@
 //
 // Each service reads and writes its own database and no other. The gateway only reads the
 // applicants' documents (the GridFS bucket in the applications service's database). The form,
-// which serves anyone on the internet, only adds uploads to that bucket and removes one it could
-// not finish: it reads no chunk, no record and no other database.
+// which serves anyone on the internet, only adds uploads to that bucket: it removes nothing (a
+// role cannot narrow `remove` to its own uploads, so it could remove every document), reads no
+// chunk, no record and no other database. An upload it could not finish is left to the
+// applications service's sweep of unrecorded uploads.
+//
+// Every user's name starts with NAMESPACE, as its roles' and databases' names do, so that two
+// deployments with different prefixes on one server never take over each other's users: a user
+// named by its own variables gets the prefix put in front, one named by a URI must carry it.
 
 const prefix = process.env.NAMESPACE || '';
 const server = process.env.MONGODB_ADMIN_URI ? connect(process.env.MONGODB_ADMIN_URI) : db;
@@ -26,8 +32,8 @@ const ROLES = {
   // GridFS lists the bucket's indexes (the applications service makes them) and looks for a file
   // before the first upload; the form finds file records only, whose keys it cannot open.
   [`${prefix}documents-uploader`]: [
-    { resource: documents('files'), actions: ['find', 'insert', 'remove', 'listIndexes'] },
-    { resource: documents('chunks'), actions: ['insert', 'remove', 'listIndexes'] },
+    { resource: documents('files'), actions: ['find', 'insert', 'listIndexes'] },
+    { resource: documents('chunks'), actions: ['insert', 'listIndexes'] },
   ],
 };
 
@@ -46,18 +52,24 @@ for (const [role, privileges] of Object.entries(ROLES)) {
   else admin.createRole({ role, privileges, roles: [] });
 }
 
-/** The app's user name and password: from its URI when given, otherwise from its own variables. */
+/**
+ * The app's user name and password: from its URI when given, whose user must start with the
+ * prefix; otherwise from its own variables, the prefix put before the name.
+ */
 function credentials(app) {
   const variable = `MONGODB_${app.toUpperCase()}`;
   const uri = process.env[`${variable}_URI`];
   if (uri) {
     const found = /^mongodb(?:\+srv)?:\/\/([^:@/]+):([^@/]+)@/.exec(uri);
     if (!found) throw new Error(`${variable}_URI holds no user and password`);
-    return { user: decodeURIComponent(found[1]), pwd: decodeURIComponent(found[2]) };
+    const user = decodeURIComponent(found[1]);
+    if (!user.startsWith(prefix))
+      throw new Error(`${variable}_URI's user ${user} does not start with NAMESPACE (${prefix}): rename it ${prefix}${user}`);
+    return { user, pwd: decodeURIComponent(found[2]) };
   }
   const pwd = process.env[`${variable}_PASSWORD`];
   if (!pwd) throw new Error(`${variable}_PASSWORD is not set: the password of the ${app} app's database user`);
-  return { user: process.env[`${variable}_USER`] || app, pwd };
+  return { user: `${prefix}${process.env[`${variable}_USER`] || app}`, pwd };
 }
 
 for (const [app, roles] of Object.entries(USERS)) {
