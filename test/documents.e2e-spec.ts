@@ -51,6 +51,14 @@ function pdfWith(marker: string, padding = 0): Buffer {
   return Buffer.concat([Buffer.from(`%PDF-1.4\n% ${marker}\n`), Buffer.alloc(padding, 0x20), Buffer.from('\n%%EOF\n')]);
 }
 
+/** A 600 KB proof of income (three 256 KB units of a storage budget) carrying `marker`. */
+const pdf = (marker: string): Upload => ({
+  kind: 'proof_of_income',
+  name: `${marker}.pdf`,
+  type: 'application/pdf',
+  bytes: pdfWith(marker, 600_000),
+});
+
 /**
  * Applicants' documents against the whole stack: uploaded through the form over HTTP
  * (multipart, as a browser sends it), kept encrypted in the applications database's GridFS
@@ -487,12 +495,6 @@ describe('applicants’ documents', () => {
     );
     const applicantPath = pathOf(created.body.application.applicants[0].api_url);
     const token = await startForm(stack.formUrl, (await client.get(applicantPath, other)).body.applicant.form_url);
-    const pdf = (marker: string): Upload => ({
-      kind: 'proof_of_income',
-      name: `${marker}.pdf`,
-      type: 'application/pdf',
-      bytes: pdfWith(marker, 600_000),
-    });
     expect((await upload(token, pdf('first'))).status).toBe(303);
     const before = await stored();
     const refused = await upload(token, pdf('second'));
@@ -507,12 +509,6 @@ describe('applicants’ documents', () => {
     const property = (await client.post('/api/v2/properties', { property: { name: 'Open House', kind: 'single_family' } }, THIRD))
       .body.property;
     // 600 KB each, three 256 KB units: client three's 2 MB are 8 units, of which strangers may hold 4.
-    const pdf = (marker: string): Upload => ({
-      kind: 'proof_of_income',
-      name: `${marker}.pdf`,
-      type: 'application/pdf',
-      bytes: pdfWith(marker, 600_000),
-    });
     const first = await startPublicForm(stack.formUrl, property.id);
     expect((await upload(first, pdf('first stranger'))).status).toBe(303);
     const second = await startPublicForm(stack.formUrl, property.id, {
