@@ -9,7 +9,7 @@ import { countNotificationMessage } from '@app/observability';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
 import { AddressBook, addressDigest } from '../addresses/address-book.repository';
-import { afterFailure, MessageRecord } from '../messages/message-record';
+import { afterFailure, attemptError, MessageRecord } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { placesExpireAt, utcDay } from './daily-caps';
 import { NotificationQueues } from './notification-queues';
@@ -87,7 +87,7 @@ export class MessageSender {
     try {
       await this.sendBefore(message, until.getTime() - this.env.SMTP_TIMEOUT_MS);
     } catch (error) {
-      const lastError = String(error).slice(0, 500);
+      const lastError = attemptError(error);
       const next = afterFailure(task.retry, this.schedule);
       if (next === 'give_up') {
         this.logger.warn(`giving up message ${message.message_id} (${message.kind}) after ${attempts} attempts: ${lastError}`);

@@ -1,5 +1,6 @@
 import {
   afterFailure,
+  attemptError,
   messageIdFor,
   messageKey,
   MessageRecord,
@@ -89,6 +90,18 @@ describe('message records', () => {
       { retryInSeconds: 300 },
       'give_up',
     ]);
+  });
+
+  it('keep why an attempt failed without the addresses a mail server quotes', () => {
+    const answer = new Error(
+      "Can't send mail - all recipients were rejected: 550 5.1.1 <Ann.Lee+x@Example.COM>: Recipient address rejected",
+    );
+    expect(attemptError(answer)).toBe(
+      "Error: Can't send mail - all recipients were rejected: 550 5.1.1 <[address]>: Recipient address rejected",
+    );
+    expect(attemptError('RCPT TO:ann@example.com failed; ann@example.com unknown')).toBe(
+      'RCPT TO:[address] failed; [address] unknown',
+    );
   });
 
   it('are listed with kind, address, status, attempts and times, never their content', () => {

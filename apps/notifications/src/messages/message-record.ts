@@ -96,6 +96,18 @@ export function afterFailure(retry: number, schedule: number[]): { retryInSecond
   return retry < schedule.length ? { retryInSeconds: schedule[retry] } : 'give_up';
 }
 
+/** Anything shaped like an e-mail address, bracketed or not. */
+const ADDRESS = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:]+/g;
+
+/**
+ * Why an attempt failed, as it is stored and logged: a mail server's answer often quotes the
+ * recipient (`550 5.1.1 <ann@example.com>: Recipient address rejected`), and neither the message
+ * record's `last_error` nor a log line may keep an address once its owner's data is erased.
+ */
+export function attemptError(error: unknown): string {
+  return String(error).replace(ADDRESS, '[address]').slice(0, 500);
+}
+
 export function toMessageRepresentation(record: MessageRecord): MessageRepresentation {
   return {
     id: record.message_id,
