@@ -1,6 +1,8 @@
 import http from 'node:http';
 import Redis from 'ioredis';
+import { OtlpReceiver } from './support/otlp-receiver';
 import { connectRedis, keysUnder, REDIS_URL, removeKeysUnder } from './support/redis';
+import { eventually } from './support/wait';
 import { freePort, Stack } from '../tools/stack';
 
 const PER_MINUTE = 3;
@@ -34,12 +36,20 @@ describe('the form rate limit behind a load balancer, two instances sharing Redi
   let stack: Stack;
   let redis: Redis;
   let secondForm: string;
+  let receiver: OtlpReceiver;
 
   beforeAll(async () => {
     redis = await connectRedis();
+    receiver = await OtlpReceiver.start();
     stack = await Stack.start({
       form: true,
-      env: { REDIS_URL, TRUSTED_PROXIES: `${PROXY},10.0.0.0/8`, FORM_REQUEST_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) },
+      env: {
+        REDIS_URL,
+        TRUSTED_PROXIES: `${PROXY},10.0.0.0/8`,
+        FORM_REQUEST_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
     });
     const port = await freePort();
     await stack.startApp('form', { FORM_PORT: String(port) });
@@ -50,6 +60,7 @@ describe('the form rate limit behind a load balancer, two instances sharing Redi
     await stack?.stop();
     if (stack) await removeKeysUnder(redis, stack.namespace);
     redis?.disconnect();
+    await receiver?.close();
   });
 
   it('lets one applicant make its requests a minute across both instances, not that many per instance', async () => {
@@ -73,5 +84,13 @@ describe('the form rate limit behind a load balancer, two instances sharing Redi
     expect(statuses).toEqual([404, 404, 404, 429, 429]);
     expect(await keysUnder(redis, `${stack.namespace}rate:form-request:address:203.0.113.`)).toEqual([]);
     expect(await keysUnder(redis, `${stack.namespace}rate:form-request:address:${STRANGER}`)).toHaveLength(1);
+  });
+
+  it('records no client address in the spans of the rate limit’s Redis commands', async () => {
+    const applicant = '198.51.100.50';
+    await visits([stack.formUrl], 1, PROXY, () => applicant);
+    const redisSpans = () => receiver.spans.filter((span) => span.attributes['db.system.name'] === 'redis');
+    await eventually('the Redis commands’ spans exported', () => redisSpans().some((span) => span.service === 'form'));
+    expect(JSON.stringify(redisSpans())).not.toMatch(/198\.51\.100\.|203\.0\.113\.|127\.0\.0\.2/);
   });
 });
