@@ -1,7 +1,8 @@
 /**
  * Makes each message once: rendered, stored under its key with the status it starts in, and its
  * sending queued. Holds a message to an address typed on the form until the address is
- * confirmed, and answers the confirmation and unsubscribe links every message carries.
+ * confirmed, answers the confirmation and unsubscribe links every message carries, and erases
+ * an application's messages with its applicants' personal data.
  */
 import { Injectable } from '@nestjs/common';
 import { AddressLinkAnswer, MessageKind } from '@app/contracts';
@@ -64,6 +65,9 @@ export class MessageComposer {
    * sent the one message that asks it to confirm.
    */
   async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
+    // A late event or a reminder due after the erasure must not store the address again.
+    if (recipient.application_id !== null && (await this.messages.isErased(recipient.client_id, recipient.application_id)))
+      return;
     const settings = await this.settings.get(recipient.client_id);
     const now = new Date();
     const address = addressDigest(recipient.email);
@@ -176,6 +180,15 @@ export class MessageComposer {
     if (!link) return null;
     await this.addresses.suppress(link.address);
     return { property_name: link.property_name };
+  }
+
+  /**
+   * The application's personal data was erased: its messages keep no address, content or link,
+   * none held is ever sent, and neither the lists of held messages nor the caps' places name them
+   * (their keys held the address). Done again by a redelivered event, it changes nothing.
+   */
+  async eraseApplication(clientId: number, applicationId: number): Promise<void> {
+    await this.addresses.forgetMessages(await this.messages.eraseApplication(clientId, applicationId));
   }
 
   /** Queues a held message, once confirmed; instances that both do send it once (the lease). */

@@ -89,7 +89,7 @@ describe('MessageSender, a failed attempt', () => {
     expect(record.status).toBe('failed');
     expect(record.last_error).toContain('Recipient address rejected');
     const written = JSON.stringify([record.last_error, warn.mock.calls]);
-    expect(written.toLowerCase()).not.toContain(record.to.toLowerCase());
+    expect(written.toLowerCase()).not.toContain(record.to!.toLowerCase());
     warn.mockRestore();
   });
 });

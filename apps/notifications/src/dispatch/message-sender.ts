@@ -55,7 +55,8 @@ export class MessageSender {
    */
   async attempt(task: SendTask): Promise<void> {
     const message = await this.messages.find(task.key);
-    if (!message || !SENDABLE.includes(message.status)) return;
+    // An erased message is never sendable; its address is gone with the rest.
+    if (!message || !SENDABLE.includes(message.status) || message.to === null) return;
     const address = addressDigest(message.to);
     if (await this.addresses.isSuppressed(address)) {
       await this.messages.update(task.key, { status: 'suppressed', content: null, list_unsubscribe: null, lease_until: null });

@@ -1,6 +1,7 @@
 import {
   afterFailure,
   attemptError,
+  erasedMessage,
   messageIdFor,
   messageKey,
   MessageRecord,
@@ -102,6 +103,16 @@ describe('message records', () => {
     expect(attemptError('RCPT TO:ann@example.com failed; ann@example.com unknown')).toBe(
       'RCPT TO:[address] failed; [address] unknown',
     );
+  });
+
+  it('keep, once their applicant is erased, no address, content or link, and a held one is never sent', () => {
+    const held = { ...newMessageRecord({ ...draft, status: 'held' }, 'a@b.test', NOW), last_error: 'refused ada@example.test' };
+    const erased = erasedMessage(held);
+    expect(erased).toMatchObject({ to: null, content: null, list_unsubscribe: null, last_error: null, status: 'suppressed' });
+    expect(erased._id).toBe(`erased:${held.message_id}`);
+    expect(JSON.stringify(erased).toLowerCase()).not.toContain(draft.to.toLowerCase());
+    const sent = erasedMessage({ ...held, status: 'sent', content: null });
+    expect(sent.status).toBe('sent');
   });
 
   it('are listed with kind, address, status, attempts and times, never their content', () => {

@@ -16,7 +16,8 @@ export interface MessageRecord {
   applicant_id: number | null;
   property_id: number;
   kind: MessageKind;
-  to: string;
+  /** Null once the applicant's personal data was erased (see erasedMessage). */
+  to: string | null;
   from_name: string | null;
   reply_to: string | null;
   /** Until it is sent or given up; then dropped, since it holds the addressee's form link. */
@@ -106,6 +107,27 @@ const ADDRESS = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:]+/g;
  */
 export function attemptError(error: unknown): string {
   return String(error).replace(ADDRESS, '[address]').slice(0, 500);
+}
+
+/** The statuses of a message not sent yet, nor given up. */
+const UNSENT: MessageStatus[] = ['pending', 'retrying', 'held'];
+
+/**
+ * A message once its applicant's personal data is erased: stored under a key of its Message-ID
+ * (the key it had names its address), without its address, content, link or last error, and
+ * never sent if it was not yet. It is still listed, with its kind, status and dates.
+ */
+export function erasedMessage(record: MessageRecord): MessageRecord {
+  return {
+    ...record,
+    _id: `erased:${record.message_id}`,
+    to: null,
+    content: null,
+    list_unsubscribe: null,
+    last_error: null,
+    lease_until: null,
+    status: UNSENT.includes(record.status) ? 'suppressed' : record.status,
+  };
 }
 
 export function toMessageRepresentation(record: MessageRecord): MessageRepresentation {
