@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { AddressLinkAnswer, MessageKind } from '@app/contracts';
 import { countNotificationMessage } from '@app/observability';
-import { DecisionData, renderMessage } from '@app/mail';
+import { carriesAdverseActionNotice, DecisionData, renderMessage } from '@app/mail';
 import {
   FORM_INVITATIONS_PER_APPLICATION,
   FORM_INVITATIONS_PER_SENDER_A_DAY,
@@ -101,9 +101,10 @@ export class MessageComposer {
       reply_to: settings.reply_to,
       content,
       list_unsubscribe: listUnsubscribe,
+      required_notice: kind === 'decision' && carriesAdverseActionNotice(recipient.decided),
     };
     const key = messageKey(source, kind, recipient.email);
-    const status = await this.statusOf(kind, recipient, address, key, now);
+    const status = await this.statusOf(kind, recipient, address, key, now, draft.required_notice);
     const record = newMessageRecord({ ...draft, status }, this.env.MAIL_FROM, now);
     const created = await this.messages.create(record);
     countNotificationMessage(kind, created ? (status === 'pending' ? 'made' : status) : 'already_made');
@@ -127,13 +128,14 @@ export class MessageComposer {
   }
 
   /**
-   * What a new message starts as: `suppressed` for an address on the suppression list, or an
+   * What a new message starts as: `suppressed` for an address on the suppression list (but for a
+   * notice the law requires, `required`), or an
    * invitation from the form past its caps (per application, and a day per address of the one
    * who named the people); `held` for an address typed on the form that its client's messages
    * have not had confirmed; else `pending`.
    */
-  private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date) {
-    if (await this.addresses.isSuppressed(address)) return 'suppressed';
+  private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date, required: boolean) {
+    if (!required && (await this.addresses.isSuppressed(address))) return 'suppressed';
     if (kind === 'invitation' && recipient.added_by_email && recipient.application_id !== null) {
       const day = utcDay(now);
       const withinCaps =

@@ -28,6 +28,8 @@ export interface MessageRecord {
    */
   list_unsubscribe?: string | null;
   status: MessageStatus;
+  /** A notice the law requires (a decline's adverse action notice): sent to a suppressed address too. Absent: false. */
+  required_notice?: boolean;
   attempts: number;
   last_error: string | null;
   /** While an instance is handing it to the mail server: no other does meanwhile. */
@@ -49,6 +51,7 @@ export interface MessageDraft {
   reply_to: string | null;
   content: MailContent;
   list_unsubscribe: string | null;
+  required_notice: boolean;
   /** `held` until its address is confirmed, `suppressed` never to be sent; `pending` otherwise. */
   status: Extract<MessageStatus, 'pending' | 'held' | 'suppressed'>;
 }
