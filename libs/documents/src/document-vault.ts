@@ -146,6 +146,28 @@ export class DocumentVault {
     return files.map((file) => (file._id as mongoose.mongo.ObjectId).toHexString());
   }
 
+  /**
+   * Up to `limit` ids of files that have chunks but no record of their own, made before `before`
+   * (a file's id is an ObjectId, made as its upload starts), after the id `after`: the chunks an
+   * upload wrote before its process died, the record being written last. Every file has a first
+   * chunk, so one is read per file; still a read of every chunk's id on FerretDB, for background
+   * work only. `next` is where the following batch starts; null after the last.
+   */
+  async unfiledBefore(before: Date, limit: number, after?: string): Promise<{ unfiled: string[]; next: string | null }> {
+    const bound = ObjectId.createFromTime(Math.floor(before.getTime() / 1000));
+    const filter = { n: 0, files_id: { $lt: bound, ...(after ? { $gt: new ObjectId(after) } : {}) } };
+    const firsts = await this.chunks
+      .find(filter, { projection: { files_id: 1 } })
+      .sort({ files_id: 1 })
+      .limit(limit)
+      .toArray();
+    const ids = firsts.map((chunk) => chunk.files_id as mongoose.mongo.ObjectId);
+    const filed = await this.files.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();
+    const known = new Set(filed.map((file) => (file._id as mongoose.mongo.ObjectId).toHexString()));
+    const unfiled = ids.map((id) => id.toHexString()).filter((id) => !known.has(id));
+    return { unfiled, next: ids.length < limit ? null : ids.at(-1)!.toHexString() };
+  }
+
   /** The file's bytes in clear, as a stream that fails if the stored bytes do not authenticate. */
   async open(fileId: string, owner: DocumentOwner): Promise<Readable> {
     const file = await this.find(fileId);

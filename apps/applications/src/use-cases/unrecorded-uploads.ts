@@ -14,13 +14,18 @@ const SWEEP_EVERY_MS = 3600 * 1000;
 const SWEEP_BATCH = 500;
 
 /**
- * Removes the files of the documents bucket that no record names once their grace has passed:
- * nobody can list or download them, and they would fill the bucket for ever. Run hourly by every
+ * Removes the files of the documents bucket that no record names once their grace has passed,
+ * and the chunks of uploads that never got a file's record: nobody can list or download them,
+ * they hold an applicant's document (encrypted), and they would fill the bucket for ever. Run hourly by every
  * instance; instances that sweep at once remove each file once.
  */
 @Injectable()
 export class UnrecordedUploads implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly sweep = new BackgroundPurge('uploads no record names', SWEEP_EVERY_MS, () => this.remove());
+  private readonly sweep = new BackgroundPurge(
+    'uploads no record names',
+    SWEEP_EVERY_MS,
+    async () => (await this.remove()) + (await this.removeUnfiled()),
+  );
 
   constructor(
     private readonly vault: DocumentVault,
@@ -50,6 +55,23 @@ export class UnrecordedUploads implements OnApplicationBootstrap, OnModuleDestro
       }
       if (files.length < SWEEP_BATCH) return removed;
       after = files.at(-1);
+    }
+  }
+
+  /**
+   * Removes the chunks of uploads cut off before their file's record was written (the process
+   * died mid-upload), once the grace has passed since they started; how many files' chunks went.
+   */
+  async removeUnfiled(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - UNRECORDED_UPLOAD_GRACE_MS);
+    let removed = 0;
+    let after: string | undefined;
+    for (;;) {
+      const { unfiled, next } = await this.vault.unfiledBefore(before, SWEEP_BATCH, after);
+      for (const fileId of unfiled) await this.vault.remove(fileId);
+      removed += unfiled.length;
+      if (next === null) return removed;
+      after = next;
     }
   }
 }
