@@ -1,5 +1,6 @@
 import { Channel, ChannelModel, connect } from 'amqplib';
 import { MESSAGE_PREVIEW_CASES } from '@app/contracts';
+import { addressDigest } from '../apps/notifications/src/addresses/address-book.repository';
 import { RentalApplicationsClient } from '../packages/client';
 import { KEYS, Stack } from '../tools/stack';
 import { EventTap } from './support/events';
@@ -178,6 +179,30 @@ describe('decisions told by e-mail', () => {
       async () => (await decisionMessagesMade('already_made')) >= already + 3,
     );
     for (const address of addresses) expect(inbox.to(address)).toHaveLength(1);
+  });
+
+  it('sends the adverse action notice, which the law requires, to addresses that stopped our e-mails; no other decision', async () => {
+    const { id, addresses, applicants } = await application();
+    const notifications = await stack.database('notifications');
+    try {
+      // As an unsubscribe link followed puts them on the suppression list.
+      const marks = notifications.collection<{ _id: string; at: Date }>('address_marks');
+      for (const address of addresses) await marks.insertOne({ _id: `suppressed:${addressDigest(address)}`, at: new Date() });
+    } finally {
+      await notifications.close();
+    }
+    const decisionsTold = () =>
+      client
+        .get(`${applications}/${id}/applicants/${applicants[2].id}/messages`)
+        .then((answer) => answer.body.messages.map((message: { status: string }) => message.status));
+    expect((await decide(id, { status: 'declined', reasons: ['income'] })).status).toBe(201);
+    await eventually('the decline on income suppressed', async () => (await decisionsTold()).includes('suppressed'));
+    expect((await decide(id, { status: 'declined', reasons: ['screening_report'] })).status).toBe(201);
+    for (const mails of await mailsTo(addresses, 1)) {
+      expect(mails).toHaveLength(1);
+      expect(mails[0].parsed.text).toMatch(/Notice of adverse action/);
+    }
+    await eventually('the notice listed as sent', async () => (await decisionsTold()).join() === 'sent,suppressed');
   });
 
   it('tells each later decision too: a conditional approval with its conditions, then a withdrawal', async () => {

@@ -561,7 +561,7 @@ describe('applicants’ documents', () => {
     expect(await database.collection('documents.chunks').countDocuments({ files_id: fileId })).toBe(0);
   });
 
-  it('removes a file that no record names once a day has passed since its upload, and no other', async () => {
+  it('removes a file that no record names, and the chunks of an upload cut off, once a day has passed, and no other', async () => {
     const { token, applicantPath } = await startedApplicant();
     expect((await upload(token, { kind: 'other', name: 'kept.png', type: 'image/png', bytes: pngOf(12, 12) })).status).toBe(303);
     // Two uploads whose records were never kept, as when the request died between the two writes.
@@ -593,6 +593,19 @@ describe('applicants’ documents', () => {
       headers: { authorization: `Bearer ${READER_KEY}` },
     });
     expect(content.status).toBe(200);
+    expect(await sweep.remove()).toBe(0);
+
+    // Chunks of uploads whose process died before the file's record was written: one a day old, one new.
+    const startedAt = (at: number) => mongoose.mongo.ObjectId.createFromTime(Math.floor(at / 1000));
+    const [cutOff, underWay] = [startedAt(dayAgo.getTime()), startedAt(Date.now())];
+    for (const files_id of [cutOff, underWay]) {
+      await database
+        .collection('documents.chunks')
+        .insertMany([0, 1].map((n) => ({ files_id, n, data: new mongoose.mongo.Binary(randomBytes(1000)) })));
+    }
+    expect(await sweep.remove()).toBe(1);
+    expect([await chunksOf(cutOff), await chunksOf(underWay)]).toEqual([0, 2]);
+    expect(await chunksOf(new mongoose.mongo.ObjectId(recordedIds[0] as string))).toBeGreaterThan(0);
     expect(await sweep.remove()).toBe(0);
   });
 

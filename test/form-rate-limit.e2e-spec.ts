@@ -1,6 +1,8 @@
 import http from 'node:http';
 import Redis from 'ioredis';
+import { OtlpReceiver } from './support/otlp-receiver';
 import { connectRedis, keysUnder, REDIS_URL, removeKeysUnder } from './support/redis';
+import { eventually } from './support/wait';
 import { freePort, Stack } from '../tools/stack';
 
 const PER_MINUTE = 3;
@@ -24,6 +26,31 @@ function visit(baseUrl: string, from: string, forwardedFor?: string): Promise<nu
   });
 }
 
+/** POSTs an e-mail's one-click unsubscription (RFC 8058) for `token` from `from`, forwarded for `forwardedFor`; the status. */
+async function oneClick(baseUrl: string, token: string, from: string, forwardedFor: string): Promise<number> {
+  const body = 'List-Unsubscribe=One-Click';
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${baseUrl}/mail/unsubscribe/${token}`,
+      {
+        method: 'POST',
+        localAddress: from,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+          'x-forwarded-for': forwardedFor,
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 async function visits(baseUrls: string[], count: number, from: string, forwardedFor?: (i: number) => string) {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) statuses.push(await visit(baseUrls[i % baseUrls.length], from, forwardedFor?.(i)));
@@ -34,12 +61,22 @@ describe('the form rate limit behind a load balancer, two instances sharing Redi
   let stack: Stack;
   let redis: Redis;
   let secondForm: string;
+  let receiver: OtlpReceiver;
 
   beforeAll(async () => {
     redis = await connectRedis();
+    receiver = await OtlpReceiver.start();
     stack = await Stack.start({
       form: true,
-      env: { REDIS_URL, TRUSTED_PROXIES: `${PROXY},10.0.0.0/8`, FORM_REQUEST_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) },
+      instances: { notifications: 1 },
+      env: {
+        REDIS_URL,
+        TRUSTED_PROXIES: `${PROXY},10.0.0.0/8`,
+        FORM_REQUEST_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+        FORM_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
     });
     const port = await freePort();
     await stack.startApp('form', { FORM_PORT: String(port) });
@@ -50,6 +87,7 @@ describe('the form rate limit behind a load balancer, two instances sharing Redi
     await stack?.stop();
     if (stack) await removeKeysUnder(redis, stack.namespace);
     redis?.disconnect();
+    await receiver?.close();
   });
 
   it('lets one applicant make its requests a minute across both instances, not that many per instance', async () => {
@@ -85,5 +123,23 @@ describe('the form rate limit behind a load balancer, two instances sharing Redi
     expect(statuses).toEqual([404, 404, 404, 429, 429]);
     expect(await keysUnder(redis, `${stack.namespace}rate:form-request:address:203.0.113.`)).toEqual([]);
     expect(await keysUnder(redis, `${stack.namespace}rate:form-request:address:${STRANGER}`)).toHaveLength(1);
+  });
+
+  it('never counts a mail provider’s one-click unsubscriptions against its address: each reaches its link', async () => {
+    const provider = '198.51.100.40';
+    const tokens = Array.from({ length: PER_MINUTE * 3 }, (_, i) => `${'u'.repeat(42)}${i}`);
+    const statuses: number[] = [];
+    for (const token of tokens) statuses.push(await oneClick(stack.formUrl, token, PROXY, provider));
+    // Links no e-mail carried: each was looked up, none refused for its sender's rate.
+    expect(statuses).toEqual(tokens.map(() => 404));
+    expect(await visits([stack.formUrl], 1, PROXY, () => provider)).toEqual([404]);
+  });
+
+  it('records no client address in the spans of the rate limit’s Redis commands', async () => {
+    const applicant = '198.51.100.50';
+    await visits([stack.formUrl], 1, PROXY, () => applicant);
+    const redisSpans = () => receiver.spans.filter((span) => span.attributes['db.system.name'] === 'redis');
+    await eventually('the Redis commands’ spans exported', () => redisSpans().some((span) => span.service === 'form'));
+    expect(JSON.stringify(redisSpans())).not.toMatch(/198\.51\.100\.|203\.0\.113\.|127\.0\.0\.2/);
   });
 });

@@ -1,13 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { AddressInfo, connect as connectTcp, createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { parseKeyRing } from '@app/config';
 import { APPLICATION_FORMS, APPLICATIONS, CreateApplicationRequest, DOCUMENTS, parseRequest } from '@app/contracts';
 import { ApplicantSealer, FieldCipher, FormFieldSealer, FormOpener, formTokenDigest, FormSealer } from '@app/crypto';
 import { DocumentUploads, openFormSealedDataKey, unwrapDataKey } from '@app/documents';
 import { sendStep, startForm, uploadDocument } from './support/form-documents';
+import { saveStep } from '../tools/form-client';
 import { api, Api } from './support/http';
 import { askQueue } from './support/service-rpc';
-import { KEYS, Stack } from '../tools/stack';
+import { yearsAgo } from './support/preset-one-answers';
+import { freePort, KEYS, Stack } from '../tools/stack';
 import { pngOf } from '../libs/documents/src/documents.testing';
 
 /**
@@ -284,5 +288,38 @@ describe('what the form seals', () => {
       { clientId: 1, messageId: gatewayId },
     );
     expect((await ask(APPLICATIONS.CREATE, { client_id: 1, ...sealedByGateway }, gatewayId)).err).toBeUndefined();
+  });
+
+  it('seals each section step whole: what the applicant typed never crosses the broker in clear, nor stays in a dead letter', async () => {
+    // A form instance whose broker connection passes through here, every byte it sends kept.
+    const sent: Buffer[] = [];
+    const broker = new URL(process.env.AMQP_URL!);
+    const proxy = createServer((inbound) => {
+      const outbound = connectTcp(Number(broker.port || 5672), broker.hostname);
+      inbound.on('data', (chunk: Buffer) => sent.push(chunk));
+      inbound.pipe(outbound).pipe(inbound);
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      const port = await freePort();
+      const throughProxy = new URL(broker);
+      throughProxy.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      await stack.startApp('form', { FORM_PORT: String(port), AMQP_URL: throughProxy.toString() });
+      const { token, applicantPath } = await startedApplicant();
+      const typed = `${randomUUID()} Hidden Lane`;
+      const fields = { 'residences.0.address': typed, 'residences.0.from': yearsAgo(4) };
+      await saveStep(`http://127.0.0.1:${port}`, token, 'residence_history', fields);
+
+      // Saved as typed, having crossed the broker sealed.
+      expect(JSON.stringify((await client.get(applicantPath)).body.applicant)).toContain(typed);
+      const wire = Buffer.concat(sent);
+      expect(wire.includes(APPLICATION_FORMS.SAVE_SECTION)).toBe(true);
+      expect(wire.includes(typed)).toBe(false);
+    } finally {
+      proxy.close();
+    }
   });
 });

@@ -15,6 +15,8 @@ import { FERRETDB_SCRIPT } from './support/global-setup';
 import { csrfOf, sendStep, startForm, uploadDocument } from './support/form-documents';
 import { Api, api, expectErrorBody } from './support/http';
 import { ANSWERS, EMERGENCY, EMPLOYMENT, IDENTITY, RESIDENCES, yearsAgo } from './support/preset-one-answers';
+import { OtlpReceiver } from './support/otlp-receiver';
+import { SmtpInbox } from './support/smtp-inbox';
 import { eventually } from './support/wait';
 
 const run = promisify(execFile);
@@ -64,6 +66,8 @@ describe('erasing applicants’ personal data', () => {
   let client: Api;
   let database: mongoose.Connection;
   let propertyId: number;
+  let inbox: SmtpInbox;
+  let receiver: OtlpReceiver;
   /** What each application stores of its applicants' personal data, as the bytes of the files would hold it. */
   const stored = new Map<number, string[]>();
   /** The GridFS files of each application's documents. */
@@ -72,10 +76,19 @@ describe('erasing applicants’ personal data', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ferretdb-erasure-'));
     uri = (await run(FERRETDB_SCRIPT, ['start', dir, String(await freePort())])).stdout.trim().split('\n').pop()!;
+    inbox = await SmtpInbox.start();
+    receiver = await OtlpReceiver.start();
     stack = await Stack.start({
       form: true,
+      instances: { notifications: 1 },
       env: {
         MONGODB_URI: uri,
+        SMTP_URL: inbox.url,
+        MAIL_FROM: 'applications@mail.example.test',
+        // A refused message stays to be retried while the suite erases it.
+        MAIL_RETRY_SCHEDULE: '60',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
         FORM_RATE_LIMIT_PER_MINUTE: '1000000',
         FORM_REQUEST_RATE_LIMIT_PER_MINUTE: '1000000',
         API_KEYS: `${KEYS.clientOne}:1,${KEYS.clientTwo}:2,${READER_KEY}:1`,
@@ -95,6 +108,8 @@ describe('erasing applicants’ personal data', () => {
   afterAll(async () => {
     await database?.close();
     await stack?.stop();
+    await inbox?.close();
+    await receiver?.close();
     if (dir) {
       await run(FERRETDB_SCRIPT, ['stop', dir]);
       await rm(dir, { recursive: true, force: true });
@@ -683,6 +698,67 @@ describe('erasing applicants’ personal data', () => {
       const documents = (await client.get(`${pathOf(kept.applicants[0].api_url)}/documents`, reader)).body.documents;
       expect([id, documents.length]).toEqual([id, id === uploaded.id ? 2 : 1]);
     }
+  });
+
+  it('leaves nothing of an erased applicant in the notifications database, the logs or the exported spans', async () => {
+    const mark = randomBytes(4).toString('hex');
+    const person = {
+      first_name: `Noor${mark}`,
+      last_name: `Vashti${mark}`,
+      email: `noor.${mark}@example.com`,
+      phone: `555${String(parseInt(mark, 16) % 1e7).padStart(7, '0')}`,
+    };
+    const created = await client.post('/api/v2/applications', { application: { property_id: propertyId, applicant: person } });
+    expect(created.status).toBe(201);
+    const { id } = created.body.application;
+    // A co-applicant mailed once, and one whose mail server refuses it: its message is still to be sent, with its content.
+    const mailed = { first_name: `Ida${mark}`, last_name: `Mailed${mark}`, email: `ida.${mark}@example.com`, send_email: true };
+    const refused = { first_name: `Rex${mark}`, last_name: `Refused${mark}`, email: `rex.${mark}@example.com`, send_email: true };
+    inbox.refuse(refused.email, Infinity);
+    const added: Array<{ api_url: string }> = [];
+    for (const applicant of [mailed, refused]) {
+      const answer = await client.post(`/api/v2/applications/${id}/applicants`, { applicant });
+      expect(answer.status).toBe(201);
+      added.push(answer.body.applicant);
+    }
+    const listed = (applicant: { api_url: string }) =>
+      client
+        .get(`${pathOf(applicant.api_url)}/messages`)
+        .then((answer) => answer.body.messages as Array<Record<string, unknown>>);
+    await eventually('one message sent and one retried', async () => {
+      const [sent, retried] = await Promise.all(added.map(listed));
+      return sent[0]?.status === 'sent' && retried[0]?.status === 'retrying';
+    });
+    const personal = [person, mailed, refused].flatMap((p) => [p.first_name, p.last_name, p.email]).concat(person.phone);
+    const notifications = await mongoose
+      .createConnection(uri, { dbName: queueName(stack.namespace, QUEUES.NOTIFICATIONS) })
+      .asPromise();
+    const heldThere = async () => {
+      const found = new Set<string>();
+      for (const { name } of await notifications.db!.listCollections().toArray()) {
+        const text = JSON.stringify(await notifications.collection(name).find().toArray()).toLowerCase();
+        for (const value of personal) if (text.includes(value.toLowerCase())) found.add(value);
+      }
+      return [...found];
+    };
+    try {
+      // What the check reads is where the addresses were.
+      expect(await heldThere()).toEqual(expect.arrayContaining([mailed.email, refused.email]));
+      expect((await client.delete(`/api/v2/applications/${id}/personal_data`)).status).toBe(200);
+      await eventually('the notifications database without the applicants’ data', async () => (await heldThere()).length === 0);
+    } finally {
+      await notifications.close();
+    }
+    const [sent, retried] = await Promise.all(added.map(listed));
+    expect([sent[0], retried[0]]).toEqual([
+      expect.objectContaining({ kind: 'invitation', to: null, status: 'sent' }),
+      expect.objectContaining({ kind: 'invitation', to: null, status: 'suppressed' }),
+    ]);
+    await eventually('the spans of the erasure exported', () => receiver.spans.some((span) => span.service === 'notifications'));
+    const logs = stack.logLines().join('\n').toLowerCase();
+    const spans = JSON.stringify(receiver.spans).toLowerCase();
+    expect(personal.filter((value) => logs.includes(value.toLowerCase()))).toEqual([]);
+    expect(personal.filter((value) => spans.includes(value.toLowerCase()))).toEqual([]);
   });
 
   it('leaves nothing of what it erased in the database’s files, once SQLite has checkpointed its log', async () => {

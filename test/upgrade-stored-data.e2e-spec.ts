@@ -77,6 +77,7 @@ const COLLECTIONS: Record<ServiceName, Record<string, string>> = {
   notifications: {
     messages: "the co-applicant's messages",
     messages_queued: "the co-applicant's messages (only this build reads it)",
+    messages_erased: 'the applications whose messages were erased (only this build reads it)',
     settings: 'the notification settings',
     address_links: 'the links of the e-mails (only this build reads it)',
     address_marks: 'the addresses confirmed and unsubscribed, the caps (only this build reads it)',

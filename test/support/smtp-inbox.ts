@@ -40,7 +40,8 @@ export class SmtpInbox {
         if (left > 0) {
           inbox!.refusals.set(address_, left - 1);
           inbox!.refused.set(address_, (inbox!.refused.get(address_) ?? 0) + 1);
-          const error = Object.assign(new Error('mailbox busy, try again later'), { responseCode: 451 });
+          // Quoting the recipient, as Postfix and most servers do.
+          const error = Object.assign(new Error(`<${address.address}>: mailbox busy, try again later`), { responseCode: 451 });
           return callback(error);
         }
         callback();

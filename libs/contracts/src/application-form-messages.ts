@@ -4,7 +4,7 @@ import { FormPreset, FormSectionKind } from './form-presets';
 import { AddedApplicantType, FormStatus } from './dto/applicant.dto';
 import { ApplicantType } from './dto/application.dto';
 import { PropertyRepresentation } from './dto/property.dto';
-import { FormSealedApplicantFields } from './messages';
+import { FormSealedApplicantFields, FormSealedValue } from './messages';
 
 /**
  * PROPERTIES.FORM_GET: a property by id, whoever owns it. With `form_preset` (the version an
@@ -90,7 +90,10 @@ export interface SaveDetailsMessage extends FormTokenMessage, FormSubmission {
  */
 export interface SaveSectionMessage extends FormTokenMessage, FormSubmission {
   kind: Exclude<FormSectionKind, 'documents'>;
+  /** In clear from a form of a release before sections were sealed; `{}` beside `sealed_section`. */
   section: Record<string, unknown>;
+  /** The section's value as JSON, sealed to the form sealing key for this link and message. */
+  sealed_section?: FormSealedValue;
   sealed_applicant?: FormSealedApplicantFields;
 }
 

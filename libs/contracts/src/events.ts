@@ -24,6 +24,7 @@ export const DOMAIN_EVENTS = [
   'form_preset.deleted',
   'application.decided',
   'application.assessed',
+  'application.personal_data_erased',
 ] as const;
 
 export type DomainEventName = (typeof DOMAIN_EVENTS)[number];
@@ -45,6 +46,7 @@ export interface EventData {
   /**
    * application.decided: the applicants and guarantors of the application when it was decided,
    * the people the decision is e-mailed to; not those who withdrew from it before. A release before this one publishes the event without it.
+   * application.personal_data_erased: the applicants whose personal data was erased.
    */
   applicant_ids?: number[];
 }
@@ -81,6 +83,7 @@ export const EVENT_DATA_FIELDS = {
   'application.decided': [...APPLICATION_EVENT_FIELDS, 'status', 'applicant_ids'],
   // Named before anything publishes it, so that every consumer knows it by the release that does.
   'application.assessed': APPLICATION_EVENT_FIELDS,
+  'application.personal_data_erased': [...APPLICATION_EVENT_FIELDS, 'applicant_ids'],
 } as const satisfies Record<DomainEventName, readonly (keyof EventData)[]>;
 
 /** The data of an `event`, as EVENT_DATA_FIELDS says: what its producer must give. */

@@ -1,5 +1,5 @@
 import { Injectable, Logger, Provider } from '@nestjs/common';
-import { ErrorCode, FormSealedApplicantFields, ServiceError } from '@app/contracts';
+import { ErrorCode, FormSealedApplicantFields, FormSealedValue, ServiceError } from '@app/contracts';
 import { SEALED_APPLICANT_FIELDS, SealedApplicantField } from './applicant-sealer';
 import { SealedValueError } from './field-cipher';
 import { FormOpener, FormSealer } from './form-sealing';
@@ -26,6 +26,15 @@ export class FormFieldSealer {
       if (typeof value === 'string') sealed[field] = this.sealer.seal(value, `applicant.${field}`, formMessageOwner(owner));
     }
     return sealed;
+  }
+
+  /**
+   * A whole section's value sealed as one: what an applicant typed (addresses, employer, income,
+   * household, answers) never travels in clear, so that a message the broker dead-letters holds
+   * none of it.
+   */
+  sealSection(section: object, owner: FormMessageOwner): FormSealedValue {
+    return this.sealer.seal(JSON.stringify(section), 'form.section', formMessageOwner(owner));
   }
 }
 
@@ -59,6 +68,16 @@ export class FormFieldOpener {
       }
     }
     return opened;
+  }
+
+  /** A section FormFieldSealer.sealSection sealed, in clear; a value that does not open is refused as a field is. */
+  openSection(sealed: unknown, owner: FormMessageOwner): unknown {
+    try {
+      return JSON.parse(this.opener.open(sealed, 'form.section', formMessageOwner(owner))) as unknown;
+    } catch (error) {
+      if (!(error instanceof SealedValueError)) throw error;
+      throw this.refuse(`sealed section cannot be opened: ${error.message}`);
+    }
   }
 
   /** The reason goes to the operators' log (it holds no value); the sender learns only the refusal. */

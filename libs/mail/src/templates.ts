@@ -267,9 +267,17 @@ function conditionLine(condition: DecisionCondition): string {
   }
 }
 
+/**
+ * Whether the decision's message carries the adverse action notice (a decline on the screening
+ * report): a notice the law requires, which the suppression list does not stop.
+ */
+export function carriesAdverseActionNotice(decision: DecisionData | null | undefined): decision is DecisionData {
+  return decision?.status === 'declined' && decision.reasons.includes('screening_report');
+}
+
 /** The adverse action notice's values, for a decline on the screening report; null for any other decision. */
 function adverseActionNotice(decision: DecisionData | null | undefined) {
-  if (decision?.status !== 'declined' || !decision.reasons.includes('screening_report')) return null;
+  if (!carriesAdverseActionNotice(decision)) return null;
   const given = decision.screening_agency;
   const agency = given && {
     name: oneLine(given.name, 200),

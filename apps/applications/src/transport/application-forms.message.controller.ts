@@ -90,7 +90,13 @@ export class ApplicationFormsMessageController {
     return this.submissions.once(readSubmission(message), link, () => this.forms.complete(link, { signature, consent }));
   }
 
-  private readSection(message: SaveSectionMessage, link: FormLink, messageId: string): FormSectionSave {
+  private readSection(given: SaveSectionMessage, link: FormLink, messageId: string): FormSectionSave {
+    const owner = { tokenDigest: link.digest, messageId };
+    // Sealed whole by this release's form; in clear from a form of the release before.
+    const message =
+      given?.sealed_section === undefined
+        ? given
+        : { ...given, section: this.sealer.openSection(given.sealed_section, owner) as never };
     const kind = message?.kind;
     if (kind === 'questions') return { kind, value: readAnswers(message.section), sealed: {} };
     if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(SECTION_INPUTS, kind) || !isObject(message.section)) {
@@ -98,7 +104,7 @@ export class ApplicationFormsMessageController {
     }
     if (kind !== 'identity')
       return { kind, value: parseRequest(SECTION_INPUTS[kind] as new () => object, message.section), sealed: {} };
-    const opened = this.sealer.openFields(message.sealed_applicant, { tokenDigest: link.digest, messageId }, message.section);
+    const opened = this.sealer.openFields(message.sealed_applicant, owner, message.section);
     const identity = parseRequest(SECTION_INPUTS.identity, { ...message.section, ...opened });
     const sealed = Object.fromEntries(SEALED_IDENTITY_FIELDS.map((field) => [field, identity[field] ?? null]));
     const value = Object.fromEntries(

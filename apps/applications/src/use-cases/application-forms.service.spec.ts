@@ -2,7 +2,11 @@ import { ApplicationInput, ServiceError } from '@app/contracts';
 import { MemoryDatabase } from '@app/persistence/memory-storage.testing';
 import { FormCompletion } from './application-forms.service';
 import { applicationsInstance, scope } from './applications-instance.testing';
+import { AuditEventsRepository } from '../store/audit-events.repository';
+import { ErasuresRepository } from '../store/erasures.repository';
+import { ApplicantFiles } from './applicant-files';
 import { FormLink } from './form-subjects';
+import { PersonalDataErasure } from './personal-data-erasure';
 
 const completion = (signature: string, userAgent = 'Browser/1.0'): FormCompletion => ({
   signature,
@@ -43,7 +47,7 @@ async function started(database: MemoryDatabase) {
   });
   // The application's own events are out of the way.
   database.collection('event_outbox').documents.clear();
-  return { service: app.formSteps, sealer: app.sealer, forms: app.forms, DIGEST, LINK, owner };
+  return { app, service: app.formSteps, sealer: app.sealer, forms: app.forms, DIGEST, LINK, owner };
 }
 
 describe('ApplicationFormsService.complete', () => {
@@ -130,6 +134,35 @@ describe('ApplicationFormsService.saveSection', () => {
     const form = (await forms.find(DIGEST))!;
     expect(form.form_status).toBe('completed');
     expect(sealer.openField('id_number', form.id_number, owner)).toBe('078051120');
+  });
+});
+
+describe('ApplicationFormsService.saveSection racing an erasure', () => {
+  it('takes back a step that lands after the erasure took the form’s copies, and refuses it', async () => {
+    const database = new MemoryDatabase();
+    const { app, service, forms, DIGEST, LINK } = await started(database);
+    const erasure = new PersonalDataErasure(
+      app.repository,
+      new ErasuresRepository(app.storage),
+      app.views,
+      app.forms,
+      { removeAll: async () => 0 } as unknown as ApplicantFiles,
+      {
+        allocateIds: async (count: number) => Array.from({ length: count }, (_, i) => i + 1),
+        recordErasure: async () => undefined,
+      } as unknown as AuditEventsRepository,
+    );
+    const saveStep = forms.saveStep.bind(forms);
+    // The step read the application not erased; the erasure runs whole before the step writes.
+    jest.spyOn(forms, 'saveStep').mockImplementationOnce(async (...args) => {
+      await erasure.erase(1, LINK.applicationId!, { key_id: '0123456789abcdef', request_id: 'r-1' });
+      return saveStep(...args);
+    });
+
+    const contact = { kind: 'emergency_contact' as const, value: { name: 'Secret Contact' }, sealed: {} };
+    await expect(service.saveSection(LINK, contact)).rejects.toThrow('the personal data of this application was erased');
+
+    expect(JSON.stringify(await forms.find(DIGEST))).not.toContain('Secret Contact');
   });
 });
 

@@ -12,7 +12,7 @@ import {
 import { applicantEventData } from '../domain/applicant-event';
 import { formAddedKey } from '../domain/form-added';
 import { ApplicantForm, FormCompletionChanges } from '../domain/form-progress';
-import { alreadyCompleted, refused } from '../domain/form-refusals';
+import { alreadyCompleted, personalDataErased, refused } from '../domain/form-refusals';
 import { ApplicantFormsRepository } from '../store/applicant-forms.repository';
 import { ApplicationsRepository } from '../store/applications.repository';
 import { ApplicationsService } from './applications.service';
@@ -148,6 +148,12 @@ export class ApplicationFormsService {
       }
     }
     const form = await this.savedStep(subject, section.kind, changes);
+    // Erased since it was read: the erasure may have taken the form's copies before this step
+    // landed, so the step takes back what it wrote, at once rather than at the settle pass.
+    if ((await this.applications.find(subject.application.id))?.personal_data_erased_at) {
+      await this.forms.erase(subject.digest);
+      throw personalDataErased();
+    }
     // Completed since it was read: the step may have landed after the signature, where reads
     // over the completion's claim never show it; the applicant is told it was not kept.
     if (await this.forms.isCompleted(subject.digest)) throw alreadyCompleted();

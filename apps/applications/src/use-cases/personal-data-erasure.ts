@@ -103,10 +103,21 @@ export class PersonalDataErasure {
     if (now - record.erased_at.getTime() >= SETTLE_MS) await this.erasures.settle(record.application_id, new Date(now));
   }
 
-  /** The application marked erased, as its next version unless one already says so: read with every change. */
+  /**
+   * The application marked erased, as its next version unless one already says so: read with every
+   * change. The mark publishes `application.personal_data_erased`, which has the notifications
+   * service erase the messages it keeps, and tells integrators to erase their copies.
+   */
   private mark(record: ErasureRecord): Promise<ApplicationRecord> {
+    const applicantIds = record.audit_events.map((event) => event.applicant_id);
     return this.applications.change(record.client_id, record.application_id, (current) => ({
       change: current.personal_data_erased_at ? null : { fields: { personal_data_erased_at: record.erased_at } },
+      events: [
+        {
+          event: 'application.personal_data_erased',
+          data: { application_id: current.id, property_id: current.property_id, applicant_ids: applicantIds },
+        },
+      ],
       answer: (marked) => marked,
     }));
   }

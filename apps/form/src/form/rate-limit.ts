@@ -36,9 +36,17 @@ export async function overLimit(
 const STATIC_ROUTES = new Set(STATIC_ASSET_PATHS);
 
 /**
+ * The one-click unsubscribe POST of an e-mail's List-Unsubscribe header (RFC 8058): a mail
+ * provider sends it for its readers from a few addresses of its own, so a limit per address would
+ * drop the unsubscriptions of everyone behind them. It asks nothing before its token is seen to be
+ * well formed, then one lookup by that token's digest; stopping mail is never worse than sending it.
+ */
+export const ONE_CLICK_UNSUBSCRIBE_ROUTE = '/mail/unsubscribe/:token';
+
+/**
  * Counts every request to the form's pages, GETs included, against its client address's limit
  * before any route runs, so no service is asked (and no database read) for a request over it;
- * over the limit, a 429 page with Retry-After.
+ * over the limit, a 429 page with Retry-After. Not the one-click unsubscribe POST.
  */
 export function limitRequests(app: NestFastifyApplication, limiter: RateLimiter, count: number): void {
   const pages = new Pages("'none'");
@@ -46,7 +54,9 @@ export function limitRequests(app: NestFastifyApplication, limiter: RateLimiter,
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (STATIC_ROUTES.has(request.routeOptions.url ?? '')) return;
+      const route = request.routeOptions.url ?? '';
+      if (STATIC_ROUTES.has(route)) return;
+      if (request.method === 'POST' && route === ONE_CLICK_UNSUBSCRIBE_ROUTE) return;
       const retryAfter = await overLimit(limiter, 'request', request, count);
       if (retryAfter === null) return;
       reply.header('retry-after', String(retryAfter));

@@ -157,14 +157,25 @@ export class StepsHttpController {
     return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
   }
 
-  /** A section's value as it travels: the identity numbers sealed for this link and message. */
+  /**
+   * A section's value as it travels: sealed whole for this link and message (a dead-lettered
+   * message holds none of it in clear), the identity numbers sealed each on their own beside it.
+   */
   private sectionMessage(
     link: FormTokenMessage,
     kind: SectionStep,
     value: object,
     nonce: string,
   ): SaveSectionMessage | BoundToMessage {
-    if (kind !== 'identity') return { ...link, kind, section: value as Record<string, unknown>, submission: nonce };
+    if (kind !== 'identity') {
+      return new BoundToMessage((messageId): SaveSectionMessage => ({
+        ...link,
+        kind,
+        section: {},
+        sealed_section: this.sealer.sealSection(value, { tokenDigest: link.token_digest, messageId }),
+        submission: nonce,
+      }));
+    }
     const fields = value as Record<string, string | null | undefined>;
     const secret = (field: string) => (SEALED_IDENTITY_FIELDS as readonly string[]).includes(field);
     const section = Object.fromEntries(Object.entries(fields).filter(([field]) => !secret(field)));
@@ -177,7 +188,8 @@ export class StepsHttpController {
     return new BoundToMessage((messageId): SaveSectionMessage => ({
       ...link,
       kind,
-      section,
+      section: {},
+      sealed_section: this.sealer.sealSection(section, { tokenDigest: link.token_digest, messageId }),
       sealed_applicant: this.sealer.sealFields(sealed, { tokenDigest: link.token_digest, messageId }),
       submission: nonce,
     }));

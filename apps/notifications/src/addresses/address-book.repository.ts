@@ -168,6 +168,17 @@ export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModu
     return keys;
   }
 
+  /**
+   * Forgets the keys of an erased applicant's messages, which name its address: off every list of
+   * held messages, and the places they took under caps taken by their erased copies instead (still
+   * counted). Scans on FerretDB, made by the queue worker alone.
+   */
+  async forgetMessages(keys: Array<{ key: string; erased: string }>): Promise<void> {
+    if (keys.length === 0) return;
+    await this.held.remove({ message_key: { $in: keys.map(({ key }) => key) } });
+    for (const { key, erased } of keys) await this.marks.updateMany({ key }, { $set: { key: erased } });
+  }
+
   /** Removes the places of caps that have expired; reads every mark on FerretDB, so only in the background. */
   async purgeExpired(now = new Date()): Promise<number> {
     let purged = 0;

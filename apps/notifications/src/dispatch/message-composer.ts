@@ -1,12 +1,13 @@
 /**
  * Makes each message once: rendered, stored under its key with the status it starts in, and its
  * sending queued. Holds a message to an address typed on the form until the address is
- * confirmed, and answers the confirmation and unsubscribe links every message carries.
+ * confirmed, answers the confirmation and unsubscribe links every message carries, and erases
+ * an application's messages with its applicants' personal data.
  */
 import { Injectable } from '@nestjs/common';
 import { AddressLinkAnswer, ApplicantType, MessageKind } from '@app/contracts';
 import { countNotificationMessage } from '@app/observability';
-import { DecisionData, renderMessage } from '@app/mail';
+import { carriesAdverseActionNotice, DecisionData, renderMessage } from '@app/mail';
 import {
   CONFIRMATIONS_PER_MAILBOX_AN_HOUR,
   FORM_INVITATIONS_PER_APPLICATION,
@@ -67,6 +68,9 @@ export class MessageComposer {
    * sent the one message that asks it to confirm.
    */
   async compose(source: string, kind: MessageKind, recipient: Recipient, url: string | null): Promise<void> {
+    // A late event or a reminder due after the erasure must not store the address again.
+    if (recipient.application_id !== null && (await this.messages.isErased(recipient.client_id, recipient.application_id)))
+      return;
     const settings = await this.settings.get(recipient.client_id);
     const now = new Date();
     const address = addressDigest(recipient.email);
@@ -101,9 +105,10 @@ export class MessageComposer {
       reply_to: settings.reply_to,
       content,
       list_unsubscribe: listUnsubscribe,
+      required_notice: kind === 'decision' && carriesAdverseActionNotice(recipient.decided),
     };
     const key = messageKey(source, kind, recipient.email);
-    const status = await this.statusOf(kind, recipient, address, key, now);
+    const status = await this.statusOf(kind, recipient, address, key, now, draft.required_notice);
     const held =
       status === 'held' ? { held_reason: HELD_UNCONFIRMED, held_until: new Date(now.getTime() + this.env.holdMs) } : {};
     const record = { ...newMessageRecord({ ...draft, status }, this.env.MAIL_FROM, now), ...held };
@@ -133,14 +138,15 @@ export class MessageComposer {
   }
 
   /**
-   * What a new message starts as: `suppressed` for an address on the suppression list, or an
+   * What a new message starts as: `suppressed` for an address on the suppression list (but for a
+   * notice the law requires, `required`), or an
    * invitation from the form past its caps (per application, and a day per address of the one
    * who named the people's mailbox, and a day per property), or an address confirmation past its
    * mailbox's hourly cap; `held` for an address typed on the form that its client's messages
    * have not had confirmed; else `pending`. Caps count mailboxes (addressDigest), not spellings.
    */
-  private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date) {
-    if (await this.addresses.isSuppressed(address, formerAddressDigest(recipient.email))) return 'suppressed';
+  private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date, required: boolean) {
+    if (!required && (await this.addresses.isSuppressed(address, formerAddressDigest(recipient.email)))) return 'suppressed';
     const day = utcDay(now);
     const take = (cap: string, count: number) => this.addresses.takePlace(cap, count, key, placesExpireAt(day));
     if (kind === 'invitation' && recipient.added_by_email && recipient.application_id !== null) {
@@ -196,6 +202,15 @@ export class MessageComposer {
     if (!link) return null;
     await this.addresses.suppress(link.address);
     return { property_name: link.property_name };
+  }
+
+  /**
+   * The application's personal data was erased: its messages keep no address, content or link,
+   * none held is ever sent, and neither the lists of held messages nor the caps' places name them
+   * (their keys held the address). Done again by a redelivered event, it changes nothing.
+   */
+  async eraseApplication(clientId: number, applicationId: number): Promise<void> {
+    await this.addresses.forgetMessages(await this.messages.eraseApplication(clientId, applicationId));
   }
 
   /** Queues a held message, once confirmed; instances that both do send it once (the lease). */

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { AddressBook } from '../addresses/address-book.repository';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
@@ -70,5 +71,25 @@ describe('MessageSender, an attempt', () => {
     expect(sends.started).toBe(2);
     expect(sends.mostAtOnce).toBe(1);
     expect(record.attempts).toBe(1);
+  });
+});
+
+describe('MessageSender, a failed attempt', () => {
+  it('stores and logs why without the address the mail server quoted', async () => {
+    const record = newMessageRecord(draftOf(), 'applications@mail.example.test', new Date());
+    const rejected = `550 5.1.1 <${record.to}>: Recipient address rejected`;
+    const mailer = { send: async () => Promise.reject(new Error(rejected)) } as unknown as Mailer;
+    const env = Object.assign(new NotificationsEnvironment(), { SMTP_TIMEOUT_MS, MAIL_RETRY_SCHEDULE: '10' });
+    const addresses = { isSuppressed: async () => false, takePlace: async () => true } as unknown as AddressBook;
+    const queues = Object.assign(new NotificationQueues(env), { publish: async () => undefined });
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+
+    await new MessageSender(storeOf(record), addresses, mailer, queues, env).attempt({ key: record._id, retry: 1 });
+
+    expect(record.status).toBe('failed');
+    expect(record.last_error).toContain('Recipient address rejected');
+    const written = JSON.stringify([record.last_error, warn.mock.calls]);
+    expect(written.toLowerCase()).not.toContain(record.to!.toLowerCase());
+    warn.mockRestore();
   });
 });

@@ -9,7 +9,7 @@ import { countNotificationMessage } from '@app/observability';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 import { Mailer } from '../mail/mailer';
 import { AddressBook, addressDigest, formerAddressDigest } from '../addresses/address-book.repository';
-import { afterFailure, MessageRecord } from '../messages/message-record';
+import { afterFailure, attemptError, MessageRecord } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { placesExpireAt, utcDay } from './daily-caps';
 import { NotificationQueues } from './notification-queues';
@@ -61,9 +61,10 @@ export class MessageSender {
     const message = await this.messages.find(task.key);
     // The end of a hold sends nothing: a message released meanwhile has its own task.
     if (task.hold_over) return message?.status === 'held' ? this.endHold(message) : undefined;
-    if (!message || !SENDABLE.includes(message.status)) return;
+    // An erased message is never sendable; its address is gone with the rest.
+    if (!message || !SENDABLE.includes(message.status) || message.to === null) return;
     const address = addressDigest(message.to);
-    if (await this.addresses.isSuppressed(address, formerAddressDigest(message.to))) {
+    if (!message.required_notice && (await this.addresses.isSuppressed(address, formerAddressDigest(message.to)))) {
       await this.messages.update(task.key, { status: 'suppressed', content: null, list_unsubscribe: null, lease_until: null });
       countNotificationMessage(message.kind, 'suppressed');
       return;
@@ -93,7 +94,7 @@ export class MessageSender {
     try {
       await this.sendBefore(message, until.getTime() - this.env.SMTP_TIMEOUT_MS);
     } catch (error) {
-      const lastError = String(error).slice(0, 500);
+      const lastError = attemptError(error);
       const next = afterFailure(task.retry, this.schedule);
       if (next === 'give_up') {
         this.logger.warn(`giving up message ${message.message_id} (${message.kind}) after ${attempts} attempts: ${lastError}`);

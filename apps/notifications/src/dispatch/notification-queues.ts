@@ -8,8 +8,13 @@ import { DomainEventName, EVENTS_EXCHANGE, NOTIFICATION_INVITATIONS_QUEUE, queue
 import { assertDeadLetterRoute, assertEventsExchange, BrokerChannel, delayQueueOptions, queueOptions } from '@app/messaging';
 import { NotificationsEnvironment } from '../config/notifications.environment';
 
-/** The events that make a message, or a reminder to wait for; the events queue is bound to these alone. */
-export const HANDLED_EVENTS: DomainEventName[] = ['applicant.created', 'application_form.started', 'application_form.completed'];
+/** The events that make a message, or a reminder to wait for, or erase messages; the events queue is bound to these alone. */
+export const HANDLED_EVENTS: DomainEventName[] = [
+  'applicant.created',
+  'application_form.started',
+  'application_form.completed',
+  'application.personal_data_erased',
+];
 
 /**
  * The event that has everyone on an application told of its decision, on a queue of its own: an

@@ -118,6 +118,10 @@ export class NotificationWorker implements OnApplicationBootstrap, OnModuleDestr
 
   private async onEvent(event: DomainEvent): Promise<void> {
     const { application_id: applicationId, applicant_id: applicantId } = event.data;
+    if (event.event === 'application.personal_data_erased' && applicationId) {
+      await this.composer.eraseApplication(event.client_id, applicationId);
+      return;
+    }
     if (!applicationId || !applicantId) return;
     if (event.event === 'application_form.started') {
       const task = { source: event.id, client_id: event.client_id, application_id: applicationId, applicant_id: applicantId };

@@ -35,12 +35,13 @@ export class Mailer implements OnModuleDestroy {
   }
 
   private async sendMail(message: MessageRecord, signal: AbortSignal): Promise<void> {
+    // Only a message still to be sent is handed over: it has its content and address.
     const content = message.content!;
     await this.transport.sendMail({
       signal,
       messageId: message.message_id,
       from: { name: message.from_name ?? '', address: this.env.MAIL_FROM },
-      to: message.to,
+      to: message.to!,
       ...(message.reply_to ? { replyTo: message.reply_to } : {}),
       subject: content.subject,
       text: content.text,

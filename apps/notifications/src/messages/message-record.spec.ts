@@ -1,5 +1,7 @@
 import {
   afterFailure,
+  attemptError,
+  erasedMessage,
   HELD_UNCONFIRMED,
   messageIdFor,
   messageKey,
@@ -90,6 +92,28 @@ describe('message records', () => {
       { retryInSeconds: 300 },
       'give_up',
     ]);
+  });
+
+  it('keep why an attempt failed without the addresses a mail server quotes', () => {
+    const answer = new Error(
+      "Can't send mail - all recipients were rejected: 550 5.1.1 <Ann.Lee+x@Example.COM>: Recipient address rejected",
+    );
+    expect(attemptError(answer)).toBe(
+      "Error: Can't send mail - all recipients were rejected: 550 5.1.1 <[address]>: Recipient address rejected",
+    );
+    expect(attemptError('RCPT TO:ann@example.com failed; ann@example.com unknown')).toBe(
+      'RCPT TO:[address] failed; [address] unknown',
+    );
+  });
+
+  it('keep, once their applicant is erased, no address, content or link, and a held one is never sent', () => {
+    const held = { ...newMessageRecord({ ...draft, status: 'held' }, 'a@b.test', NOW), last_error: 'refused ada@example.test' };
+    const erased = erasedMessage(held);
+    expect(erased).toMatchObject({ to: null, content: null, list_unsubscribe: null, last_error: null, status: 'suppressed' });
+    expect(erased._id).toBe(`erased:${held.message_id}`);
+    expect(JSON.stringify(erased).toLowerCase()).not.toContain(draft.to.toLowerCase());
+    const sent = erasedMessage({ ...held, status: 'sent', content: null });
+    expect(sent.status).toBe('sent');
   });
 
   it('are listed with kind, address, status, attempts and times, never their content', () => {

@@ -14,6 +14,7 @@ export function draftOf(changes: Partial<MessageDraft> = {}): MessageDraft {
     reply_to: null,
     content: { subject: 's', text: 't', html: 'h' },
     list_unsubscribe: 'https://apply.example.test/mail/unsubscribe/u1',
+    required_notice: false,
     status: 'pending',
     ...changes,
   };

@@ -16,7 +16,8 @@ export interface MessageRecord {
   applicant_id: number | null;
   property_id: number;
   kind: MessageKind;
-  to: string;
+  /** Null once the applicant's personal data was erased (see erasedMessage). */
+  to: string | null;
   from_name: string | null;
   reply_to: string | null;
   /** Until it is sent or given up; then dropped, since it holds the addressee's form link. */
@@ -27,6 +28,8 @@ export interface MessageRecord {
    */
   list_unsubscribe?: string | null;
   status: MessageStatus;
+  /** A notice the law requires (a decline's adverse action notice): sent to a suppressed address too. Absent: false. */
+  required_notice?: boolean;
   attempts: number;
   last_error: string | null;
   /** Why it was held (HELD_UNCONFIRMED), kept once it is released or its hold ends; absent on one never held. */
@@ -52,6 +55,7 @@ export interface MessageDraft {
   reply_to: string | null;
   content: MailContent;
   list_unsubscribe: string | null;
+  required_notice: boolean;
   /** `held` until its address is confirmed, `suppressed` never to be sent; `pending` otherwise. */
   status: Extract<MessageStatus, 'pending' | 'held' | 'suppressed'>;
 }
@@ -101,6 +105,39 @@ export function queueAfterClaim(created: boolean, stored: MessageRecord | null, 
 /** What follows a failed attempt: the retry (seconds to wait) or, with the schedule spent, giving up. */
 export function afterFailure(retry: number, schedule: number[]): { retryInSeconds: number } | 'give_up' {
   return retry < schedule.length ? { retryInSeconds: schedule[retry] } : 'give_up';
+}
+
+/** Anything shaped like an e-mail address, bracketed or not. */
+const ADDRESS = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:]+/g;
+
+/**
+ * Why an attempt failed, as it is stored and logged: a mail server's answer often quotes the
+ * recipient (`550 5.1.1 <ann@example.com>: Recipient address rejected`), and neither the message
+ * record's `last_error` nor a log line may keep an address once its owner's data is erased.
+ */
+export function attemptError(error: unknown): string {
+  return String(error).replace(ADDRESS, '[address]').slice(0, 500);
+}
+
+/** The statuses of a message not sent yet, nor given up. */
+const UNSENT: MessageStatus[] = ['pending', 'retrying', 'held'];
+
+/**
+ * A message once its applicant's personal data is erased: stored under a key of its Message-ID
+ * (the key it had names its address), without its address, content, link or last error, and
+ * never sent if it was not yet. It is still listed, with its kind, status and dates.
+ */
+export function erasedMessage(record: MessageRecord): MessageRecord {
+  return {
+    ...record,
+    _id: `erased:${record.message_id}`,
+    to: null,
+    content: null,
+    list_unsubscribe: null,
+    last_error: null,
+    lease_until: null,
+    status: UNSENT.includes(record.status) ? 'suppressed' : record.status,
+  };
 }
 
 export function toMessageRepresentation(record: MessageRecord): MessageRepresentation {

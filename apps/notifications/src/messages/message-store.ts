@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { MAX_LISTED_MESSAGES } from '@app/contracts';
 import { claimed, ignoreExistingCollection } from '@app/persistence';
-import { MessageRecord } from './message-record';
+import { erasedMessage, MessageRecord } from './message-record';
 
 /** The messages, in the notifications service's own database. */
 @Injectable()
@@ -19,9 +19,40 @@ export class MessageStore implements OnModuleInit {
     return this.connection.collection<{ _id: string; at: Date }>('messages_queued');
   }
 
+  /** `<client>:<application>` once the application's personal data is erased: no message about it is made after. */
+  private get erasures() {
+    return this.connection.collection<{ _id: string; at: Date }>('messages_erased');
+  }
+
   async onModuleInit(): Promise<void> {
     await this.connection.createCollection('messages').catch(ignoreExistingCollection);
     await this.connection.createCollection('messages_queued').catch(ignoreExistingCollection);
+    await this.connection.createCollection('messages_erased').catch(ignoreExistingCollection);
+  }
+
+  /**
+   * Erases the addresses and contents of every message about the client's application (see
+   * erasedMessage), and marks it so that none is made after; returns the keys the messages had,
+   * each with the key of its erased copy.
+   * Each step may be done again, by any instance: the erased copy is inserted once before the
+   * message is removed. A scan on FerretDB, as listForApplicant.
+   */
+  async eraseApplication(clientId: number, applicationId: number): Promise<Array<{ key: string; erased: string }>> {
+    await claimed(this.erasures.insertOne({ _id: `${clientId}:${applicationId}`, at: new Date() }));
+    const named = await this.messages.find({ client_id: clientId, application_id: applicationId, to: { $ne: null } }).toArray();
+    const keys = [];
+    for (const record of named) {
+      const erased = erasedMessage(record);
+      await claimed(this.messages.insertOne(erased));
+      await this.messages.deleteOne({ _id: record._id });
+      await this.queued.deleteOne({ _id: record._id });
+      keys.push({ key: record._id, erased: erased._id });
+    }
+    return keys;
+  }
+
+  async isErased(clientId: number, applicationId: number): Promise<boolean> {
+    return (await this.erasures.findOne({ _id: `${clientId}:${applicationId}` }, { projection: { _id: 1 } })) !== null;
   }
 
   /** Records that the message's first send task is queued; once, whoever records it. */

@@ -114,15 +114,21 @@ export class MessageRepresentation {
   @ApiProperty({ enum: MESSAGE_KINDS, example: 'invitation' })
   kind: MessageKind;
 
-  @ApiProperty({ example: 'ada@example.com' })
-  to: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The address it was sent to; null once the applicant’s personal data was erased.',
+    example: 'ada@example.com',
+  })
+  to: string | null;
 
   @ApiProperty({
     enum: MESSAGE_STATUSES,
     description:
       '`retrying` while the mail server has not taken it; `failed` once given up (after 24 hours of retries); `held` ' +
       'while its address, typed on the form, is not confirmed; `suppressed` when it is never to be sent (its address ' +
-      'unsubscribed, or the form named more people than the caps on invitations allow).',
+      'unsubscribed, the form named more people than the caps on invitations allow, or the applicant’s personal data ' +
+      'was erased before it was sent).',
     example: 'sent',
   })
   status: MessageStatus;

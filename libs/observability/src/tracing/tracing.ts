@@ -58,8 +58,9 @@ export function startTracing(app: string, env: NodeJS.ProcessEnv = process.env):
       // Background work outside any trace (rate limits' housekeeping) would otherwise start a
       // trace of its own for every command; and in a trace not sampled there is no span either
       // (see withinRequestTrace), so it does nothing there. MongoDB's commands are traced by
-      // traceDatabaseCommands, in the services that have a database.
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // traceDatabaseCommands, in the services that have a database. A command's span names the
+      // command alone: its key and arguments hold the client's address (a rate limit's bucket).
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
   sdk.start();

@@ -2493,7 +2493,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed" | "application.personal_data_erased")[];
         };
         CreateWebhookRequest: {
             webhook: components["schemas"]["WebhookInput"];
@@ -2508,7 +2508,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed" | "application.personal_data_erased")[];
             /** @example 2026-11-22T14:03:09+00:00 */
             created_at: string;
             /**
@@ -2530,7 +2530,7 @@ export interface components {
              *       "application_form.completed"
              *     ]
              */
-            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed")[];
+            events: ("property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed" | "application.personal_data_erased")[];
             /** @example 2026-11-22T14:03:09+00:00 */
             created_at: string;
         };
@@ -2675,10 +2675,13 @@ export interface components {
              * @enum {string}
              */
             kind: "invitation" | "confirmation" | "reminder" | "decision" | "address_confirmation";
-            /** @example ada@example.com */
-            to: string;
             /**
-             * @description `retrying` while the mail server has not taken it; `failed` once given up (after 24 hours of retries); `held` while its address, typed on the form, is not confirmed; `suppressed` when it is never to be sent (its address unsubscribed, or the form named more people than the caps on invitations allow).
+             * @description The address it was sent to; null once the applicant’s personal data was erased.
+             * @example ada@example.com
+             */
+            to: string | null;
+            /**
+             * @description `retrying` while the mail server has not taken it; `failed` once given up (after 24 hours of retries); `held` while its address, typed on the form, is not confirmed; `suppressed` when it is never to be sent (its address unsubscribed, the form named more people than the caps on invitations allow, or the applicant’s personal data was erased before it was sent).
              * @example sent
              * @enum {string}
              */
@@ -3839,6 +3842,62 @@ export interface components {
                 property_id: number;
             };
         };
+        /** @description The body of a delivery of application.personal_data_erased. */
+        ApplicationPersonalDataErasedEvent: {
+            /**
+             * @description The event’s id, sent as webhook-id too, the same on every attempt: drop duplicates by it.
+             * @example evt_1f0c4b0e4a3b4e8f9d3c2b1a0f9e8d7c
+             */
+            id: string;
+            /**
+             * @example application.personal_data_erased
+             * @enum {string}
+             */
+            event: "application.personal_data_erased";
+            /**
+             * @example false
+             * @enum {boolean}
+             */
+            test_mode: false;
+            /**
+             * @description When the event happened.
+             * @example 2026-11-22T14:03:09+00:00
+             */
+            created_at: string;
+            /**
+             * @description The ids the event is about.
+             * @example {
+             *       "application_id": 7,
+             *       "property_id": 3,
+             *       "applicant_ids": [
+             *         12,
+             *         13
+             *       ]
+             *     }
+             */
+            data: {
+                /**
+                 * Format: int64
+                 * @description The application.
+                 * @example 7
+                 */
+                application_id: number;
+                /**
+                 * Format: int64
+                 * @description The property the event is about, or whose application or applicant it is.
+                 * @example 3
+                 */
+                property_id: number;
+                /**
+                 * @description The applicants and guarantors of the application when it was decided: those the decision is e-mailed to.
+                 * @example [
+                 *       12,
+                 *       13
+                 *     ]
+                 */
+                applicant_ids: number[];
+            };
+        };
         /** @description The body of a test delivery (POST /api/v2/webhooks/{id}/test): of the first event the webhook names, about nothing. */
         WebhookTestEvent: {
             /**
@@ -3850,7 +3909,7 @@ export interface components {
              * @example application_form.completed
              * @enum {string}
              */
-            event: "property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed";
+            event: "property.created" | "property.updated" | "property.deleted" | "floor_plan.created" | "floor_plan.updated" | "floor_plan.deleted" | "application.created" | "application.updated" | "application.archived" | "application.restored" | "applicant.created" | "application_form.started" | "application_form.completed" | "applicant.updated" | "applicant.removed" | "applicant.withdrawn" | "applicant.document_added" | "form_preset.created" | "form_preset.updated" | "form_preset.deleted" | "application.decided" | "application.assessed" | "application.personal_data_erased";
             /**
              * @example true
              * @enum {boolean}
@@ -3868,7 +3927,7 @@ export interface components {
             data: Record<string, never>;
         };
         /** @description Any delivery’s body: check test_mode, then event, for the data it holds. */
-        WebhookEvent: components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["PropertyDeletedEvent"] | components["schemas"]["FloorPlanCreatedEvent"] | components["schemas"]["FloorPlanUpdatedEvent"] | components["schemas"]["FloorPlanDeletedEvent"] | components["schemas"]["ApplicationCreatedEvent"] | components["schemas"]["ApplicationUpdatedEvent"] | components["schemas"]["ApplicationArchivedEvent"] | components["schemas"]["ApplicationRestoredEvent"] | components["schemas"]["ApplicantCreatedEvent"] | components["schemas"]["ApplicationFormStartedEvent"] | components["schemas"]["ApplicationFormCompletedEvent"] | components["schemas"]["ApplicantUpdatedEvent"] | components["schemas"]["ApplicantRemovedEvent"] | components["schemas"]["ApplicantWithdrawnEvent"] | components["schemas"]["ApplicantDocumentAddedEvent"] | components["schemas"]["FormPresetCreatedEvent"] | components["schemas"]["FormPresetUpdatedEvent"] | components["schemas"]["FormPresetDeletedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["ApplicationAssessedEvent"] | components["schemas"]["WebhookTestEvent"];
+        WebhookEvent: components["schemas"]["PropertyCreatedEvent"] | components["schemas"]["PropertyUpdatedEvent"] | components["schemas"]["PropertyDeletedEvent"] | components["schemas"]["FloorPlanCreatedEvent"] | components["schemas"]["FloorPlanUpdatedEvent"] | components["schemas"]["FloorPlanDeletedEvent"] | components["schemas"]["ApplicationCreatedEvent"] | components["schemas"]["ApplicationUpdatedEvent"] | components["schemas"]["ApplicationArchivedEvent"] | components["schemas"]["ApplicationRestoredEvent"] | components["schemas"]["ApplicantCreatedEvent"] | components["schemas"]["ApplicationFormStartedEvent"] | components["schemas"]["ApplicationFormCompletedEvent"] | components["schemas"]["ApplicantUpdatedEvent"] | components["schemas"]["ApplicantRemovedEvent"] | components["schemas"]["ApplicantWithdrawnEvent"] | components["schemas"]["ApplicantDocumentAddedEvent"] | components["schemas"]["FormPresetCreatedEvent"] | components["schemas"]["FormPresetUpdatedEvent"] | components["schemas"]["FormPresetDeletedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["ApplicationAssessedEvent"] | components["schemas"]["ApplicationPersonalDataErasedEvent"] | components["schemas"]["WebhookTestEvent"];
     };
     responses: never;
     parameters: never;
