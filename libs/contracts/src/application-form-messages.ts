@@ -155,6 +155,12 @@ export interface FormApplicant {
    * withdraw page), which goes on without it. Absent from a service of the previous release.
    */
   applicant_withdrawn?: boolean;
+  /**
+   * Whether the service opens a section sealed whole (`sealed_section`): absent from a service of
+   * the previous release, which would read `section: {}` and store an empty section, so the form
+   * sends it in clear then (as during a rolling upgrade, or after a rollback).
+   */
+  opens_sealed_sections?: boolean;
   /** Only in the answer to START: the token of the new applicant's form_url. */
   token?: string;
 }

@@ -151,7 +151,7 @@ export class StepsHttpController {
     }
     await this.backends.applications(
       APPLICATION_FORMS.SAVE_SECTION,
-      this.sectionMessage(opened.link, step, parsed.value, body.nonce),
+      this.sectionMessage(opened.link, step, parsed.value, body.nonce, opened.applicant.opens_sealed_sections === true),
     );
     countFormStep(step, 'submitted');
     return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
@@ -159,40 +159,36 @@ export class StepsHttpController {
 
   /**
    * A section's value as it travels: sealed whole for this link and message (a dead-lettered
-   * message holds none of it in clear), the identity numbers sealed each on their own beside it.
+   * message holds none of it in clear) when the applications service said it opens such a
+   * section (`sealWhole`), else in clear as before; the identity numbers sealed each on their own.
    */
   private sectionMessage(
     link: FormTokenMessage,
     kind: SectionStep,
     value: object,
     nonce: string,
+    sealWhole: boolean,
   ): SaveSectionMessage | BoundToMessage {
-    if (kind !== 'identity') {
-      return new BoundToMessage((messageId): SaveSectionMessage => ({
-        ...link,
-        kind,
-        section: {},
-        sealed_section: this.sealer.sealSection(value, { tokenDigest: link.token_digest, messageId }),
-        submission: nonce,
-      }));
-    }
     const fields = value as Record<string, string | null | undefined>;
-    const secret = (field: string) => (SEALED_IDENTITY_FIELDS as readonly string[]).includes(field);
+    const secret = (field: string) => kind === 'identity' && (SEALED_IDENTITY_FIELDS as readonly string[]).includes(field);
     const section = Object.fromEntries(Object.entries(fields).filter(([field]) => !secret(field)));
     const sealed = Object.fromEntries(
-      SEALED_IDENTITY_FIELDS.filter((field) => typeof fields[field] === 'string').map((field) => [
+      SEALED_IDENTITY_FIELDS.filter((field) => secret(field) && typeof fields[field] === 'string').map((field) => [
         field,
         fields[field] as string,
       ]),
     );
-    return new BoundToMessage((messageId): SaveSectionMessage => ({
-      ...link,
-      kind,
-      section: {},
-      sealed_section: this.sealer.sealSection(section, { tokenDigest: link.token_digest, messageId }),
-      sealed_applicant: this.sealer.sealFields(sealed, { tokenDigest: link.token_digest, messageId }),
-      submission: nonce,
-    }));
+    if (!sealWhole && kind !== 'identity') return { ...link, kind, section, submission: nonce };
+    return new BoundToMessage((messageId): SaveSectionMessage => {
+      const owner = { tokenDigest: link.token_digest, messageId };
+      return {
+        ...link,
+        kind,
+        ...(sealWhole ? { section: {}, sealed_section: this.sealer.sealSection(section, owner) } : { section }),
+        ...(kind === 'identity' ? { sealed_applicant: this.sealer.sealFields(sealed, owner) } : {}),
+        submission: nonce,
+      };
+    });
   }
 
   /**
