@@ -142,7 +142,8 @@ export class MessageRepresentation {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: ['address_unconfirmed'],
+    // null listed too: a nullable enum allows only what it lists (OpenAPI 3.0.3).
+    enum: ['address_unconfirmed', null],
     description:
       'Why it is (or was) `held`: `address_unconfirmed`, its address was typed on the public form and its owner has ' +
       'not yet followed the `address_confirmation` e-mail. Kept once it is released or its hold ends; null for one never held.',
