@@ -94,8 +94,9 @@ const AUDIT_EVENTS = '/api/v2/audit_events';
  */
 const ADDED_SINCE_PREVIOUS_RELEASE = {
   application: ['status', 'rent', 'household_monthly_income', 'income_to_rent', 'personal_data_erased_at'],
-  applicant: ['monthly_income', 'income_to_rent'],
+  applicant: ['monthly_income', 'income_to_rent', 'withdrawn_at'],
   notification_settings: ['screening_agency'],
+  message: ['held_reason', 'held_until'],
 };
 
 /** This build's answer as the previous release gives it: without the fields added since. */
@@ -110,10 +111,14 @@ function withoutAddedFields(body: any): any {
     ),
   });
   if (body.application) return { ...body, application: strip(body.application) };
+  if (body.applicant) return { ...body, applicant: without(ADDED_SINCE_PREVIOUS_RELEASE.applicant, body.applicant) };
   if (body.notification_settings) {
     return { notification_settings: without(ADDED_SINCE_PREVIOUS_RELEASE.notification_settings, body.notification_settings) };
   }
   if (Array.isArray(body.applications)) return { ...body, applications: body.applications.map(strip) };
+  if (Array.isArray(body.messages)) {
+    return { ...body, messages: body.messages.map((message: any) => without(ADDED_SINCE_PREVIOUS_RELEASE.message, message)) };
+  }
   return body;
 }
 
