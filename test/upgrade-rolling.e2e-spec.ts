@@ -246,7 +246,11 @@ describe('a rolling upgrade from the previous release, and a rollback, under loa
       expect(details).toMatch(/\/applicants\/[^/]+\/details$/);
       const identity = await formStep(visitor, 'form step 2 (details)', details, { desired_move_in: '2027-03-01' });
       expect(identity).toMatch(/\/identity$/);
-      await formStep(visitor, 'form step 3 (identity)', identity, { dob: '1990-04-12', id_number: '123-45-6789' });
+      await formStep(visitor, 'form step 3 (identity)', identity, {
+        middle_name: 'Byron',
+        dob: '1990-04-12',
+        id_number: '123-45-6789',
+      });
     } finally {
       visitor.leave();
     }
@@ -368,6 +372,14 @@ describe('a rolling upgrade from the previous release, and a rollback, under loa
           const answer = await client.get(path);
           expect({ path, status: answer.status }).toEqual({ path, status: 200 });
         }
+        // What the form's steps saved, whichever releases of the form and the service met.
+        const filled = (await client.get(`/api/v2/applications/${made.formApplicationId}`)).body.application;
+        const applicant = (await client.get(new URL(filled.applicants[0].api_url).pathname)).body.applicant;
+        expect({ id: made.formApplicationId, moveIn: filled.desired_move_in, identity: applicant.identity }).toEqual({
+          id: made.formApplicationId,
+          moveIn: '2027-03-01',
+          identity: { middle_name: 'Byron', drivers_license_state: null },
+        });
       }
 
       // Every event published delivered once, and those the creates made among them. A release

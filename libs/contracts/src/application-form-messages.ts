@@ -88,10 +88,18 @@ export interface SaveDetailsMessage extends FormTokenMessage, FormSubmission {
  * and drivers_license_number travel in `sealed_applicant`, sealed to the applications service's
  * public key (FORM_SEALING_KEYS), which the form holds no private key of.
  */
+/** What the applications service answers, as a VALIDATION_FAILED error, to a form message it cannot read. */
+export const MALFORMED_FORM_MESSAGE = 'malformed application form message';
+
 export interface SaveSectionMessage extends FormTokenMessage, FormSubmission {
   kind: Exclude<FormSectionKind, 'documents'>;
-  /** In clear from a form of a release before sections were sealed; `{}` beside `sealed_section`. */
-  section: Record<string, unknown>;
+  /**
+   * In clear: from a form of a release before sections were sealed, or sent again so by this
+   * release's form when a service of that release refused `sealed_section` alone. Absent beside
+   * `sealed_section`, which a service of that release refuses (MALFORMED_FORM_MESSAGE) rather than
+   * store an empty section.
+   */
+  section?: Record<string, unknown>;
   /** The section's value as JSON, sealed to the form sealing key for this link and message. */
   sealed_section?: FormSealedValue;
   sealed_applicant?: FormSealedApplicantFields;
@@ -155,12 +163,6 @@ export interface FormApplicant {
    * withdraw page), which goes on without it. Absent from a service of the previous release.
    */
   applicant_withdrawn?: boolean;
-  /**
-   * Whether the service opens a section sealed whole (`sealed_section`): absent from a service of
-   * the previous release, which would read `section: {}` and store an empty section, so the form
-   * sends it in clear then (as during a rolling upgrade, or after a rollback).
-   */
-  opens_sealed_sections?: boolean;
   /** Only in the answer to START: the token of the new applicant's form_url. */
   token?: string;
 }

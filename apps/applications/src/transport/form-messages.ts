@@ -1,4 +1,12 @@
-import { ErrorCode, FormPresetVersionRef, FormSubmission, FormTokenMessage, isPositiveId, ServiceError } from '@app/contracts';
+import {
+  ErrorCode,
+  FormPresetVersionRef,
+  FormSubmission,
+  FormTokenMessage,
+  isPositiveId,
+  MALFORMED_FORM_MESSAGE,
+  ServiceError,
+} from '@app/contracts';
 import { FormLink } from '../use-cases/form-subjects';
 
 /** A token digest: SHA-256 in base64url. */
@@ -33,7 +41,7 @@ export function readAnswers(value: unknown): Record<string, string> {
 }
 
 export function malformed(): ServiceError {
-  return new ServiceError(ErrorCode.VALIDATION_FAILED, 'malformed application form message');
+  return new ServiceError(ErrorCode.VALIDATION_FAILED, MALFORMED_FORM_MESSAGE);
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

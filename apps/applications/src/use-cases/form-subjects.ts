@@ -105,7 +105,6 @@ export function formView({ application, applicant, form, preset }: FormSubject):
     added: addedThroughForm(application, current),
     withdrawn: application.decisions?.[0]?.status === 'withdrawn',
     applicant_withdrawn: Boolean(current.withdrawn_at),
-    opens_sealed_sections: true,
   };
 }
 

@@ -3,13 +3,16 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLICATION_FORMS,
   CompleteFormMessage,
+  ErrorCode,
   FieldProblem,
   FormApplicant,
   FormCompletionInput,
   FormConsent,
   FormTokenMessage,
+  MALFORMED_FORM_MESSAGE,
   SaveSectionMessage,
   SEALED_IDENTITY_FIELDS,
+  ServiceError,
 } from '@app/contracts';
 import { FormFieldSealer } from '@app/crypto';
 import { BoundToMessage } from '@app/messaging';
@@ -149,18 +152,22 @@ export class StepsHttpController {
         status: 422,
       });
     }
-    await this.backends.applications(
-      APPLICATION_FORMS.SAVE_SECTION,
-      this.sectionMessage(opened.link, step, parsed.value, body.nonce, opened.applicant.opens_sealed_sections === true),
-    );
+    const save = (sealWhole: boolean) =>
+      this.backends.applications(
+        APPLICATION_FORMS.SAVE_SECTION,
+        this.sectionMessage(opened.link, step, parsed.value, body.nonce, sealWhole),
+      );
+    // A service of the release before refuses a section sealed whole (it has no `section`); sent
+    // again in clear, as that release's form sent it, only while such a service still answers.
+    await save(true).catch((error: unknown) => (refusedAsMalformed(error) ? save(false) : Promise.reject(error)));
     countFormStep(step, 'submitted');
     return this.flow.pages.redirect(reply, this.flow.stepUrl(token, nextStep(opened.steps, step), iframe), iframe);
   }
 
   /**
    * A section's value as it travels: sealed whole for this link and message (a dead-lettered
-   * message holds none of it in clear) when the applications service said it opens such a
-   * section (`sealWhole`), else in clear as before; the identity numbers sealed each on their own.
+   * message holds none of it in clear), or with `sealWhole` false in clear as the release before
+   * sent it; the identity numbers sealed each on their own either way.
    */
   private sectionMessage(
     link: FormTokenMessage,
@@ -184,7 +191,7 @@ export class StepsHttpController {
       return {
         ...link,
         kind,
-        ...(sealWhole ? { section: {}, sealed_section: this.sealer.sealSection(section, owner) } : { section }),
+        ...(sealWhole ? { sealed_section: this.sealer.sealSection(section, owner) } : { section }),
         ...(kind === 'identity' ? { sealed_applicant: this.sealer.sealFields(sealed, owner) } : {}),
         submission: nonce,
       };
@@ -219,4 +226,9 @@ export class StepsHttpController {
     const section = SECTIONS[step].page(page.values, context);
     return this.flow.stepPage(reply, iframe, { ...page, template: 'section', title: section.title, data: { section } });
   }
+}
+
+/** Whether the applications service refused a form message as one it cannot read. */
+function refusedAsMalformed(error: unknown): boolean {
+  return error instanceof ServiceError && error.code === ErrorCode.VALIDATION_FAILED && error.message === MALFORMED_FORM_MESSAGE;
 }
