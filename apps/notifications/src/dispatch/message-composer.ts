@@ -146,7 +146,8 @@ export class MessageComposer {
    * have not had confirmed; else `pending`. Caps count mailboxes (addressDigest), not spellings.
    */
   private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date, required: boolean) {
-    if (!required && (await this.addresses.isSuppressed(address, formerAddressDigest(recipient.email)))) return 'suppressed';
+    if (!required && (await this.addresses.isSuppressed(recipient.client_id, address, formerAddressDigest(recipient.email))))
+      return 'suppressed';
     const day = utcDay(now);
     const take = (cap: string, count: number) => this.addresses.takePlace(cap, count, key, placesExpireAt(day));
     if (kind === 'invitation' && recipient.added_by_email && recipient.application_id !== null) {
