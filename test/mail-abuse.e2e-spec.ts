@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
+import { formTokenDigest } from '@app/crypto';
 import { ClaimStorage } from '@app/persistence';
 import { AddressBook } from '../apps/notifications/src/addresses/address-book.repository';
 import { KEYS, Stack } from '../tools/stack';
@@ -186,7 +187,8 @@ describe('mail the public form cannot abuse', () => {
     ]);
     // The address is asked once: confirming again changes nothing, and a link no e-mail carried is unknown.
     expect((await post(link, {})).status).toBe(200);
-    expect((await post(link.replace(/[A-Za-z0-9_-]{43}$/, 'A'.repeat(43)), {})).status).toBe(404);
+    // Its page says so already, before any button.
+    expect((await fetch(link.replace(/[A-Za-z0-9_-]{43}$/, 'A'.repeat(43)))).status).toBe(404);
   });
 
   it('stops every later message to an address whose List-Unsubscribe was posted to in one click, whichever client sends it', async () => {
@@ -216,6 +218,33 @@ describe('mail the public form cannot abuse', () => {
     );
     expect(inbox.to(address)).toEqual([invitation]);
     expect((await fetch(unsubscribe.replace(/[A-Za-z0-9_-]{43}$/, 'B'.repeat(43)), { method: 'POST' })).status).toBe(404);
+  });
+
+  it('names the address an unsubscribe link stops, masked, and lets the link do nothing past its 90 days', async () => {
+    const address = newAddress('forwarded');
+    await addApplicant(KEYS.clientOne, address, 'Aspen Row');
+    const link = /^List-Unsubscribe:\s*<(\S+)>\r?$/m.exec((await mailTo(address, /invited to join/)).raw)![1];
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('will be sent to f***@example.test again. If that is not your address');
+    expect(text).not.toContain(address);
+
+    // The link's e-mail made 91 days ago.
+    const database = await stack.database('notifications');
+    const made = { _id: formTokenDigest(link.slice(-43)) as never };
+    await database.collection('address_links').updateOne(made, { $set: { created_at: new Date(Date.now() - 91 * 86_400_000) } });
+    await database.close();
+    const expired = await fetch(link);
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain(
+      'This link worked for 90 days after its e-mail was sent and has expired, so it did nothing.',
+    );
+    const clicked = await fetch(link, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+    expect(clicked.status).toBe(410);
+    expect(await clicked.text()).toContain('use the link in the latest e-mail you received from us, or reply to that e-mail');
+    const suppression = await client.get(`/api/v2/suppressions/${encodeURIComponent(address)}`);
+    expect(suppression.body.suppression.suppressed).toBe(false);
   });
 
   it('lets an integrator see an unsubscribed address and lift it for its own mail, audited, until it unsubscribes again', async () => {

@@ -147,6 +147,8 @@ export const NOTIFICATIONS = {
   CONFIRM_ADDRESS: 'notifications.addresses.confirm',
   /** Asked by the form: the address an e-mail's List-Unsubscribe link was sent to gets no more mail. */
   UNSUBSCRIBE: 'notifications.addresses.unsubscribe',
+  /** Asked by the form: whom a link's e-mail went to (masked), and whether the link's time is over. */
+  DESCRIBE_LINK: 'notifications.addresses.describe_link',
   /** Whether an address is suppressed for the client's mail, and since when. */
   GET_SUPPRESSION: 'notifications.suppressions.get',
   /** Lifts an address's suppression for the client's mail (its owner asked); audited by the gateway first. */

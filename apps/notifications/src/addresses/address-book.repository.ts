@@ -4,19 +4,33 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { formTokenDigest } from '@app/crypto';
 import { BackgroundPurge, claimed, ignoreExistingCollection, OrderedLists, Storage } from '@app/persistence';
-import { canonicalMailbox } from './mailbox';
+import { canonicalMailbox, maskedMailbox } from './mailbox';
 
 /** What a link in an e-mail does for the address it was sent to. */
 export type AddressLinkPurpose = 'confirm' | 'unsubscribe';
 
 /** A link an e-mail carried, under the digest of its token: the token itself is only in the e-mail. */
-interface AddressLink {
+export interface AddressLink {
   _id: string;
   purpose: AddressLinkPurpose;
   address: string;
   client_id: number;
   property_name: string;
+  /** The address masked (maskedMailbox), for the link's page to name; absent on links made before. */
+  mailbox?: string;
   created_at: Date;
+}
+
+/**
+ * How long a link of an e-mail works after the e-mail was made: an unsubscribe must work at least
+ * 30 days after a message is sent (CAN-SPAM), and a forwarded e-mail's link must not work for ever.
+ */
+export const MAIL_LINK_DAYS = 90;
+const MAIL_LINK_MS = MAIL_LINK_DAYS * 24 * 3600 * 1000;
+
+/** Whether the link's time is over. */
+export function linkExpired(link: Pick<AddressLink, 'created_at'>, now = new Date()): boolean {
+  return now.getTime() - link.created_at.getTime() > MAIL_LINK_MS;
 }
 
 /**
@@ -110,14 +124,19 @@ export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   /** A new link for an e-mail to `address`: its token, for the e-mail; only its digest is kept. */
-  async newLink(purpose: AddressLinkPurpose, address: string, clientId: number, propertyName: string): Promise<string> {
+  async newLink(
+    purpose: AddressLinkPurpose,
+    address: string,
+    to: { client_id: number; property_name: string; email: string },
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.links.insertOne({
       _id: formTokenDigest(token),
       purpose,
       address,
-      client_id: clientId,
-      property_name: propertyName,
+      client_id: to.client_id,
+      property_name: to.property_name,
+      mailbox: maskedMailbox(to.email),
       created_at: new Date(),
     });
     return token;

@@ -2,6 +2,8 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AddressLinkAnswer,
+  AddressLinkDescription,
+  AddressLinkDescriptionMessage,
   AddressLinkMessage,
   ClientScoped,
   formatTimestamp,
@@ -18,7 +20,13 @@ import {
   SuppressionMessage,
   SuppressionResponse,
 } from '@app/contracts';
-import { AddressBook, addressDigest, formerAddressDigest } from '../addresses/address-book.repository';
+import {
+  AddressBook,
+  addressDigest,
+  formerAddressDigest,
+  linkExpired,
+  MAIL_LINK_DAYS,
+} from '../addresses/address-book.repository';
 import { MessageComposer } from '../dispatch/message-composer';
 import { FORM_TOKEN } from '@app/crypto';
 import { toMessageRepresentation } from './message-record';
@@ -64,6 +72,21 @@ export class NotificationsMessageController {
   @MessagePattern(NOTIFICATIONS.UNSUBSCRIBE)
   async unsubscribe(@Payload() message: AddressLinkMessage): Promise<AddressLinkAnswer | null> {
     return isTokenDigest(message) ? this.composer.unsubscribe(message.token_digest) : null;
+  }
+
+  /** What a link's page names before its button is clicked: null when no e-mail carried it. */
+  @MessagePattern(NOTIFICATIONS.DESCRIBE_LINK)
+  async describeLink(@Payload() message: AddressLinkDescriptionMessage): Promise<AddressLinkDescription | null> {
+    const purpose = message?.purpose === 'confirm' || message?.purpose === 'unsubscribe' ? message.purpose : null;
+    if (!purpose || !isTokenDigest(message)) return null;
+    const link = await this.addresses.findLink(message.token_digest, purpose);
+    if (!link) return null;
+    return {
+      property_name: link.property_name,
+      mailbox: link.mailbox ?? null,
+      expired: linkExpired(link),
+      lifetime_days: MAIL_LINK_DAYS,
+    };
   }
 
   /** Whether the address is suppressed for the client's mail. */
