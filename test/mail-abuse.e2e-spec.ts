@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
+import { formTokenDigest } from '@app/crypto';
 import { ClaimStorage } from '@app/persistence';
 import { AddressBook } from '../apps/notifications/src/addresses/address-book.repository';
 import { KEYS, Stack } from '../tools/stack';
@@ -186,7 +187,8 @@ describe('mail the public form cannot abuse', () => {
     ]);
     // The address is asked once: confirming again changes nothing, and a link no e-mail carried is unknown.
     expect((await post(link, {})).status).toBe(200);
-    expect((await post(link.replace(/[A-Za-z0-9_-]{43}$/, 'A'.repeat(43)), {})).status).toBe(404);
+    // Its page says so already, before any button.
+    expect((await fetch(link.replace(/[A-Za-z0-9_-]{43}$/, 'A'.repeat(43)))).status).toBe(404);
   });
 
   it('stops every later message to an address whose List-Unsubscribe was posted to in one click, whichever client sends it', async () => {
@@ -216,6 +218,88 @@ describe('mail the public form cannot abuse', () => {
     );
     expect(inbox.to(address)).toEqual([invitation]);
     expect((await fetch(unsubscribe.replace(/[A-Za-z0-9_-]{43}$/, 'B'.repeat(43)), { method: 'POST' })).status).toBe(404);
+  });
+
+  it('names the address an unsubscribe link stops, masked, and lets the link do nothing past its 90 days', async () => {
+    const address = newAddress('forwarded');
+    await addApplicant(KEYS.clientOne, address, 'Aspen Row');
+    const link = /^List-Unsubscribe:\s*<(\S+)>\r?$/m.exec((await mailTo(address, /invited to join/)).raw)![1];
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('will be sent to f***@example.test again. If that is not your address');
+    expect(text).not.toContain(address);
+
+    // The link's e-mail made 91 days ago.
+    const database = await stack.database('notifications');
+    const made = { _id: formTokenDigest(link.slice(-43)) as never };
+    await database.collection('address_links').updateOne(made, { $set: { created_at: new Date(Date.now() - 91 * 86_400_000) } });
+    await database.close();
+    const expired = await fetch(link);
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain(
+      'This link worked for 90 days after its e-mail was sent and has expired, so it did nothing.',
+    );
+    const clicked = await fetch(link, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+    expect(clicked.status).toBe(410);
+    expect(await clicked.text()).toContain('use the link in the latest e-mail you received from us, or reply to that e-mail');
+    const suppression = await client.get(`/api/v2/suppressions/${encodeURIComponent(address)}`);
+    expect(suppression.body.suppression.suppressed).toBe(false);
+  });
+
+  it('lets an integrator see an unsubscribed address and lift it for its own mail, audited, until it unsubscribes again', async () => {
+    const address = newAddress('lifted');
+    const path = `/api/v2/suppressions/${encodeURIComponent(address)}`;
+    const unsubscribeFrom = async (mail: ReceivedMail) => {
+      const link = /^List-Unsubscribe:\s*<(\S+)>\r?$/m.exec(mail.raw)![1];
+      const clicked = await fetch(link, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+      expect(clicked.status).toBe(200);
+    };
+    const invitationStatus = async (key: string) => {
+      const invited = await addApplicant(key, address, 'Larch Court');
+      const settled = await eventually('the invitation settled', async () => {
+        const invitation = (await messagesOf(invited, key)).find((m) => m.kind === 'invitation');
+        return invitation && ['sent', 'suppressed'].includes(invitation.status) ? invitation : undefined;
+      });
+      return settled.status;
+    };
+
+    expect((await client.get(path)).body.suppression).toEqual({
+      email: address,
+      suppressed: false,
+      unsubscribed_at: null,
+      lifted_at: null,
+    });
+    expect((await client.delete(path)).status).toBe(404);
+    expect(await invitationStatus(KEYS.clientOne)).toBe('sent');
+    await unsubscribeFrom(await mailTo(address, /invited to join/));
+    expect(await invitationStatus(KEYS.clientOne)).toBe('suppressed');
+    const seen = (await client.get(path)).body.suppression;
+    expect(seen).toMatchObject({ email: address, suppressed: true, lifted_at: null });
+    expect(Date.parse(seen.unsubscribed_at)).toBeGreaterThan(Date.now() - 120_000);
+
+    const requestId = `lift-${randomBytes(4).toString('hex')}`;
+    const lifted = await client.delete(path, { headers: { 'x-request-id': requestId } });
+    expect(lifted.status).toBe(200);
+    expect(lifted.body.suppression).toMatchObject({ email: address, suppressed: false, unsubscribed_at: seen.unsubscribed_at });
+    const audited = (await client.get('/api/v2/audit_events')).body.audit_events;
+    expect(audited.find((event: Record<string, unknown>) => event.request_id === requestId)).toMatchObject({
+      action: 'suppression.lifted',
+      key_id: createHash('sha256').update(KEYS.clientOne).digest('hex').slice(0, 16),
+      application_id: null,
+    });
+
+    // Lifted for client one's mail alone: the next of its messages goes, another client's stays suppressed.
+    expect(await invitationStatus(KEYS.clientOne)).toBe('sent');
+    expect(inbox.to(address)).toHaveLength(2);
+    expect(await invitationStatus(KEYS.clientTwo)).toBe('suppressed');
+    expect((await client.get(path, { key: KEYS.clientTwo })).body.suppression.suppressed).toBe(true);
+
+    // Unsubscribing again suppresses it again for every client.
+    await unsubscribeFrom(inbox.to(address)[1]);
+    expect((await client.get(path)).body.suppression.suppressed).toBe(true);
+    expect(await invitationStatus(KEYS.clientOne)).toBe('suppressed');
+    expect((await client.get('/api/v2/suppressions/not-an-address')).status).toBe(422);
   });
 
   it(`hands an address at most MAIL_DAILY_LIMIT_PER_ADDRESS (${DAILY_LIMIT}) messages a day, from every client together; the rest wait`, async () => {

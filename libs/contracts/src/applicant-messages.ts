@@ -26,7 +26,9 @@ export type ApiKeyScope = (typeof API_KEY_SCOPE_NAMES)[number];
 export const SENSITIVE_DATA_READ = 'sensitive_data.read';
 export const PERSONAL_DATA_ERASED = 'personal_data.erased';
 export const RETENTION_SETTINGS_CHANGED = 'retention_settings.changed';
-export const AUDIT_ACTIONS = [SENSITIVE_DATA_READ, PERSONAL_DATA_ERASED, RETENTION_SETTINGS_CHANGED] as const;
+/** A suppression of an address lifted for the client's mail (DELETE /api/v2/suppressions/{email}). */
+export const SUPPRESSION_LIFTED = 'suppression.lifted';
+export const AUDIT_ACTIONS = [SENSITIVE_DATA_READ, PERSONAL_DATA_ERASED, RETENTION_SETTINGS_CHANGED, SUPPRESSION_LIFTED] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
@@ -131,7 +133,7 @@ export function readRequester(message: ErasePersonalDataMessage): SensitiveReade
   return checkedReader(message?.requester);
 }
 
-function checkedReader(reader: SensitiveReader | undefined): SensitiveReader {
+export function checkedReader(reader: SensitiveReader | undefined): SensitiveReader {
   const valid =
     typeof reader === 'object' &&
     reader !== null &&

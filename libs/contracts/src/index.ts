@@ -42,6 +42,7 @@ export * from './dto/consent.dto';
 export * from './dto/notification.dto';
 export * from './dto/retention.dto';
 export * from './notification-messages';
+export * from './suppressions';
 export * from './screening';
 export * from './dto/screening-criteria.dto';
 export * from './dto/screening-criteria-representation.dto';

@@ -92,6 +92,21 @@ export interface AddressLinkAnswer {
   property_name: string;
 }
 
+/** NOTIFICATIONS.DESCRIBE_LINK: what a link's page says before anything is asked (the form asks it). */
+export interface AddressLinkDescriptionMessage extends AddressLinkMessage {
+  purpose: 'confirm' | 'unsubscribe';
+}
+
+/** The answer to an AddressLinkDescriptionMessage: null when no e-mail carried the link. */
+export interface AddressLinkDescription extends AddressLinkAnswer {
+  /** The address the e-mail went to, masked (`d***@example.com`); null for a link made before it was kept. */
+  mailbox: string | null;
+  /** Whether the link's time (days after its e-mail was made) is over: following it does nothing. */
+  expired: boolean;
+  /** How many days a link works. */
+  lifetime_days: number;
+}
+
 export interface SubjectDecision {
   status: DecisionStatus;
   conditions: DecisionCondition[];

@@ -85,6 +85,8 @@ export const APPLICATIONS = {
 /** The record of reads of applicants' sensitive data; the applications service keeps it. */
 export const AUDIT_EVENTS = {
   LIST: 'audit_events.list',
+  /** Records that a key lifted a suppression, before the notifications service is asked to. */
+  RECORD_SUPPRESSION_LIFT: 'audit_events.suppression_lift',
 } as const;
 
 /** What the application form asks the applications service; an applicant is named by its form token's digest. */
@@ -145,6 +147,12 @@ export const NOTIFICATIONS = {
   CONFIRM_ADDRESS: 'notifications.addresses.confirm',
   /** Asked by the form: the address an e-mail's List-Unsubscribe link was sent to gets no more mail. */
   UNSUBSCRIBE: 'notifications.addresses.unsubscribe',
+  /** Asked by the form: whom a link's e-mail went to (masked), and whether the link's time is over. */
+  DESCRIBE_LINK: 'notifications.addresses.describe_link',
+  /** Whether an address is suppressed for the client's mail, and since when. */
+  GET_SUPPRESSION: 'notifications.suppressions.get',
+  /** Lifts an address's suppression for the client's mail (its owner asked); audited by the gateway first. */
+  LIFT_SUPPRESSION: 'notifications.suppressions.lift',
   /** Answered at once by any instance: the gateway's readiness check. */
   PING: 'notifications.ping',
 } as const;

@@ -65,6 +65,7 @@ describe('PATTERN_SENDERS', () => {
         patterns.DOCUMENTS.ADD,
         patterns.NOTIFICATIONS.CONFIRM_ADDRESS,
         patterns.NOTIFICATIONS.UNSUBSCRIBE,
+        patterns.NOTIFICATIONS.DESCRIBE_LINK,
         patterns.PROPERTIES.PING,
         patterns.APPLICATIONS.PING,
       ].sort(),

@@ -67,4 +67,5 @@ export const PATTERN_SENDERS: Readonly<Record<Pattern, readonly SenderRole[]>> =
   // The links in an e-mail are followed on the form's pages.
   [NOTIFICATIONS.CONFIRM_ADDRESS]: ['form'],
   [NOTIFICATIONS.UNSUBSCRIBE]: ['form'],
+  [NOTIFICATIONS.DESCRIBE_LINK]: ['form'],
 };

@@ -29,6 +29,7 @@ import type {
   RetentionSettings,
   RetentionSettingsInput,
   SuccessBody,
+  Suppression,
   Webhook,
   WebhookInput,
 } from './types';
@@ -343,6 +344,16 @@ class NotificationSettingsResource {
   /** Every message the applicants may receive, as these settings make it; nothing is sent. */
   async previews(): Promise<MessagePreview[]> {
     return (await this.api.send('listMessagePreviews', 'GET', '/api/v2/message_previews')).previews;
+  }
+
+  /** Whether the address unsubscribed and gets none of the caller's mail, and since when. */
+  async suppression(email: string): Promise<Suppression> {
+    return (await this.api.send('getSuppression', 'GET', `/api/v2/suppressions/${encodeURIComponent(email)}`)).suppression;
+  }
+
+  /** Lifts the address's suppression for the caller's mail alone, when its owner asked (audited); 404 if none. */
+  async liftSuppression(email: string): Promise<Suppression> {
+    return (await this.api.send('liftSuppression', 'DELETE', `/api/v2/suppressions/${encodeURIComponent(email)}`)).suppression;
   }
 }
 

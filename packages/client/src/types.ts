@@ -51,6 +51,7 @@ export type Delivery = Schemas['DeliveryRepresentation'];
 export type NotificationSettings = Schemas['NotificationSettingsRepresentation'];
 export type NotificationSettingsInput = Schemas['NotificationSettingsInput'];
 export type MessagePreview = Schemas['MessagePreview'];
+export type Suppression = Schemas['SuppressionRepresentation'];
 export type RetentionSettings = Schemas['RetentionSettingsRepresentation'];
 export type RetentionSettingsInput = Schemas['RetentionSettingsInput'];
 export type ErrorBody = Schemas['ErrorResponse'];

@@ -11,6 +11,7 @@ import {
   RETENTION_SETTINGS_CHANGED,
   SENSITIVE_DATA_READ,
   SensitiveReader,
+  SUPPRESSION_LIFTED,
 } from '@app/contracts';
 import { Ids, OrderedLists, Records, Storage } from '@app/persistence';
 import { ApplicationsEnvironment } from '../config/applications.environment';
@@ -161,6 +162,22 @@ export class AuditEventsRepository implements OnModuleInit, OnApplicationShutdow
         effective_at: change.effectiveAt,
       },
       request_id: requester?.request_id ?? null,
+      created_at,
+      expires_at: this.expiry(created_at),
+    });
+  }
+
+  /** Records that `requester` lifts an address's suppression for the client's mail; the lift follows once this is stored. */
+  async recordSuppressionLift(clientId: number, requester: SensitiveReader): Promise<void> {
+    const created_at = new Date();
+    await this.store({
+      id: await this.ids.allocate(AUDIT_EVENTS),
+      action: SUPPRESSION_LIFTED,
+      client_id: clientId,
+      key_id: requester.key_id,
+      application_id: null,
+      applicant_id: null,
+      request_id: requester.request_id,
       created_at,
       expires_at: this.expiry(created_at),
     });

@@ -16,6 +16,8 @@ import {
   SensitiveApplicantMessage,
   UpdateApplicantMessage,
   UpdateApplicantRequest,
+  readSuppressionLiftAudit,
+  SuppressionLiftAuditMessage,
 } from '@app/contracts';
 import { messageIdOf } from '@app/messaging';
 import { AuditEventsRepository } from '../store/audit-events.repository';
@@ -53,5 +55,12 @@ export class ApplicantsMessageController {
     const { clientId, ...query } = readListAuditEvents(message);
     const page = await this.audit.list(clientId, query);
     return { audit_events: page.items, next_cursor: page.next_cursor };
+  }
+
+  @MessagePattern(AUDIT_EVENTS.RECORD_SUPPRESSION_LIFT)
+  async recordSuppressionLift(@Payload() message: SuppressionLiftAuditMessage): Promise<{ recorded: true }> {
+    const { clientId, requester } = readSuppressionLiftAudit(message);
+    await this.audit.recordSuppressionLift(clientId, requester);
+    return { recorded: true };
   }
 }

@@ -1,6 +1,12 @@
 import { Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { AddressLinkAnswer, AddressLinkMessage, NOTIFICATIONS } from '@app/contracts';
+import {
+  AddressLinkAnswer,
+  AddressLinkDescription,
+  AddressLinkDescriptionMessage,
+  AddressLinkMessage,
+  NOTIFICATIONS,
+} from '@app/contracts';
 import { FORM_TOKEN, formTokenDigest } from '@app/crypto';
 import { FormBackends } from '../backends/form-backends';
 import { FormPost } from '../form/form-prelude';
@@ -11,6 +17,25 @@ const UNKNOWN_LINK = new Refusal(
   'Link not found',
   'This link is not one our e-mails carried, or it was copied incompletely. Open it again from the e-mail.',
 );
+
+type Purpose = AddressLinkDescriptionMessage['purpose'];
+
+/** What else stops or confirms, once a link's time is over. */
+const OTHERWISE: Record<Purpose, string> = {
+  unsubscribe:
+    'To stop our e-mails to your address, use the link in the latest e-mail you received from us, or reply to that ' +
+    'e-mail and ask its sender to stop writing to you.',
+  confirm: 'To confirm your address, use the link in a newer e-mail from us, or ask the sender to write to you again.',
+};
+
+/** The page of a link whose time is over: it did nothing. */
+function expiredLink(purpose: Purpose, days: number): Refusal {
+  return new Refusal(
+    410,
+    'Link expired',
+    `This link worked for ${days} days after its e-mail was sent and has expired, so it did nothing. ${OTHERWISE[purpose]}`,
+  );
+}
 
 /**
  * The links an e-mail carries about its own address. The confirmation link asks for a click on
@@ -28,10 +53,11 @@ export class MailLinksHttpController {
   ) {}
 
   @Get('confirm/:token')
-  confirmation(@Param('token') token: string, @Res() reply: FastifyReply): FastifyReply {
+  async confirmation(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const link = await this.describe('confirm', token);
     return this.linkPage(reply, 'confirm', token, {
       title: 'Confirm your e-mail address',
-      message: 'Confirm that this address is yours and that you want the e-mails about your rental application.',
+      message: `Confirm that ${link.mailbox ?? 'this address'} is yours and that you want the e-mails about your rental application.`,
       button: 'Confirm my address',
     });
   }
@@ -40,7 +66,7 @@ export class MailLinksHttpController {
   @FormPost('confirm/:token')
   async confirm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
     linkToken(token);
-    const answer = await this.follow(NOTIFICATIONS.CONFIRM_ADDRESS, token);
+    const answer = await this.follow('confirm', token);
     return this.flow.pages.send(reply, 200, 'message', {
       title: 'Address confirmed',
       iframe: false,
@@ -48,11 +74,14 @@ export class MailLinksHttpController {
     });
   }
 
+  /** Names the address, masked: one who was forwarded the e-mail sees that it is not theirs. */
   @Get('unsubscribe/:token')
-  unsubscription(@Param('token') token: string, @Res() reply: FastifyReply): FastifyReply {
+  async unsubscription(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const link = await this.describe('unsubscribe', token);
+    const notYours = link.mailbox ? ' If that is not your address, the e-mail was forwarded to you: leave this page.' : '';
     return this.linkPage(reply, 'unsubscribe', token, {
       title: 'Stop e-mails to this address',
-      message: 'No e-mail of ours, about any application, will be sent to this address again.',
+      message: `No e-mail of ours, about any application, will be sent to ${link.mailbox ?? 'this address'} again.${notYours}`,
       button: 'Stop the e-mails',
     });
   }
@@ -60,7 +89,7 @@ export class MailLinksHttpController {
   @Post('unsubscribe/:token')
   async unsubscribe(@Param('token') token: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
     linkToken(token);
-    await this.follow(NOTIFICATIONS.UNSUBSCRIBE, token);
+    await this.follow('unsubscribe', token);
     return this.flow.pages.send(reply, 200, 'message', {
       title: 'E-mails stopped',
       iframe: false,
@@ -84,11 +113,23 @@ export class MailLinksHttpController {
     });
   }
 
-  private async follow(pattern: string, token: string): Promise<AddressLinkAnswer> {
+  /** Follows the link: an unknown or expired one does nothing, and its page says which. */
+  private async follow(purpose: Purpose, token: string): Promise<AddressLinkAnswer> {
+    const pattern = purpose === 'confirm' ? NOTIFICATIONS.CONFIRM_ADDRESS : NOTIFICATIONS.UNSUBSCRIBE;
     const message: AddressLinkMessage = { token_digest: formTokenDigest(token) };
     const answer = await this.backends.notifications<AddressLinkAnswer | null>(pattern, message);
-    if (!answer) throw UNKNOWN_LINK;
-    return answer;
+    if (answer) return answer;
+    await this.describe(purpose, token);
+    throw UNKNOWN_LINK;
+  }
+
+  /** The link as its page names it: the page that says it is unknown or expired otherwise. */
+  private async describe(purpose: Purpose, token: string): Promise<AddressLinkDescription> {
+    const message: AddressLinkDescriptionMessage = { token_digest: formTokenDigest(linkToken(token)), purpose };
+    const link = await this.backends.notifications<AddressLinkDescription | null>(NOTIFICATIONS.DESCRIBE_LINK, message);
+    if (!link) throw UNKNOWN_LINK;
+    if (link.expired) throw expiredLink(purpose, link.lifetime_days);
+    return link;
   }
 }
 

@@ -4,31 +4,56 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
 import { formTokenDigest } from '@app/crypto';
 import { BackgroundPurge, claimed, ignoreExistingCollection, OrderedLists, Storage } from '@app/persistence';
-import { canonicalMailbox } from './mailbox';
+import { canonicalMailbox, maskedMailbox } from './mailbox';
 
 /** What a link in an e-mail does for the address it was sent to. */
 export type AddressLinkPurpose = 'confirm' | 'unsubscribe';
 
 /** A link an e-mail carried, under the digest of its token: the token itself is only in the e-mail. */
-interface AddressLink {
+export interface AddressLink {
   _id: string;
   purpose: AddressLinkPurpose;
   address: string;
   client_id: number;
   property_name: string;
+  /** The address masked (maskedMailbox), for the link's page to name; absent on links made before. */
+  mailbox?: string;
   created_at: Date;
+}
+
+/**
+ * How long a link of an e-mail works after the e-mail was made: an unsubscribe must work at least
+ * 30 days after a message is sent (CAN-SPAM), and a forwarded e-mail's link must not work for ever.
+ */
+export const MAIL_LINK_DAYS = 90;
+const MAIL_LINK_MS = MAIL_LINK_DAYS * 24 * 3600 * 1000;
+
+/** Whether the link's time is over. */
+export function linkExpired(link: Pick<AddressLink, 'created_at'>, now = new Date()): boolean {
+  return now.getTime() - link.created_at.getTime() > MAIL_LINK_MS;
 }
 
 /**
  * A fact about an address, under `_id` alone (insert-once, so instances at once make it once):
  * `suppressed:<address>`, `confirmed:<client>:<address>`, or one of a cap's places
- * `<cap>:<n>`, taken by the message `key`. Places of a day's cap expire with it.
+ * `<cap>:<n>`, taken by the message `key`. Places of a day's cap expire with it. Two are moved
+ * forward in time, never back ($max, so that writers at once agree without a transaction): a
+ * suppression's `last_at`, its latest unsubscribe, and `lifted:<client>:<address>`'s `at`, the
+ * client's latest lift of it.
  */
 interface AddressMark {
   _id: string;
   at: Date;
+  last_at?: Date;
   key?: string;
   expires_at?: Date;
+}
+
+/** An address's suppression as one client's mail sees it. */
+export interface Suppression {
+  suppressed: boolean;
+  unsubscribedAt: Date | null;
+  liftedAt: Date | null;
 }
 
 /** How often the places of past days' caps are removed. */
@@ -99,14 +124,19 @@ export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   /** A new link for an e-mail to `address`: its token, for the e-mail; only its digest is kept. */
-  async newLink(purpose: AddressLinkPurpose, address: string, clientId: number, propertyName: string): Promise<string> {
+  async newLink(
+    purpose: AddressLinkPurpose,
+    address: string,
+    to: { client_id: number; property_name: string; email: string },
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.links.insertOne({
       _id: formTokenDigest(token),
       purpose,
       address,
-      client_id: clientId,
-      property_name: propertyName,
+      client_id: to.client_id,
+      property_name: to.property_name,
+      mailbox: maskedMailbox(to.email),
       created_at: new Date(),
     });
     return token;
@@ -117,13 +147,36 @@ export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModu
     return link?.purpose === purpose ? link : null;
   }
 
-  /** `formerly`: the address's digest as an earlier release kept it (formerAddressDigest), read too. */
-  async isSuppressed(address: string, formerly = address): Promise<boolean> {
-    return this.anyMark([`suppressed:${address}`, `suppressed:${formerly}`]);
+  /**
+   * Whether the client's messages to `address` are suppressed: it unsubscribed, and the client has
+   * not lifted it since its latest unsubscribe. `formerly`: the address's digest as an earlier
+   * release kept it (formerAddressDigest), whose suppression is read too.
+   */
+  async isSuppressed(clientId: number, address: string, formerly = address): Promise<boolean> {
+    return (await this.suppression(clientId, address, formerly)).suppressed;
   }
 
-  async suppress(address: string): Promise<void> {
-    await claimed(this.marks.insertOne({ _id: `suppressed:${address}`, at: new Date() }));
+  /** The address's latest unsubscribe and the client's latest lift, and whether it is suppressed for the client. */
+  async suppression(clientId: number, address: string, formerly = address): Promise<Suppression> {
+    const ids = [`suppressed:${address}`, `suppressed:${formerly}`, liftedMark(clientId, address)];
+    const marks = await this.marks.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const unsubscribes = marks.filter(({ _id }) => _id.startsWith('suppressed:')).map((mark) => mark.last_at ?? mark.at);
+    const unsubscribedAt = unsubscribes.length === 0 ? null : new Date(Math.max(...unsubscribes.map((at) => at.getTime())));
+    const liftedAt = marks.find(({ _id }) => _id === liftedMark(clientId, address))?.at ?? null;
+    const suppressed = unsubscribedAt !== null && (liftedAt === null || liftedAt <= unsubscribedAt);
+    return { suppressed, unsubscribedAt, liftedAt };
+  }
+
+  /** The address unsubscribed: suppressed for every client, those that lifted it before included. */
+  async suppress(address: string, now = new Date()): Promise<void> {
+    const _id = `suppressed:${address}`;
+    if (await claimed(this.marks.insertOne({ _id, at: now }))) return;
+    await this.marks.updateOne({ _id }, { $max: { last_at: now } });
+  }
+
+  /** The client lifts the address's suppression for its own mail, until the address unsubscribes again. */
+  async lift(clientId: number, address: string, now = new Date()): Promise<void> {
+    await this.marks.updateOne({ _id: liftedMark(clientId, address) }, { $max: { at: now } }, { upsert: true });
   }
 
   async isConfirmed(clientId: number, address: string, formerly = address): Promise<boolean> {
@@ -192,6 +245,10 @@ export class AddressBook implements OnModuleInit, OnApplicationBootstrap, OnModu
       if (batch.length < PURGE_BATCH) return purged;
     }
   }
+}
+
+function liftedMark(clientId: number, address: string): string {
+  return `lifted:${clientId}:${address}`;
 }
 
 function heldList(clientId: number, address: string): string {

@@ -29,3 +29,15 @@ function asciiDomain(domain: string): string {
   const trimmed = domain.replace(/\.+$/, '');
   return domainToASCII(trimmed).toLowerCase() || trimmed;
 }
+
+/**
+ * The address as a page may name it to whoever holds a link of an e-mail to it: enough for its
+ * owner to know it (`d***@example.com`), too little for anyone else to learn it.
+ */
+export function maskedMailbox(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email.trim().slice(0, 1)}***@${email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase()}`;
+}

@@ -14,7 +14,7 @@ import {
   FORM_INVITATIONS_PER_SENDER_A_DAY,
   NotificationsEnvironment,
 } from '../config/notifications.environment';
-import { AddressBook, addressDigest, formerAddressDigest } from '../addresses/address-book.repository';
+import { AddressBook, addressDigest, formerAddressDigest, linkExpired } from '../addresses/address-book.repository';
 import { HELD_UNCONFIRMED, MessageDraft, messageKey, newMessageRecord, queueAfterClaim } from '../messages/message-record';
 import { MessageStore } from '../messages/message-store';
 import { SettingsStore } from '../settings/settings-store';
@@ -74,7 +74,7 @@ export class MessageComposer {
     const settings = await this.settings.get(recipient.client_id);
     const now = new Date();
     const address = addressDigest(recipient.email);
-    const unsubscribe = await this.addresses.newLink('unsubscribe', address, recipient.client_id, recipient.property_name);
+    const unsubscribe = await this.addresses.newLink('unsubscribe', address, recipient);
     const listUnsubscribe = this.mailLink('unsubscribe', unsubscribe);
     const content = renderMessage(
       kind,
@@ -146,7 +146,8 @@ export class MessageComposer {
    * have not had confirmed; else `pending`. Caps count mailboxes (addressDigest), not spellings.
    */
   private async statusOf(kind: MessageKind, recipient: Recipient, address: string, key: string, now: Date, required: boolean) {
-    if (!required && (await this.addresses.isSuppressed(address, formerAddressDigest(recipient.email)))) return 'suppressed';
+    if (!required && (await this.addresses.isSuppressed(recipient.client_id, address, formerAddressDigest(recipient.email))))
+      return 'suppressed';
     const day = utcDay(now);
     const take = (cap: string, count: number) => this.addresses.takePlace(cap, count, key, placesExpireAt(day));
     if (kind === 'invitation' && recipient.added_by_email && recipient.application_id !== null) {
@@ -173,7 +174,7 @@ export class MessageComposer {
    * uses up no later application's; at most CONFIRMATIONS_PER_MAILBOX_AN_HOUR a mailbox.
    */
   private async askToConfirm(recipient: Recipient, address: string, source: string): Promise<void> {
-    const token = await this.addresses.newLink('confirm', address, recipient.client_id, recipient.property_name);
+    const token = await this.addresses.newLink('confirm', address, recipient);
     // Nothing the visitor typed is shown to an address not yet confirmed: not even the name it gave.
     const asked: Recipient = {
       ...recipient,
@@ -190,7 +191,8 @@ export class MessageComposer {
   /** An address confirmed by the link its confirmation carried: its held messages go. */
   async confirmAddress(tokenDigest: string): Promise<AddressLinkAnswer | null> {
     const link = await this.addresses.findLink(tokenDigest, 'confirm');
-    if (!link) return null;
+    // An expired link does nothing; its page says so (describeLink).
+    if (!link || linkExpired(link)) return null;
     await this.addresses.confirm(link.client_id, link.address);
     for (const key of await this.addresses.heldMessages(link.client_id, link.address)) await this.release(key);
     return { property_name: link.property_name };
@@ -199,7 +201,8 @@ export class MessageComposer {
   /** An address whose e-mail's List-Unsubscribe was followed: no message is sent to it any more. */
   async unsubscribe(tokenDigest: string): Promise<AddressLinkAnswer | null> {
     const link = await this.addresses.findLink(tokenDigest, 'unsubscribe');
-    if (!link) return null;
+    // An expired link does nothing; its page says so (describeLink).
+    if (!link || linkExpired(link)) return null;
     await this.addresses.suppress(link.address);
     return { property_name: link.property_name };
   }

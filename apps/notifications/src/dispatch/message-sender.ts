@@ -64,7 +64,10 @@ export class MessageSender {
     // An erased message is never sendable; its address is gone with the rest.
     if (!message || !SENDABLE.includes(message.status) || message.to === null) return;
     const address = addressDigest(message.to);
-    if (!message.required_notice && (await this.addresses.isSuppressed(address, formerAddressDigest(message.to)))) {
+    if (
+      !message.required_notice &&
+      (await this.addresses.isSuppressed(message.client_id, address, formerAddressDigest(message.to)))
+    ) {
       await this.messages.update(task.key, { status: 'suppressed', content: null, list_unsubscribe: null, lease_until: null });
       countNotificationMessage(message.kind, 'suppressed');
       return;

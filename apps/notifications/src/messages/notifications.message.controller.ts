@@ -2,8 +2,11 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AddressLinkAnswer,
+  AddressLinkDescription,
+  AddressLinkDescriptionMessage,
   AddressLinkMessage,
   ClientScoped,
+  formatTimestamp,
   MessageListResponse,
   NotificationSettingsResponse,
   NOTIFICATIONS,
@@ -12,8 +15,18 @@ import {
   PutNotificationSettingsMessage,
   PutNotificationSettingsRequest,
   readApplicantRef,
+  readSuppressionMessage,
   requireClientId,
+  SuppressionMessage,
+  SuppressionResponse,
 } from '@app/contracts';
+import {
+  AddressBook,
+  addressDigest,
+  formerAddressDigest,
+  linkExpired,
+  MAIL_LINK_DAYS,
+} from '../addresses/address-book.repository';
 import { MessageComposer } from '../dispatch/message-composer';
 import { FORM_TOKEN } from '@app/crypto';
 import { toMessageRepresentation } from './message-record';
@@ -26,6 +39,7 @@ export class NotificationsMessageController {
     private readonly settings: SettingsStore,
     private readonly messages: MessageStore,
     private readonly composer: MessageComposer,
+    private readonly addresses: AddressBook,
   ) {}
 
   @MessagePattern(NOTIFICATIONS.GET_SETTINGS)
@@ -58,6 +72,49 @@ export class NotificationsMessageController {
   @MessagePattern(NOTIFICATIONS.UNSUBSCRIBE)
   async unsubscribe(@Payload() message: AddressLinkMessage): Promise<AddressLinkAnswer | null> {
     return isTokenDigest(message) ? this.composer.unsubscribe(message.token_digest) : null;
+  }
+
+  /** What a link's page names before its button is clicked: null when no e-mail carried it. */
+  @MessagePattern(NOTIFICATIONS.DESCRIBE_LINK)
+  async describeLink(@Payload() message: AddressLinkDescriptionMessage): Promise<AddressLinkDescription | null> {
+    const purpose = message?.purpose === 'confirm' || message?.purpose === 'unsubscribe' ? message.purpose : null;
+    if (!purpose || !isTokenDigest(message)) return null;
+    const link = await this.addresses.findLink(message.token_digest, purpose);
+    if (!link) return null;
+    return {
+      property_name: link.property_name,
+      mailbox: link.mailbox ?? null,
+      expired: linkExpired(link),
+      lifetime_days: MAIL_LINK_DAYS,
+    };
+  }
+
+  /** Whether the address is suppressed for the client's mail. */
+  @MessagePattern(NOTIFICATIONS.GET_SUPPRESSION)
+  getSuppression(@Payload() message: SuppressionMessage): Promise<SuppressionResponse> {
+    const { clientId, email } = readSuppressionMessage(message);
+    return this.suppressionOf(clientId, email);
+  }
+
+  /** Lifts the address's suppression for the client's mail; the gateway has recorded the audit event. */
+  @MessagePattern(NOTIFICATIONS.LIFT_SUPPRESSION)
+  async liftSuppression(@Payload() message: SuppressionMessage): Promise<SuppressionResponse> {
+    const { clientId, email } = readSuppressionMessage(message);
+    await this.addresses.lift(clientId, addressDigest(email));
+    return this.suppressionOf(clientId, email);
+  }
+
+  private async suppressionOf(clientId: number, email: string): Promise<SuppressionResponse> {
+    const found = await this.addresses.suppression(clientId, addressDigest(email), formerAddressDigest(email));
+    const at = (date: Date | null) => (date ? formatTimestamp(date) : null);
+    return {
+      suppression: {
+        email,
+        suppressed: found.suppressed,
+        unsubscribed_at: at(found.unsubscribedAt),
+        lifted_at: at(found.liftedAt),
+      },
+    };
   }
 }
 

@@ -70,7 +70,9 @@ export class AuditEventRepresentation {
       'sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, ' +
       'at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public ' +
       'form (ABANDONED_FORM_DAYS): `trigger` says which. retention_settings.changed: the client’s retention period was ' +
-      'changed (PUT /api/v2/retention_settings): `retention_change` says from what to what.',
+      'changed (PUT /api/v2/retention_settings): `retention_change` says from what to what. suppression.lifted: the ' +
+      'key lifted an address’s suppression for the client’s mail (DELETE /api/v2/suppressions/{email}); the request id ' +
+      'names the request in the logs.',
     example: 'sensitive_data.read',
   })
   action: string;

@@ -626,6 +626,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/suppressions/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether an address is suppressed
+         * @description Whether the caller’s messages to the address are suppressed (its owner unsubscribed and the caller has not lifted it since), when it last unsubscribed and when the caller last lifted it. Never a 404: an address that never unsubscribed is simply not suppressed.
+         */
+        get: operations["getSuppression"];
+        put?: never;
+        post?: never;
+        /**
+         * Lift an address’s suppression
+         * @description Only when the address’s owner asked to get mail again: the caller’s messages reach the address from now on; other clients’ stay suppressed. Each lift is a suppression.lifted audit event naming the key and the request, recorded before the lift. The owner unsubscribing again suppresses it again. 404 when it is not suppressed for the caller’s mail.
+         */
+        delete: operations["liftSuppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/retention_settings": {
         parameters: {
             query?: never;
@@ -2121,11 +2145,11 @@ export interface components {
              */
             id: number;
             /**
-             * @description sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public form (ABANDONED_FORM_DAYS): `trigger` says which. retention_settings.changed: the client’s retention period was changed (PUT /api/v2/retention_settings): `retention_change` says from what to what.
+             * @description sensitive_data.read: the applicant’s sensitive data was read. personal_data.erased: its personal data was erased, at a request through the API, at the end of the client’s retention period, or as a form abandoned on the public form (ABANDONED_FORM_DAYS): `trigger` says which. retention_settings.changed: the client’s retention period was changed (PUT /api/v2/retention_settings): `retention_change` says from what to what. suppression.lifted: the key lifted an address’s suppression for the client’s mail (DELETE /api/v2/suppressions/{email}); the request id names the request in the logs.
              * @example sensitive_data.read
              * @enum {string}
              */
-            action: "sensitive_data.read" | "personal_data.erased" | "retention_settings.changed";
+            action: "sensitive_data.read" | "personal_data.erased" | "retention_settings.changed" | "suppression.lifted";
             /**
              * Format: int64
              * @example 1
@@ -2749,6 +2773,33 @@ export interface components {
         MessagePreviewListResponse: {
             /** @description One per message, in the order of `case` above. */
             previews: components["schemas"]["MessagePreview"][];
+        };
+        SuppressionRepresentation: {
+            /**
+             * @description The address asked about, as given.
+             * @example dana@example.com
+             */
+            email: string;
+            /**
+             * @description Whether the client’s messages to this address are suppressed: its owner unsubscribed (for every client) and this client has not lifted it since. Notices the law requires (adverse action) go regardless.
+             * @example true
+             */
+            suppressed: boolean;
+            /**
+             * Format: date-time
+             * @description When the address last unsubscribed; null if it never did. ISO 8601, seconds precision, numeric offset.
+             * @example 2026-11-29T14:03:09+00:00
+             */
+            unsubscribed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When this client last lifted the suppression; null if it never did. ISO 8601, seconds precision, numeric offset.
+             * @example null
+             */
+            lifted_at: string | null;
+        };
+        SuppressionResponse: {
+            suppression: components["schemas"]["SuppressionRepresentation"];
         };
         PendingRetentionChange: {
             /**
@@ -9737,6 +9788,227 @@ export interface operations {
             };
             /** @description No API key, or an unknown one. */
             401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSuppression: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The address, URL-encoded (`@` as `%40`). Every spelling of one mailbox counts as one. */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address’s suppression for the caller’s mail. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path names no e-mail address. */
+            422: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key has spent its rate limit; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A service, the broker or a database did not answer in time. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Any other failure, such as an unexpected error (500): the same error body, never internals. */
+            default: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    liftSuppression: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names the request in the logs; returned as is. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The address, URL-encoded (`@` as `%40`). Every spelling of one mailbox counts as one. */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address’s suppression as it is now: not suppressed. */
+            200: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionResponse"];
+                };
+            };
+            /** @description No API key, or an unknown one. */
+            401: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The address is not suppressed for the caller’s mail: it never unsubscribed, or was lifted since. */
+            404: {
+                headers: {
+                    /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Request-Id"?: string;
+                    /** @description What is left of the rate limit this request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): r requests left, t seconds until one more is allowed. */
+                    RateLimit?: string;
+                    /** @description The rate limit this request was counted against: q requests, refilled over w seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path names no e-mail address. */
+            422: {
                 headers: {
                     /** @description The request’s id: the one sent in X-Request-Id when it was 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one. */
                     "X-Request-Id"?: string;
