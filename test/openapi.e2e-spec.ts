@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BodyFingerprints } from '@app/persistence';
+import { addressDigest } from '../apps/notifications/src/addresses/address-book.repository';
 import { startForm, uploadDocument } from './support/form-documents';
 import { Answer, api, Api } from './support/http';
 import { PublishedApi } from './support/openapi';
@@ -103,8 +104,8 @@ describe('the published OpenAPI document', () => {
     });
     expect(pathIds.length).toBeGreaterThan(30);
     for (const [operation, { name, schema }] of pathIds) {
-      // A delivery's id is its event's id, a string.
-      const type = name === 'delivery_id' ? 'string' : 'integer';
+      // A delivery's id is its event's id, a string; a suppression is named by its e-mail address.
+      const type = name === 'delivery_id' || name === 'email' ? 'string' : 'integer';
       expect([operation, name, schema.type]).toEqual([operation, name, type]);
     }
     for (const [path, id] of [
@@ -393,6 +394,8 @@ describe('the published OpenAPI document', () => {
     const settings = '/api/v2/notification_settings';
     const previews = '/api/v2/message_previews';
     const messages = '/api/v2/applications/{application_id}/applicants/{id}/messages';
+    const suppression = '/api/v2/suppressions/{email}';
+    const stopped = `/api/v2/suppressions/${encodeURIComponent('stopped@example.test')}`;
     const live = (await documented('POST', properties, client.post(properties, { property: { name: 'Conforming' } }))).body
       .property;
     const applicant = { first_name: 'Con', last_name: 'Form', email: 'con@example.com' };
@@ -567,6 +570,12 @@ describe('the published OpenAPI document', () => {
     const hook = (await documented('POST', webhooks, client.post(webhooks, { webhook: subscription }))).body.webhook;
     const test = (await documented('POST', webhookTest, client.post(`${webhooks}/${hook.id}/test`, {}))).body.delivery;
     const unknownHook = `${webhooks}/999999`;
+    // An address that unsubscribed, as its link's click leaves it: the lift below answers 200, then 404.
+    const notificationsDb = await stack.database('notifications');
+    await notificationsDb
+      .collection('address_marks')
+      .insertOne({ _id: `suppressed:${addressDigest('stopped@example.test')}` as never, at: new Date() });
+    await notificationsDb.close();
     for (const [method, path, request] of [
       ['POST', webhooks, () => client.post(webhooks, undefined, { raw: '{' })],
       ['POST', webhooks, () => client.post(webhooks, { webhook: subscription }, { key: null })],
@@ -618,6 +627,13 @@ describe('the published OpenAPI document', () => {
       ['GET', previews, () => client.get(previews)],
       ['GET', previews, () => client.get(previews, { key: null })],
       ['GET', messages, () => client.get(`${applications}/${made.id}/applicants/999999/messages`)],
+      ['GET', suppression, () => client.get(stopped)],
+      ['GET', suppression, () => client.get(stopped, { key: null })],
+      ['GET', suppression, () => client.get('/api/v2/suppressions/not-an-address')],
+      ['DELETE', suppression, () => client.delete(stopped)],
+      ['DELETE', suppression, () => client.delete(stopped)],
+      ['DELETE', suppression, () => client.delete(stopped, { key: null })],
+      ['DELETE', suppression, () => client.delete('/api/v2/suppressions/not-an-address')],
     ] as const) {
       await documented(method, path, request());
     }
@@ -722,6 +738,8 @@ describe('the published OpenAPI document', () => {
       ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} }, throttled)],
       ['GET', messages, () => client.get(`${applications}/1/applicants/1/messages`, throttled)],
       ['GET', previews, () => client.get(previews, throttled)],
+      ['GET', suppression, () => client.get(stopped, throttled)],
+      ['DELETE', suppression, () => client.delete(stopped, throttled)],
     ] as const) {
       let answer = await documented(method, path, request());
       for (let tries = 0; answer.status !== 429 && tries < 5; tries++) answer = await documented(method, path, request());
@@ -738,6 +756,8 @@ describe('the published OpenAPI document', () => {
       ['PUT', settings, () => client.call('PUT', settings, { notification_settings: {} })],
       ['GET', messages, () => client.get(`${madeApplicant}/messages`)],
       ['GET', previews, () => client.get(previews)],
+      ['GET', suppression, () => client.get(stopped)],
+      ['DELETE', suppression, () => client.delete(stopped)],
       ['POST', webhooks, () => client.post(webhooks, { webhook: subscription })],
       ['GET', webhooks, () => client.get(webhooks)],
       ['GET', webhook, () => client.get(`${webhooks}/1`)],
