@@ -116,6 +116,20 @@ describe('applicants’ documents', () => {
     chunks: await database.collection('documents.chunks').countDocuments(),
   });
 
+  /** Ada Byron's application, made through the API by `key`'s client: its applicant's path and started form. */
+  async function apiMadeForm(propertyId: number, key: { key: string }): Promise<{ applicantPath: string; token: string }> {
+    const application = {
+      property_id: propertyId,
+      applicant: { first_name: 'Ada', last_name: 'Byron', email: 'ada@example.com' },
+    };
+    const created = await client.post('/api/v2/applications', { application }, key);
+    const applicantPath = pathOf(created.body.application.applicants[0].api_url);
+    return {
+      applicantPath,
+      token: await startForm(stack.formUrl, (await client.get(applicantPath, key)).body.applicant.form_url),
+    };
+  }
+
   /** A new application whose primary applicant has started its form: its form token and api_url path. */
   async function startedApplicant(
     property = propertyId,
@@ -486,15 +500,7 @@ describe('applicants’ documents', () => {
     const property = (
       await client.post('/api/v2/properties', { property: { name: 'Small Budget', kind: 'single_family' } }, other)
     ).body.property;
-    const created = await client.post(
-      '/api/v2/applications',
-      {
-        application: { property_id: property.id, applicant: { first_name: 'Ada', last_name: 'Byron', email: 'ada@example.com' } },
-      },
-      other,
-    );
-    const applicantPath = pathOf(created.body.application.applicants[0].api_url);
-    const token = await startForm(stack.formUrl, (await client.get(applicantPath, other)).body.applicant.form_url);
+    const { applicantPath, token } = await apiMadeForm(property.id, other);
     expect((await upload(token, pdf('first'))).status).toBe(303);
     const before = await stored();
     const refused = await upload(token, pdf('second'));
@@ -524,15 +530,7 @@ describe('applicants’ documents', () => {
     // Its file stays without a record, for the sweep: the form removes nothing.
     expect((await stored()).files).toBe(before.files + 1);
     // An applicant the client made through the API uploads into the rest of the budget.
-    const created = await client.post(
-      '/api/v2/applications',
-      {
-        application: { property_id: property.id, applicant: { first_name: 'Ada', last_name: 'Byron', email: 'ada@example.com' } },
-      },
-      THIRD,
-    );
-    const applicantPath = pathOf(created.body.application.applicants[0].api_url);
-    const made = await startForm(stack.formUrl, (await client.get(applicantPath, THIRD)).body.applicant.form_url);
+    const { applicantPath, token: made } = await apiMadeForm(property.id, THIRD);
     expect((await upload(made, pdf('made through the API'))).status).toBe(303);
     expect((await client.get(`${applicantPath}/documents`, THIRD)).body.documents).toHaveLength(1);
   });
